@@ -1,0 +1,59 @@
+"""The compiled-kernel contract shared by every game and every search.
+
+Representation: a game state is a flat ``np.int64`` array whose layout the game module owns (a
+header of fixed fields, then the board).  Actions are ints in ``[0, num_actions)``.  Players are
+0 (the side that moves first: Go black, Othello dark/black, Hex player 1) and 1.
+
+Every kernel has one of the fixed numba signatures below.  A search receives the game's kernels as
+first-class function values (numba ``FunctionType``): one compiled search then serves every game,
+and numba can cache it on disk (it cannot cache closures or searches typed on dispatcher objects).
+"""
+from typing import NamedTuple
+
+from numba import types
+
+STATE = types.int64[::1]
+ACTIONS = types.int32[::1]
+RNG = types.uint64[::1]
+PARAMS = types.float64[::1]
+
+# legal(state, out) -> count: writes the legal actions of the side to move into out.
+SIG_LEGAL = types.int64(STATE, ACTIONS)
+# apply(state, action): plays a legal action in place (the Python layer copies first).
+SIG_APPLY = types.void(STATE, types.int64)
+# terminal(state) -> True when the game is over.
+SIG_TERMINAL = types.boolean(STATE)
+# to_move(state) -> 0 or 1.
+SIG_TO_MOVE = types.int64(STATE)
+# result(state) -> value of a final state for player 0: 1 win, 0.5 draw, 0 loss.
+SIG_RESULT = types.float64(STATE)
+# playout(state, rng) -> plays uniformly random moves to the end (mutating state), value for player 0.
+SIG_PLAYOUT = types.float64(STATE, RNG)
+# hash(state) -> Zobrist key of the position and side to move (transposition tables).
+SIG_HASH = types.int64(STATE)
+# evaluate(state, params) -> heuristic score for the side to move (alpha-beta cut-offs); larger is better.
+SIG_EVALUATE = types.float64(STATE, PARAMS)
+# value(state, params) -> estimated value for player 0 in [0, 1] (MCTS without rollouts).
+SIG_VALUE = types.float64(STATE, PARAMS)
+# observe(state, out): fills a float32 observation tensor (flattened) for networks.
+SIG_OBSERVE = types.void(STATE, types.float32[::1])
+# prior(state, actions, n, out, params): writes a prior probability for each of the n actions.
+SIG_PRIOR = types.void(STATE, ACTIONS, types.int64, types.float64[::1], PARAMS)
+
+
+def ftype(sig):
+    """The numba type of a function value with signature sig (for search signatures)."""
+    return types.FunctionType(sig)
+
+
+class GameKernels(NamedTuple):
+    """The compiled rules of one game, as a search needs them."""
+    legal: object        # SIG_LEGAL
+    rollout_moves: object  # SIG_LEGAL: the moves a rollout policy may choose (Go: no own-eye filling)
+    apply: object        # SIG_APPLY
+    terminal: object     # SIG_TERMINAL
+    to_move: object      # SIG_TO_MOVE
+    result: object       # SIG_RESULT: for a non-final state, the game's score-based estimate
+    playout: object      # SIG_PLAYOUT
+    hash: object         # SIG_HASH
+    observe: object      # SIG_OBSERVE
