@@ -1,0 +1,176 @@
+"""The ``plies`` command: play a game on the terminal, count perft nodes, measure speed.
+
+Harness adapters (GTP, OTP, Little-Go, the Othello pipe, the Hex tournament) arrive as further
+sub-commands in later issues.
+"""
+import argparse
+import sys
+import time
+
+from engines.games import GAMES, make_game
+from engines.rng import make_rng, below
+
+PLAYERS = ("random", "mcts", "alphabeta")
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+    return value
+
+
+def _game_options(args) -> dict:
+    options = {}
+    if args.size is not None:
+        options["size"] = args.size
+    if getattr(args, "rules", None):
+        if args.game == "go":
+            options["rules"] = args.rules
+        elif args.game == "othello":
+            options["variant"] = args.rules
+        else:
+            raise ValueError("hex has no rule variants")
+    return options
+
+
+def make_player(kind: str, game, seed: int, seconds: float | None, simulations: int | None):
+    """A function state -> move for a player kind ('random', 'mcts', 'alphabeta')."""
+    from engines.search.result import Limits
+    limits = Limits(time=seconds, simulations=simulations) if (seconds or simulations) else Limits(simulations=2000)
+    if kind == "random":
+        rng = make_rng(seed)
+
+        def random_player(state):
+            moves = game.legal_moves(state)
+            return moves[below(rng, len(moves))]
+        return random_player
+    if kind == "mcts":
+        from engines.search.mcts import MCTS
+        mcts = MCTS(game, seed=seed, capacity=1 << 21)
+        return lambda state: mcts.search(state, Limits(time=limits.time, simulations=limits.simulations,
+                                                       start=time.perf_counter())).move
+    if kind == "alphabeta":
+        if game.name != "othello":
+            raise ValueError("alphabeta needs a heuristic evaluation; only othello has one so far")
+        from engines.games import othello
+        from engines.search.alphabeta import AlphaBeta
+        search = AlphaBeta(game, othello.evaluate_strong, eval_params=othello.STRONG_WEIGHTS)
+        ab_limits = Limits(time=seconds or 1.0, depth=None)
+        return lambda state: search.search(state, Limits(time=ab_limits.time, start=time.perf_counter())).move
+    raise ValueError(f"unknown player {kind!r}; choose {', '.join(PLAYERS)}")
+
+
+def play_game(game, players, show=True, out=sys.stdout) -> tuple[float, float]:
+    """Plays one game between two players (functions state -> move); returns the per-player result."""
+    state = game.initial_state()
+    if show:
+        print(game.render(state), file=out)
+    ply = 0
+    while not game.is_terminal(state):
+        mover = game.to_move(state)
+        move = players[mover](state)
+        state = game.play(state, move)
+        ply += 1
+        if show:
+            print(f"\nmove {ply}: player {mover + 1} plays {game.move_to_text(move)}", file=out)
+            print(game.render(state), file=out)
+    result = game.returns(state)
+    if show:
+        winner = game.winner(state)
+        print("\nresult: " + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
+    return result
+
+
+def cmd_play(args):
+    game = make_game(args.game, **_game_options(args))
+    players = [make_player(kind, game, args.seed + i, args.time, args.simulations)
+               for i, kind in enumerate((args.first, args.second))]
+    play_game(game, players, show=not args.quiet)
+    return 0
+
+
+def cmd_demo(args):
+    """One short game of each game, boards shown (later issues add every harness adapter)."""
+    for name, options in (("othello", {"size": 8}), ("hex", {"size": 5}), ("go", {"size": 5})):
+        game = make_game(name, **options)
+        print(f"===== {name} {options}: MCTS (player 1) against random (player 2) =====")
+        players = [make_player("mcts", game, 1, None, args.simulations), make_player("random", game, 2, None, None)]
+        play_game(game, players)
+        print()
+    return 0
+
+
+def cmd_perft(args):
+    from engines.games.perft import perft
+    game = make_game(args.game, **_game_options(args))
+    t0 = time.perf_counter()
+    count = perft(game, game.initial_state(), args.depth)
+    print(f"perft({args.depth}) = {count}   ({time.perf_counter() - t0:.3f} s)")
+    return 0
+
+
+def cmd_bench(args):
+    from engines.speed import playouts_per_second, simulations_per_second
+    cases = (("othello", {"size": 8}), ("hex", {"size": 5}), ("hex", {"size": 8}), ("go", {"size": 9}),
+             ("go", {"size": 5}))
+    print(f"{'game':<14}{'playouts/s':>14}{'MCTS sims/s':>14}   (median of {args.repeats}, one thread)")
+    for name, options in cases:
+        game = make_game(name, **options)
+        p = playouts_per_second(game, args.seconds, args.repeats)
+        s = simulations_per_second(game, args.seconds, args.repeats)
+        print(f"{name + ' ' + str(options['size']):<14}{p:>14,.0f}{s:>14,.0f}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def game_args(p):
+        p.add_argument("game", choices=GAMES)
+        p.add_argument("--size", type=int, help="board size (go 2..19, othello 4..16, hex 3..19)")
+        p.add_argument("--rules", help="go: standard|go5|littlego|superko; othello: standard|manager")
+
+    p = sub.add_parser("play", help="play a full game and show the boards")
+    game_args(p)
+    p.add_argument("--first", choices=PLAYERS, default="mcts", help="player 1 (moves first)")
+    p.add_argument("--second", choices=PLAYERS, default="random", help="player 2")
+    p.add_argument("--time", type=_positive_float, help="seconds per move for search players")
+    p.add_argument("--simulations", type=int, help="MCTS simulations per move (default 2000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="show only the result")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("demo", help="one game of each game, boards shown")
+    p.add_argument("--simulations", type=int, default=2000)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("perft", help="count move sequences of a given length from the start")
+    game_args(p)
+    p.add_argument("depth", type=int)
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")
+    p.add_argument("--seconds", type=_positive_float, default=0.5)
+    p.add_argument("--repeats", type=int, default=3)
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as err:
+        print(f"plies: {err}", file=sys.stderr)
+        return 2
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

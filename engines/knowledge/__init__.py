@@ -1,0 +1,1 @@
+"""Knowledge: priors, move features, networks."""

@@ -1,0 +1,61 @@
+"""A compiled forward pass for small fully connected networks (the seed-000 actor network), for use
+inside playouts where an onnxruntime call per move would cost more than the network itself.
+
+Representation: ``layers`` = [inputs, hidden_1, ..., outputs] (int64); ``params`` (float32) holds,
+layer by layer, the weight matrix W (inputs x outputs, row-major) then the bias b; hidden layers use
+the activation code, the output layer is linear (logits).
+"""
+import numba as nb
+import numpy as np
+
+ACTIVATIONS = {"linear": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
+
+
+def param_count(layers) -> int:
+    return int(sum(layers[i] * layers[i + 1] + layers[i + 1] for i in range(len(layers) - 1)))
+
+
+def pack(weights, biases) -> np.ndarray:
+    """Flatten per-layer (W[in, out], b[out]) arrays into the params vector."""
+    return np.concatenate([np.concatenate([np.asarray(w, np.float32).ravel(), np.asarray(b, np.float32).ravel()])
+                           for w, b in zip(weights, biases)]).astype(np.float32)
+
+
+@nb.njit(cache=True)
+def forward(x, params, layers, activation, out):
+    """Writes the output-layer logits for input x into out."""
+    width = 0
+    for i in range(layers.shape[0]):
+        width = max(width, layers[i])
+    cur = np.empty(width, dtype=np.float32)
+    nxt = np.empty(width, dtype=np.float32)
+    for i in range(layers[0]):
+        cur[i] = x[i]
+    off = 0
+    nlayers = layers.shape[0] - 1
+    for layer in range(nlayers):
+        n_in = layers[layer]
+        n_out = layers[layer + 1]
+        boff = off + n_in * n_out
+        for j in range(n_out):
+            nxt[j] = params[boff + j]
+        for i in range(n_in):
+            xi = cur[i]
+            if xi != 0.0:
+                row = off + i * n_out
+                for j in range(n_out):
+                    nxt[j] += xi * params[row + j]
+        off = boff + n_out
+        last = layer == nlayers - 1
+        for j in range(n_out):
+            v = nxt[j]
+            if not last:
+                if activation == 1:
+                    v = 1.0 / (1.0 + np.exp(-v))
+                elif activation == 2:
+                    v = np.tanh(v)
+                elif activation == 3:
+                    v = max(v, 0.0)
+            cur[j] = v
+    for j in range(layers[nlayers]):
+        out[j] = cur[j]

@@ -1,0 +1,517 @@
+"""Monte-Carlo tree search, generic over the game kernels (engines/kernels.py).
+
+Representation.  The tree lives in preallocated arrays with a fixed capacity (one row per node):
+  tree_f float32[cap, 4]: visits, wins, prior, sum of squared results
+  tree_i int32[cap, 4]:   move, first child, number of children (0 = leaf), flags (1 = pruned)
+Children of a node are contiguous rows.  ``wins`` of a node are counted for the player who made the
+move into it, so a parent picks among its children by their own wins.  meta int64[8] holds the node
+count, the root row and running statistics.  Positions are not stored: every simulation copies the
+root state and replays the moves down the tree.
+
+One compiled kernel (``run_simulations``) runs a batch of simulations: selection (UCB1 at the root
+only, UCT or PUCT, with prior knowledge as node initialisation, an additive or a multiplicative
+term), expansion (a leaf is expanded when it has been visited ``expand_visits`` times and the pool
+has room; when the pool is full the tree stops growing and simulations go on from its leaves),
+rollout (the game's random playout, a weight-vector policy, an epsilon-greedy network policy, or a
+value kernel instead of a rollout) and backup, plus progressive pruning at the root.  The kernel is
+resumable, so the Python side runs it in batches and checks the clock between them.
+"""
+import math
+import time
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from engines import kernels as K
+from engines.knowledge import mlp
+from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
+from engines.rng import below, make_rng, uniform
+from engines.search.result import Limits, SearchResult
+
+# tree_f columns
+VISITS, WINS, PRIOR, SUMSQ = 0, 1, 2, 3
+# tree_i columns
+MOVE, FIRST, COUNT, FLAGS = 0, 1, 2, 3
+PRUNED = 1
+# meta fields
+M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
+
+# params fields (float64 vector handed to the kernel, built from MCTSConfig)
+P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
+    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_NPARAMS = range(15)
+SELECTIONS = {"ucb1": 0, "uct": 1, "puct": 2}
+PRIOR_USES = {"none": 0, "init": 1, "additive": 2, "multiplicative": 3}
+ROLLOUTS = {"random": 0, "weighted": 1, "network": 2, "value": 3}
+
+MAX_PATH = 4096  # deepest simulation path; a longer one stops descending and rolls out from there
+
+
+@dataclass
+class MCTSConfig:
+    """Tunables of the MCTS family.  Results are in [0, 1] (1 = win), so c is on that scale."""
+    selection: str = "uct"          # "ucb1": flat Monte-Carlo, UCB1 over the root moves only; "uct"; "puct"
+    c: float = 0.7                  # exploration constant
+    prior_use: str = "none"         # "init": virtual visits/wins; "additive": + bias*P/(n+1);
+                                    # "multiplicative": UCT exploration term scaled by P*(number of moves)
+    prior_strength: float = 10.0    # virtual visits given to the best move by "init" (Go5's 10)
+    prior_bias: float = 1.0         # weight of the "additive" term
+    rollout: str = "random"         # "random" (game kernel), "weighted", "network" (epsilon-greedy), "value"
+    epsilon: float = 0.1            # random-move probability of the network rollout policy
+    rollout_limit: int = 1000       # moves after which a policy rollout stops and the game's score decides
+    progressive_pruning: bool = False
+    pp_rd: float = 1.0              # pruning margin r_d, in standard deviations of the mean
+    pp_min_samples: int = 50        # visits a root move needs before it can prune or be pruned
+    expand_visits: int = 1          # visits a leaf needs before it is expanded (the root always is)
+    fpu: float = 0.5                # PUCT value of an unvisited child (first-play urgency)
+
+    def __post_init__(self):
+        for name, table in (("selection", SELECTIONS), ("prior_use", PRIOR_USES), ("rollout", ROLLOUTS)):
+            if getattr(self, name) not in table:
+                raise ValueError(f"MCTSConfig.{name} must be one of {', '.join(table)}, got {getattr(self, name)!r}")
+        for name in ("c", "prior_strength", "prior_bias", "pp_rd", "fpu"):
+            v = getattr(self, name)
+            if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+                raise ValueError(f"MCTSConfig.{name} must be a finite number >= 0, got {v!r}")
+        if not (isinstance(self.epsilon, (int, float)) and 0.0 <= self.epsilon <= 1.0):
+            raise ValueError(f"MCTSConfig.epsilon must be in [0, 1], got {self.epsilon!r}")
+        for name in ("rollout_limit", "pp_min_samples", "expand_visits"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"MCTSConfig.{name} must be an integer >= 1, got {v!r}")
+
+    def to_params(self, net_activation: int = 0) -> np.ndarray:
+        p = np.zeros(P_NPARAMS, dtype=np.float64)
+        p[P_SELECT] = SELECTIONS[self.selection]
+        p[P_C] = self.c
+        p[P_PRIOR_USE] = PRIOR_USES[self.prior_use]
+        p[P_PRIOR_STRENGTH] = self.prior_strength
+        p[P_PRIOR_BIAS] = self.prior_bias
+        p[P_ROLLOUT] = ROLLOUTS[self.rollout]
+        p[P_EPSILON] = self.epsilon
+        p[P_ROLLOUT_LIMIT] = self.rollout_limit
+        p[P_PP] = 1.0 if self.progressive_pruning else 0.0
+        p[P_PP_RD] = self.pp_rd
+        p[P_PP_MIN] = self.pp_min_samples
+        p[P_EXPAND] = self.expand_visits
+        p[P_FPU] = self.fpu
+        p[P_NET_ACT] = net_activation
+        return p
+
+
+@nb.njit(cache=True)
+def _select(tree_f, tree_i, node, params):
+    """The child of node to descend into (its row)."""
+    first = tree_i[node, FIRST]
+    count = tree_i[node, COUNT]
+    mode = params[P_SELECT]
+    prior_use = params[P_PRIOR_USE]
+    c = params[P_C]
+    parent_n = 0.0
+    for j in range(first, first + count):
+        parent_n += tree_f[j, VISITS]
+    log_n = math.log(max(parent_n, 1.0))
+    sqrt_n = math.sqrt(max(parent_n, 1.0))
+    best = first
+    best_score = -1e300
+    for j in range(first, first + count):
+        if tree_i[j, FLAGS] & PRUNED:
+            continue
+        n = tree_f[j, VISITS]
+        p = tree_f[j, PRIOR]
+        if mode == 2:  # PUCT: exploration multiplied by the prior
+            q = tree_f[j, WINS] / n if n > 0 else params[P_FPU]
+            score = q + c * p * sqrt_n / (1.0 + n)
+        elif n <= 0:
+            return j  # UCB1/UCT: an unvisited child first, in child order
+        else:
+            u = c * math.sqrt(log_n / n)
+            if prior_use == 3:
+                u *= p * count
+            score = tree_f[j, WINS] / n + u
+            if prior_use == 2:
+                score += params[P_PRIOR_BIAS] * p / (n + 1.0)
+        if score > best_score:
+            best_score = score
+            best = j
+    return best
+
+
+@nb.njit(cache=True)
+def _prune(tree_f, tree_i, root, params):
+    """Progressive pruning at the root: a move whose mean + r_d*sigma is below the best mean's
+    mean - r_d*sigma stops being sampled (sigma = standard deviation of the mean)."""
+    first = tree_i[root, FIRST]
+    count = tree_i[root, COUNT]
+    rd = params[P_PP_RD]
+    min_n = params[P_PP_MIN]
+    best_mean = -1.0
+    best_low = -1.0
+    for j in range(first, first + count):
+        n = tree_f[j, VISITS]
+        if n >= min_n and not (tree_i[j, FLAGS] & PRUNED):
+            mean = tree_f[j, WINS] / n
+            if mean > best_mean:
+                var = max(tree_f[j, SUMSQ] / n - mean * mean, 0.0)
+                best_mean = mean
+                best_low = mean - rd * math.sqrt(var / n)
+    if best_mean < 0.0:
+        return
+    for j in range(first, first + count):
+        n = tree_f[j, VISITS]
+        if n >= min_n and not (tree_i[j, FLAGS] & PRUNED):
+            mean = tree_f[j, WINS] / n
+            var = max(tree_f[j, SUMSQ] / n - mean * mean, 0.0)
+            if mean + rd * math.sqrt(var / n) < best_low:
+                tree_i[j, FLAGS] |= PRUNED
+
+
+@nb.njit(cache=True)
+def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, legal, prior):
+    """Create the children of node; False when it has none or the pool is full."""
+    n = legal(scratch, actions)
+    used = meta[M_NODES]
+    if n == 0:
+        return False
+    if used + n > tree_f.shape[0]:
+        meta[M_FULL] = 1
+        return False
+    need_prior = params[P_PRIOR_USE] != 0 or params[P_SELECT] == 2
+    if need_prior:
+        prior(scratch, actions, n, priors, prior_params)
+    pmax = 0.0
+    for i in range(n):
+        p = priors[i] if need_prior else 1.0 / n
+        pmax = max(pmax, p)
+    for i in range(n):
+        row = used + i
+        p = priors[i] if need_prior else 1.0 / n
+        tree_i[row, MOVE] = actions[i]
+        tree_i[row, FIRST] = 0
+        tree_i[row, COUNT] = 0
+        tree_i[row, FLAGS] = 0
+        tree_f[row, PRIOR] = p
+        tree_f[row, SUMSQ] = 0.0
+        if params[P_PRIOR_USE] == 1 and pmax > 0.0:  # node initialisation (seed 002)
+            r = p / pmax
+            tree_f[row, VISITS] = params[P_PRIOR_STRENGTH] * r
+            tree_f[row, WINS] = params[P_PRIOR_STRENGTH] * r * (0.5 + 0.5 * r)
+        else:
+            tree_f[row, VISITS] = 0.0
+            tree_f[row, WINS] = 0.0
+    tree_i[node, FIRST] = used
+    tree_i[node, COUNT] = n
+    meta[M_NODES] = used + n
+    return True
+
+
+@nb.njit(cache=True)
+def _policy_rollout(s, rng, params, actions, weights, net_params, net_layers, obs, logits,
+                    rollout_moves, apply, terminal, result, observe):
+    """A rollout driven by a weight vector (mode 1) or an epsilon-greedy network (mode 2)."""
+    mode = params[P_ROLLOUT]
+    limit = params[P_ROLLOUT_LIMIT]
+    steps = 0
+    while not terminal(s) and steps < limit:
+        n = rollout_moves(s, actions)
+        if n == 0:
+            break
+        pick = 0
+        if mode == 1:
+            total = 0.0
+            for i in range(n):
+                total += weights[actions[i]]
+            if total > 0.0:
+                x = uniform(rng) * total
+                pick = n - 1
+                for i in range(n):
+                    x -= weights[actions[i]]
+                    if x < 0.0:
+                        pick = i
+                        break
+            else:
+                pick = below(rng, n)
+        elif uniform(rng) < params[P_EPSILON]:
+            pick = below(rng, n)
+        else:
+            observe(s, obs)
+            mlp.forward(obs, net_params, net_layers, np.int64(params[P_NET_ACT]), logits)
+            best = -1e30
+            for i in range(n):
+                if logits[actions[i]] > best:
+                    best = logits[actions[i]]
+                    pick = i
+        apply(s, actions[pick])
+        steps += 1
+    return result(s)
+
+
+_SIM_SIG = types.int64(
+    K.STATE, K.STATE, types.float32[:, ::1], types.int32[:, ::1], types.int64[::1], K.PARAMS,
+    types.int64[::1], types.int64[::1], K.ACTIONS, types.float64[::1], K.PARAMS, K.PARAMS, K.PARAMS,
+    types.float32[::1], types.int64[::1], types.float32[::1], types.float32[::1], K.RNG, types.int64,
+    K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL),
+    K.ftype(K.SIG_TO_MOVE), K.ftype(K.SIG_RESULT), K.ftype(K.SIG_PLAYOUT), K.ftype(K.SIG_OBSERVE),
+    K.ftype(K.SIG_PRIOR), K.ftype(K.SIG_VALUE))
+
+
+@nb.njit(_SIM_SIG, cache=True)
+def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, path_mover, actions, priors,
+                    prior_params, weights, value_params, net_params, net_layers, obs, logits, rng, n_sims,
+                    legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value):
+    """Runs n_sims simulations from the root; returns how many ran."""
+    root = meta[M_ROOT]
+    flat = params[P_SELECT] == 0
+    rollout_mode = params[P_ROLLOUT]
+    expand_visits = params[P_EXPAND]
+    for _ in range(n_sims):
+        scratch[:] = root_state
+        node = root
+        depth = 0
+        path[0] = root
+        path_mover[0] = 1 - to_move(scratch)
+        # selection
+        while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2 and not (flat and depth >= 1):
+            mover = to_move(scratch)
+            node = _select(tree_f, tree_i, node, params)
+            apply(scratch, tree_i[node, MOVE])
+            depth += 1
+            path[depth] = node
+            path_mover[depth] = mover
+        # expansion
+        if not terminal(scratch) and depth < MAX_PATH - 2 and (depth == 0 or not flat) \
+                and (node == root or tree_f[node, VISITS] >= expand_visits):
+            mover = to_move(scratch)
+            if _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, legal, prior):
+                node = _select(tree_f, tree_i, node, params)
+                apply(scratch, tree_i[node, MOVE])
+                depth += 1
+                path[depth] = node
+                path_mover[depth] = mover
+        # rollout: r is the result for player 0
+        if terminal(scratch):
+            r = result(scratch)
+        elif rollout_mode == 0:
+            r = playout(scratch, rng)
+        elif rollout_mode == 3:
+            r = value(scratch, value_params)
+        else:
+            r = _policy_rollout(scratch, rng, params, actions, weights, net_params, net_layers, obs, logits,
+                                rollout_moves, apply, terminal, result, observe)
+        # backup
+        for i in range(depth + 1):
+            v = r if path_mover[i] == 0 else 1.0 - r
+            row = path[i]
+            tree_f[row, VISITS] += 1.0
+            tree_f[row, WINS] += v
+            tree_f[row, SUMSQ] += v * v
+        if depth > meta[M_MAXDEPTH]:
+            meta[M_MAXDEPTH] = depth
+        if params[P_PP] != 0.0:
+            _prune(tree_f, tree_i, root, params)
+    return n_sims
+
+
+@nb.njit(types.int64(types.float32[:, ::1], types.int32[:, ::1], types.int64, types.float32[:, ::1],
+                    types.int32[:, ::1]), cache=True)
+def compact(tree_f, tree_i, root, new_f, new_i):
+    """Copies the subtree under root into fresh arrays (breadth first, root at row 0); returns its size."""
+    new_f[0, :] = tree_f[root, :]
+    new_i[0, :] = tree_i[root, :]
+    used = 1
+    head = 0
+    while head < used:
+        count = new_i[head, COUNT]
+        if count > 0:
+            old_first = new_i[head, FIRST]
+            new_i[head, FIRST] = used
+            for k in range(count):
+                new_f[used + k, :] = tree_f[old_first + k, :]
+                new_i[used + k, :] = tree_i[old_first + k, :]
+            used += count
+        head += 1
+    return used
+
+
+class MCTS:
+    """MCTS for one game.  ``search(state, limits)`` returns a SearchResult; ``advance(move)`` keeps
+    the subtree of a move played (tree reuse).  Deterministic for a fixed seed and simulation budget.
+
+    Knowledge is injected: ``prior`` (a SIG_PRIOR kernel with its ``prior_params``; default uniform,
+    or a per-action weight vector via ``prior_weights``), ``rollout_weights`` (per-action weights for
+    the "weighted" rollout), ``network`` = (params float32, layers, activation name) for the "network"
+    rollout, ``value`` (a SIG_VALUE kernel with ``value_params``) for rollout="value".
+    """
+
+    BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
+
+    def __init__(self, game, config: MCTSConfig | None = None, seed: int = 0, capacity: int = 1 << 23,
+                 prior=None, prior_params=None, prior_weights=None, rollout_weights=None, network=None,
+                 value=None, value_params=None, clock=time.perf_counter):
+        self.game = game
+        self.config = config or MCTSConfig()
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2:
+            raise ValueError(f"capacity must be an integer >= 2 nodes, got {capacity!r}")
+        self.capacity = capacity
+        self.clock = clock
+        self.seed = seed
+        na = game.num_actions
+        if prior_weights is not None:
+            if prior is not None:
+                raise ValueError("give either prior or prior_weights, not both")
+            prior, prior_params = weighted_prior, self._vector(prior_weights, na, "prior_weights")
+        self.prior = prior or uniform_prior
+        self.prior_params = np.asarray(prior_params if prior_params is not None else np.zeros(1), np.float64)
+        self.rollout_weights = (self._vector(rollout_weights, na, "rollout_weights")
+                                if rollout_weights is not None else np.zeros(1))
+        if self.config.rollout == "weighted" and rollout_weights is None:
+            raise ValueError("rollout='weighted' needs rollout_weights")
+        self.net_activation = 0
+        if network is not None:
+            net_params, layers, activation = network
+            layers = np.asarray(layers, dtype=np.int64)
+            if activation not in mlp.ACTIVATIONS:
+                raise ValueError(f"network activation must be one of {', '.join(mlp.ACTIVATIONS)}")
+            obs_size = int(np.prod(game.observation_shape))
+            if layers[0] != obs_size or layers[-1] != na:
+                raise ValueError(f"network layers must map {obs_size} inputs to {na} outputs, got {layers.tolist()}")
+            if len(net_params) != mlp.param_count(layers):
+                raise ValueError(f"network needs {mlp.param_count(layers)} parameters, got {len(net_params)}")
+            self.net_params = np.ascontiguousarray(net_params, dtype=np.float32)
+            self.net_layers = layers
+            self.net_activation = mlp.ACTIVATIONS[activation]
+        elif self.config.rollout == "network":
+            raise ValueError("rollout='network' needs network=(params, layers, activation)")
+        else:
+            self.net_params = np.zeros(1, np.float32)
+            self.net_layers = np.array([1, 1], np.int64)
+        if self.config.rollout == "value" and value is None:
+            raise ValueError("rollout='value' needs a value kernel")
+        self.value = value or no_value
+        self.value_params = np.asarray(value_params if value_params is not None else np.zeros(1), np.float64)
+        self.params = self.config.to_params(self.net_activation)
+        self.rng = make_rng(seed)
+        self._actions = np.empty(na, dtype=np.int32)
+        self._priors = np.empty(na, dtype=np.float64)
+        self._obs = np.zeros(int(np.prod(game.observation_shape)), dtype=np.float32)
+        self._logits = np.zeros(max(na, int(self.net_layers[-1])), dtype=np.float32)
+        self._path = np.empty(MAX_PATH, dtype=np.int64)
+        self._path_mover = np.empty(MAX_PATH, dtype=np.int64)
+        self.tree_f = np.zeros((capacity, 4), dtype=np.float32)  # zeros: pages are touched only as used
+        self.tree_i = np.zeros((capacity, 4), dtype=np.int32)
+        self.meta = np.zeros(8, dtype=np.int64)
+        self.root_state = None
+        self.reset()
+
+    @staticmethod
+    def _vector(values, n, name):
+        v = np.ascontiguousarray(values, dtype=np.float64)
+        if v.shape != (n,) or not np.isfinite(v).all() or (v < 0).any():
+            raise ValueError(f"{name} must be {n} finite non-negative numbers (one per action)")
+        return v
+
+    def reset(self):
+        """Forget the tree."""
+        self.meta[:] = 0
+        self.meta[M_NODES] = 1
+        self.tree_f[0, :] = 0
+        self.tree_i[0, :] = 0
+        self.root_state = None
+
+    @property
+    def nodes(self) -> int:
+        return int(self.meta[M_NODES])
+
+    def advance(self, move: int):
+        """The game went on with move: keep its subtree (or start afresh when it is not in the tree)."""
+        if self.root_state is None:
+            return
+        new_state = self.game.play(self.root_state, move)
+        root = int(self.meta[M_ROOT])
+        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
+        rows = np.flatnonzero(self.tree_i[first:first + count, MOVE] == move)
+        if count == 0 or rows.size == 0:
+            self.reset()
+            return
+        child = first + int(rows[0])
+        self.tree_i[first:first + count, FLAGS] &= ~PRUNED  # pruning marks belong to the old root
+        self.meta[M_ROOT] = child
+        self.root_state = new_state
+        self.tree_i[child, FLAGS] = 0
+        if self.meta[M_NODES] > self.capacity // 2:  # garbage-collect everything outside the subtree
+            new_f = np.zeros(self.tree_f.shape, np.float32)  # calloc: pages touched only as used
+            new_i = np.zeros(self.tree_i.shape, np.int32)
+            used = compact(self.tree_f, self.tree_i, child, new_f, new_i)
+            self.tree_f, self.tree_i = new_f, new_i
+            self.meta[M_NODES] = used
+            self.meta[M_ROOT] = 0
+
+    def _run(self, n):
+        k = self.game.kernels
+        return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
+                               self._path, self._path_mover, self._actions, self._priors, self.prior_params,
+                               self.rollout_weights, self.value_params, self.net_params, self.net_layers,
+                               self._obs, self._logits, self.rng, n, k.legal, k.rollout_moves, k.apply,
+                               k.terminal, k.to_move, k.result, k.playout, k.observe, self.prior, self.value)
+
+    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
+        """Search from state within limits (simulations and/or wall-clock time)."""
+        started = self.clock()
+        deadline = limits.deadline(started)
+        if self.game.is_terminal(state):
+            raise ValueError("cannot search a final position: the game is over")
+        if self.root_state is None or not np.array_equal(self.root_state, state):
+            self.reset()
+            self.root_state = state.copy()
+            root = 0
+        else:
+            root = int(self.meta[M_ROOT])
+            self.tree_i[self.tree_i[root, FIRST]:self.tree_i[root, FIRST] + self.tree_i[root, COUNT], FLAGS] &= ~PRUNED
+        self._scratch = np.empty_like(self.root_state)
+        self.meta[M_MAXDEPTH] = 0
+        budget = limits.simulations if limits.simulations is not None else (1 << 62)
+        done = 0
+        batch = 8
+        while done < budget:
+            n = min(batch, budget - done)
+            if deadline is not None:
+                t0 = self.clock()
+                if t0 >= deadline:
+                    break
+                done += self._run(n)
+                dt = max(self.clock() - t0, 1e-7)
+                rate = n / dt
+                room = deadline - self.clock()
+                # next batch: ~BATCH_SECONDS, and at most a quarter of what is left
+                batch = int(max(1, min(rate * self.BATCH_SECONDS, rate * room * 0.25)))
+            else:
+                done += self._run(n)
+                batch = min(batch * 2, 1 << 16)
+            if done == 0:
+                break
+        if done == 0 and self.tree_i[root, COUNT] == 0:
+            done += self._run(1)  # a move must exist even when the budget was already spent
+        return self._result(root, done, self.clock() - started)
+
+    def _result(self, root, sims, elapsed) -> SearchResult:
+        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
+        moves = self.tree_i[first:first + count, MOVE].tolist()
+        visits = self.tree_f[first:first + count, VISITS].astype(np.float64)
+        wins = self.tree_f[first:first + count, WINS].astype(np.float64)
+        means = np.where(visits > 0, wins / np.maximum(visits, 1e-12), 0.0)
+        best = int(np.lexsort((-means, -visits))[0])  # most visits, then best mean
+        pv, node = [], root
+        while self.tree_i[node, COUNT] > 0 and len(pv) < 64:
+            f, c = int(self.tree_i[node, FIRST]), int(self.tree_i[node, COUNT])
+            node = f + int(np.argmax(self.tree_f[f:f + c, VISITS]))
+            if self.tree_f[node, VISITS] <= 0:
+                break
+            pv.append(int(self.tree_i[node, MOVE]))
+        total = visits.sum()
+        return SearchResult(
+            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, moves=moves,
+            visits=visits.tolist(), values=means.tolist(), pv=pv,
+            stats={"simulations": int(sims), "nodes": self.nodes, "time": elapsed,
+                   "max_depth": int(self.meta[M_MAXDEPTH]), "tree_full": bool(self.meta[M_FULL]),
+                   "pruned": [int(m) for m, f in zip(moves, self.tree_i[first:first + count, FLAGS]) if f & PRUNED]})

@@ -1,0 +1,1 @@
+"""Wire formats only: parse and format harness messages.  Never imports engines/."""
