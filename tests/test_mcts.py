@@ -303,3 +303,16 @@ def test_search_rejects_bad_use():
         Limits()
     with pytest.raises(ValueError):
         Limits(time=float("nan"))
+
+
+def test_policy_network_as_prior():
+    game = Hex(4)
+    layers = [48, 4, 16]
+    params = np.zeros(mlp.param_count(layers), np.float32)
+    params[-16 + 6] = 5.0  # output bias: the network strongly prefers action 6
+    config = MCTSConfig(selection="puct", rollout="value")
+    result = MCTS(game, config, prior="network", network=(params, layers, "tanh"), value=no_value, seed=0).search(
+        game.initial_state(), Limits(simulations=1000))
+    assert result.move == 6 and max(result.visits) > 500
+    with pytest.raises(ValueError):
+        MCTS(game, config, prior="network", value=no_value)

@@ -40,7 +40,7 @@ M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
 
 # params fields (float64 vector handed to the kernel, built from MCTSConfig)
 P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
-    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_NPARAMS = range(15)
+    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_PRIOR_NET, P_NPARAMS = range(16)
 SELECTIONS = {"ucb1": 0, "uct": 1, "puct": 2}
 PRIOR_USES = {"none": 0, "init": 1, "additive": 2, "multiplicative": 3}
 ROLLOUTS = {"random": 0, "weighted": 1, "network": 2, "value": 3}
@@ -81,7 +81,7 @@ class MCTSConfig:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"MCTSConfig.{name} must be an integer >= 1, got {v!r}")
 
-    def to_params(self, net_activation: int = 0) -> np.ndarray:
+    def to_params(self, net_activation: int = 0, prior_from_network: bool = False) -> np.ndarray:
         p = np.zeros(P_NPARAMS, dtype=np.float64)
         p[P_SELECT] = SELECTIONS[self.selection]
         p[P_C] = self.c
@@ -97,6 +97,7 @@ class MCTSConfig:
         p[P_EXPAND] = self.expand_visits
         p[P_FPU] = self.fpu
         p[P_NET_ACT] = net_activation
+        p[P_PRIOR_NET] = 1.0 if prior_from_network else 0.0
         return p
 
 
@@ -168,7 +169,8 @@ def _prune(tree_f, tree_i, root, params):
 
 
 @nb.njit(cache=True)
-def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, legal, prior):
+def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, net_params, net_layers,
+            obs, logits, legal, prior, observe):
     """Create the children of node; False when it has none or the pool is full."""
     n = legal(scratch, actions)
     used = meta[M_NODES]
@@ -178,7 +180,19 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, 
         meta[M_FULL] = 1
         return False
     need_prior = params[P_PRIOR_USE] != 0 or params[P_SELECT] == 2
-    if need_prior:
+    if need_prior and params[P_PRIOR_NET] != 0.0:  # softmax of the policy network over the legal moves
+        observe(scratch, obs)
+        mlp.forward(obs, net_params, net_layers, np.int64(params[P_NET_ACT]), logits)
+        top = -1e30
+        for i in range(n):
+            top = max(top, logits[actions[i]])
+        total = 0.0
+        for i in range(n):
+            priors[i] = math.exp(logits[actions[i]] - top)
+            total += priors[i]
+        for i in range(n):
+            priors[i] /= total
+    elif need_prior:
         prior(scratch, actions, n, priors, prior_params)
     pmax = 0.0
     for i in range(n):
@@ -283,7 +297,8 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         if not terminal(scratch) and depth < MAX_PATH - 2 and (depth == 0 or not flat) \
                 and (node == root or tree_f[node, VISITS] >= expand_visits):
             mover = to_move(scratch)
-            if _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, legal, prior):
+            if _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, net_params,
+                       net_layers, obs, logits, legal, prior, observe):
                 node = _select(tree_f, tree_i, node, params)
                 apply(scratch, tree_i[node, MOVE])
                 depth += 1
@@ -338,8 +353,8 @@ class MCTS:
     """MCTS for one game.  ``search(state, limits)`` returns a SearchResult; ``advance(move)`` keeps
     the subtree of a move played (tree reuse).  Deterministic for a fixed seed and simulation budget.
 
-    Knowledge is injected: ``prior`` (a SIG_PRIOR kernel with its ``prior_params``; default uniform,
-    or a per-action weight vector via ``prior_weights``), ``rollout_weights`` (per-action weights for
+    Knowledge is injected: ``prior`` (a SIG_PRIOR kernel with its ``prior_params``; default uniform;
+    a per-action weight vector via ``prior_weights``; or "network": the softmax of ``network``), ``rollout_weights`` (per-action weights for
     the "weighted" rollout), ``network`` = (params float32, layers, activation name) for the "network"
     rollout, ``value`` (a SIG_VALUE kernel with ``value_params``) for rollout="value".
     """
@@ -361,7 +376,10 @@ class MCTS:
             if prior is not None:
                 raise ValueError("give either prior or prior_weights, not both")
             prior, prior_params = weighted_prior, self._vector(prior_weights, na, "prior_weights")
-        self.prior = prior or uniform_prior
+        prior_from_network = isinstance(prior, str)
+        if prior_from_network and (prior != "network" or network is None):
+            raise ValueError('prior must be a prior kernel or "network" (which needs network=...)')
+        self.prior = uniform_prior if prior is None or prior_from_network else prior
         self.prior_params = np.asarray(prior_params if prior_params is not None else np.zeros(1), np.float64)
         self.rollout_weights = (self._vector(rollout_weights, na, "rollout_weights")
                                 if rollout_weights is not None else np.zeros(1))
@@ -390,7 +408,7 @@ class MCTS:
             raise ValueError("rollout='value' needs a value kernel")
         self.value = value or no_value
         self.value_params = np.asarray(value_params if value_params is not None else np.zeros(1), np.float64)
-        self.params = self.config.to_params(self.net_activation)
+        self.params = self.config.to_params(self.net_activation, prior_from_network)
         self.rng = make_rng(seed)
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
