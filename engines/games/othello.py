@@ -1,0 +1,866 @@
+"""Othello (Reversi) on an n x n board, 4 <= n <= 16 (seed 001 / specs/otp.md, seed 004 /
+specs/othello-pipe.md).
+
+Player 0 is black/dark and moves first; player 1 is white/light.  Start position (seed 004's game
+manager, identical to OTP's on 8x8): with i = n//2 - 1 and j = n//2, (i,i) and (j,j) white,
+(i,j) and (j,i) black; (row, col) from the top-left.  A placement must bracket at least one
+opposing disc in a straight line and flips every bracketed disc in all 8 directions.
+
+Variants:
+  "standard" (OTP): a side with no placement must pass (the pass action n*n is then its only legal
+      move).  The state is final as soon as neither side can place (the two passes that the OTP
+      judge exchanges at the very end are not played on our side: an adapter answers them itself).
+  "manager" (seed 004): the game ends as soon as the side to move has no placement; no passing.
+Actions: r*n + c; pass = n*n; num_actions = n*n + 1 (pass never legal in "manager").
+
+Two kernel sets, chosen by size (``Othello(impl=...)`` can force the mailbox for n <= 8):
+  bitboard (n <= 8): one uint64 per colour in the 8x8 layout (bit r*8 + c), with a mask of the valid
+      cells, so one kernel serves 4..8.  Mobility and flips are shift-and-mask fills over the 8
+      directions (Kogge-Stone, no wrap-around: horizontal and diagonal rays run through a mask
+      without the a and h files); this is what makes 8x8 playouts fast.
+  mailbox (any n, used for 9..16 where a board no longer fits in 64 bits): a plain array of cells.
+      It also runs on 4..8 so that tests can cross-check it against the bitboards.
+
+State layout (np.int64), common header:
+  [0] size n   [1] player to move   [2] variant (0 standard, 1 manager)
+  [3] status (0 playing, 1 the side to move must pass, 2 game over)   [4] layout (0 bitboard, 1 mailbox)
+  [5] mailbox: Zobrist hash (incremental)   [6] [7] mailbox: black / white disc counts
+  (bitboard: [5..7] unused, 0; the hash is computed on demand from the boards, counts by popcount)
+bitboard (length 12): [8] black bits  [9] white bits  [10] valid-cell mask
+                      [11] placements of the side to move (bits; 0 when it must pass or the game is over)
+mailbox (length 8 + n*n): [8 : 8+n*n] cells row-major, 0 empty, 1 black, 2 white.
+The uint64 boards are stored bit for bit in the int64 slots.  Both layouts hash a position to the
+same key (Zobrist over (colour, row, col), xor a side key when white is to move).
+
+Evaluation kernels (``evaluate_disc_difference``, ``evaluate_strong``, ``value_strong``) serve both
+layouts: they dispatch on the layout field of the header.
+"""
+import re
+
+import numba as nb
+import numpy as np
+
+from engines import kernels as K
+from engines.bits import lowest_bit_index, popcount
+from engines.games.base import Game, check_size
+from engines.rng import below
+
+HEADER = 8
+SIZE, TO_MOVE, VARIANT, STATUS, LAYOUT, HASH, NBLACK, NWHITE = range(8)
+BLACK_BB, WHITE_BB, VALID_BB, MOVES_BB = 8, 9, 10, 11
+BITBOARD_LEN = 12
+STANDARD, MANAGER = 0, 1
+PLAYING, MUST_PASS, OVER = 0, 1, 2
+BITBOARD, MAILBOX = 0, 1
+MIN_SIZE, MAX_SIZE, MAX_BITBOARD_SIZE = 4, 16, 8
+VARIANTS = ("standard", "manager")
+
+_zrng = np.random.default_rng(0x07E110)
+ZOBRIST = _zrng.integers(-(2**63), 2**63 - 1, size=(2, MAX_SIZE, MAX_SIZE), dtype=np.int64)
+ZSIDE = np.int64(_zrng.integers(-(2**63), 2**63 - 1, dtype=np.int64))
+# ZBYTE[p, r, byte]: xor of ZOBRIST[p, r, c] over the set bits c of one 8-bit row (bitboard hash)
+ZBYTE = np.zeros((2, 8, 256), dtype=np.int64)
+for _b in range(256):
+    for _c in range(8):
+        if _b >> _c & 1:
+            ZBYTE[:, :, _b] ^= ZOBRIST[:, :8, _c]
+del _b, _c
+
+DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
+DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+
+ZERO = np.uint64(0)
+U1, U2, U7, U8, U9 = np.uint64(1), np.uint64(2), np.uint64(7), np.uint64(8), np.uint64(9)
+U14, U16, U18 = np.uint64(14), np.uint64(16), np.uint64(18)
+U255 = np.uint64(255)
+INNER = np.uint64(0x7E7E7E7E7E7E7E7E)  # without the a and h files: horizontal/diagonal rays never wrap
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _as_int64(bits: int) -> int:
+    """A 64-bit pattern as the signed value stored in an int64 slot."""
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
+def valid_mask(n: int) -> int:
+    """The bits r*8 + c of the cells of an n x n board embedded in the 8x8 layout."""
+    return sum(1 << (r * 8 + c) for r in range(n) for c in range(n))
+
+
+# ==== bitboard kernels (n <= 8) ==================================================================
+
+@nb.njit(cache=True, inline="always")
+def _dir_moves(P, m, d, d2):
+    """Empty-or-not squares reached by P -> run of m -> square, both ways along shift d."""
+    fl = m & (P << d)
+    fr = m & (P >> d)
+    fl |= m & (fl << d)
+    fr |= m & (fr >> d)
+    ml = m & (m << d)
+    mr = m & (m >> d)
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    return (fl << d) | (fr >> d)
+
+
+@nb.njit(cache=True, inline="always")
+def bb_moves(P, O, valid):
+    """Placements of the player owning P against O (uint64 boards in the 8x8 layout)."""
+    inner = O & INNER
+    mv = (_dir_moves(P, inner, U1, U2) | _dir_moves(P, O, U8, U16)
+          | _dir_moves(P, inner, U7, U14) | _dir_moves(P, inner, U9, U18))
+    return mv & ~(P | O) & valid
+
+
+@nb.njit(cache=True, inline="always")
+def _dir_flips(x, P, m, d, d2):
+    """Discs of m bracketed by a disc placed on x and P, both ways along shift d."""
+    ml = m & (m << d)
+    mr = m & (m >> d)
+    fl = m & (x << d)
+    fr = m & (x >> d)
+    fl |= m & (fl << d)
+    fr |= m & (fr >> d)
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    fl |= ml & (fl << d2)
+    fr |= mr & (fr >> d2)
+    out = ZERO
+    if (fl << d) & P:
+        out |= fl
+    if (fr >> d) & P:
+        out |= fr
+    return out
+
+
+@nb.njit(cache=True, inline="always")
+def bb_flips(x, P, O):
+    """Discs flipped by the player owning P placing on the single bit x."""
+    inner = O & INNER
+    return (_dir_flips(x, P, inner, U1, U2) | _dir_flips(x, P, O, U8, U16)
+            | _dir_flips(x, P, inner, U7, U14) | _dir_flips(x, P, inner, U9, U18))
+
+
+@nb.njit(cache=True, inline="always")
+def _bb_store(s, p, P, O, moves, status):
+    if p == 0:
+        s[BLACK_BB] = np.int64(P)
+        s[WHITE_BB] = np.int64(O)
+    else:
+        s[BLACK_BB] = np.int64(O)
+        s[WHITE_BB] = np.int64(P)
+    s[TO_MOVE] = p
+    s[MOVES_BB] = np.int64(moves)
+    s[STATUS] = status
+
+
+@nb.njit(cache=True)
+def bb_refresh(s):
+    """Recomputes the mover's placements and the status from the boards (new or edited states)."""
+    valid = np.uint64(s[VALID_BB])
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    p = s[TO_MOVE]
+    P, O = (B, W) if p == 0 else (W, B)
+    mv = bb_moves(P, O, valid)
+    status = PLAYING
+    if mv == ZERO:
+        status = OVER if s[VARIANT] == MANAGER or bb_moves(O, P, valid) == ZERO else MUST_PASS
+    _bb_store(s, p, P, O, mv, status)
+
+
+@nb.njit(K.SIG_LEGAL, cache=True)
+def bb_legal(s, out):
+    st = s[STATUS]
+    if st == OVER:
+        return 0
+    n = s[SIZE]
+    if st == MUST_PASS:
+        out[0] = n * n
+        return 1
+    m = np.uint64(s[MOVES_BB])
+    k = 0
+    while m != ZERO:
+        i = np.int64(lowest_bit_index(m))
+        m &= m - U1
+        out[k] = (i >> 3) * n + (i & 7)
+        k += 1
+    return k
+
+
+@nb.njit(K.SIG_APPLY, cache=True)
+def bb_apply(s, a):
+    n = s[SIZE]
+    p = s[TO_MOVE]
+    valid = np.uint64(s[VALID_BB])
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    P, O = (B, W) if p == 0 else (W, B)
+    if a != n * n:
+        r = a // n
+        x = U1 << np.uint64(r * 8 + a - r * n)
+        f = bb_flips(x, P, O)
+        P ^= f | x
+        O ^= f
+    mv = bb_moves(O, P, valid)  # the opponent moves next
+    status = PLAYING
+    if mv == ZERO:
+        status = OVER if s[VARIANT] == MANAGER or bb_moves(P, O, valid) == ZERO else MUST_PASS
+    _bb_store(s, 1 - p, O, P, mv, status)
+
+
+@nb.njit(K.SIG_TERMINAL, cache=True)
+def terminal(s):
+    return s[STATUS] == OVER
+
+
+@nb.njit(K.SIG_TO_MOVE, cache=True)
+def to_move(s):
+    return s[TO_MOVE]
+
+
+@nb.njit(cache=True, inline="always")
+def disc_counts(s):
+    """(black discs, white discs) of a state of either layout."""
+    if s[LAYOUT] == BITBOARD:
+        return np.int64(popcount(np.uint64(s[BLACK_BB]))), np.int64(popcount(np.uint64(s[WHITE_BB])))
+    return s[NBLACK], s[NWHITE]
+
+
+@nb.njit(K.SIG_RESULT, cache=True)
+def result(s):
+    """By disc count (also the estimate for a non-final state)."""
+    b, w = disc_counts(s)
+    if b > w:
+        return 1.0
+    if b < w:
+        return 0.0
+    return 0.5
+
+
+@nb.njit(K.SIG_PLAYOUT, cache=True)
+def bb_playout(s, rng):
+    if s[STATUS] != OVER:
+        manager = s[VARIANT] == MANAGER
+        valid = np.uint64(s[VALID_BB])
+        p = s[TO_MOVE]
+        B = np.uint64(s[BLACK_BB])
+        W = np.uint64(s[WHITE_BB])
+        P, O = (B, W) if p == 0 else (W, B)
+        mv = np.uint64(s[MOVES_BB])
+        while True:
+            if mv == ZERO:
+                omv = bb_moves(O, P, valid)
+                if manager or omv == ZERO:
+                    break
+                P, O = O, P  # pass
+                p = 1 - p
+                mv = omv
+                continue
+            k = below(rng, popcount(mv))
+            m = mv
+            for _ in range(k):
+                m &= m - U1
+            x = m & (ZERO - m)
+            f = bb_flips(x, P, O)
+            P ^= f | x
+            O ^= f
+            P, O = O, P
+            p = 1 - p
+            mv = bb_moves(P, O, valid)
+        _bb_store(s, p, P, O, ZERO, OVER)
+    return result(s)
+
+
+@nb.njit(K.SIG_HASH, cache=True)
+def bb_hash(s):
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    h = ZSIDE if s[TO_MOVE] == 1 else np.int64(0)
+    for r in range(8):
+        sh = np.uint64(8 * r)
+        h ^= ZBYTE[0, r, np.int64((B >> sh) & U255)] ^ ZBYTE[1, r, np.int64((W >> sh) & U255)]
+    return h
+
+
+@nb.njit(K.SIG_OBSERVE, cache=True)
+def bb_observe(s, out):
+    """Planes (3, n, n): black discs, white discs, all ones when white is to move."""
+    n = s[SIZE]
+    nn = n * n
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    side = np.float32(s[TO_MOVE])
+    for r in range(n):
+        for c in range(n):
+            i = r * n + c
+            sh = np.uint64(r * 8 + c)
+            out[i] = np.float32((B >> sh) & U1)
+            out[nn + i] = np.float32((W >> sh) & U1)
+            out[2 * nn + i] = side
+
+
+# ==== mailbox kernels (any n; used for 9..16) ====================================================
+
+@nb.njit(cache=True, inline="always")
+def _mb_is_move(s, n, me, r, c):
+    """Whether colour me (1/2) placing on the empty cell (r, c) brackets a line."""
+    opp = 3 - me
+    for d in range(8):
+        dr = DR[d]
+        dc = DC[d]
+        rr = r + dr
+        cc = c + dc
+        seen = False
+        while 0 <= rr < n and 0 <= cc < n:
+            v = s[HEADER + rr * n + cc]
+            if v != opp:
+                if v == me and seen:
+                    return True
+                break
+            seen = True
+            rr += dr
+            cc += dc
+    return False
+
+
+@nb.njit(cache=True)
+def _mb_count_moves(s, n, me, stop_at_one):
+    k = 0
+    for r in range(n):
+        for c in range(n):
+            if s[HEADER + r * n + c] == 0 and _mb_is_move(s, n, me, r, c):
+                k += 1
+                if stop_at_one:
+                    return k
+    return k
+
+
+@nb.njit(cache=True)
+def mb_refresh(s):
+    """Recomputes counts, hash and status from the cells (new or edited states)."""
+    n = s[SIZE]
+    b = 0
+    w = 0
+    h = ZSIDE if s[TO_MOVE] == 1 else np.int64(0)
+    for r in range(n):
+        for c in range(n):
+            v = s[HEADER + r * n + c]
+            if v == 1:
+                b += 1
+                h ^= ZOBRIST[0, r, c]
+            elif v == 2:
+                w += 1
+                h ^= ZOBRIST[1, r, c]
+    s[NBLACK] = b
+    s[NWHITE] = w
+    s[HASH] = h
+    p = s[TO_MOVE]
+    if _mb_count_moves(s, n, p + 1, True) > 0:
+        s[STATUS] = PLAYING
+    elif s[VARIANT] == MANAGER or _mb_count_moves(s, n, 2 - p, True) == 0:
+        s[STATUS] = OVER
+    else:
+        s[STATUS] = MUST_PASS
+
+
+@nb.njit(K.SIG_LEGAL, cache=True)
+def mb_legal(s, out):
+    st = s[STATUS]
+    if st == OVER:
+        return 0
+    n = s[SIZE]
+    if st == MUST_PASS:
+        out[0] = n * n
+        return 1
+    me = s[TO_MOVE] + 1
+    k = 0
+    for r in range(n):
+        for c in range(n):
+            if s[HEADER + r * n + c] == 0 and _mb_is_move(s, n, me, r, c):
+                out[k] = r * n + c
+                k += 1
+    return k
+
+
+@nb.njit(K.SIG_APPLY, cache=True)
+def mb_apply(s, a):
+    n = s[SIZE]
+    p = s[TO_MOVE]
+    h = s[HASH] ^ ZSIDE
+    if a != n * n:
+        me = p + 1
+        opp = 2 - p
+        r = a // n
+        c = a - r * n
+        s[HEADER + a] = me
+        h ^= ZOBRIST[p, r, c]
+        flipped = 0
+        for d in range(8):
+            dr = DR[d]
+            dc = DC[d]
+            rr = r + dr
+            cc = c + dc
+            run = 0
+            while 0 <= rr < n and 0 <= cc < n and s[HEADER + rr * n + cc] == opp:
+                rr += dr
+                cc += dc
+                run += 1
+            if run > 0 and 0 <= rr < n and 0 <= cc < n and s[HEADER + rr * n + cc] == me:
+                for _ in range(run):
+                    rr -= dr
+                    cc -= dc
+                    s[HEADER + rr * n + cc] = me
+                    h ^= ZOBRIST[0, rr, cc] ^ ZOBRIST[1, rr, cc]
+                flipped += run
+        s[NBLACK + p] += 1 + flipped
+        s[NBLACK + 1 - p] -= flipped
+    s[HASH] = h
+    s[TO_MOVE] = 1 - p
+    if _mb_count_moves(s, n, 2 - p, True) > 0:
+        s[STATUS] = PLAYING
+    elif s[VARIANT] == MANAGER or _mb_count_moves(s, n, p + 1, True) == 0:
+        s[STATUS] = OVER
+    else:
+        s[STATUS] = MUST_PASS
+
+
+@nb.njit(K.SIG_PLAYOUT, cache=True)
+def mb_playout(s, rng):
+    n = s[SIZE]
+    buf = np.empty(n * n + 1, dtype=np.int32)
+    while s[STATUS] != OVER:
+        if s[STATUS] == MUST_PASS:  # like the bitboard playout: a pass draws no random number
+            mb_apply(s, n * n)
+        else:
+            mb_apply(s, buf[below(rng, mb_legal(s, buf))])
+    return result(s)
+
+
+@nb.njit(K.SIG_HASH, cache=True)
+def mb_hash(s):
+    return s[HASH]
+
+
+@nb.njit(K.SIG_OBSERVE, cache=True)
+def mb_observe(s, out):
+    """Planes (3, n, n): black discs, white discs, all ones when white is to move."""
+    nn = s[SIZE] * s[SIZE]
+    side = np.float32(s[TO_MOVE])
+    for i in range(nn):
+        v = s[HEADER + i]
+        out[i] = 1.0 if v == 1 else 0.0
+        out[nn + i] = 1.0 if v == 2 else 0.0
+        out[2 * nn + i] = side
+
+
+BITBOARD_KERNELS = K.GameKernels(legal=bb_legal, rollout_moves=bb_legal, apply=bb_apply, terminal=terminal,
+                                 to_move=to_move, result=result, playout=bb_playout, hash=bb_hash,
+                                 observe=bb_observe)
+MAILBOX_KERNELS = K.GameKernels(legal=mb_legal, rollout_moves=mb_legal, apply=mb_apply, terminal=terminal,
+                                to_move=to_move, result=result, playout=mb_playout, hash=mb_hash,
+                                observe=mb_observe)
+
+
+def kernels_for(size: int) -> K.GameKernels:
+    """The kernel set Othello uses by default for a board size."""
+    return BITBOARD_KERNELS if size <= MAX_BITBOARD_SIZE else MAILBOX_KERNELS
+
+
+# ==== evaluation (both layouts) ==================================================================
+
+# STRONG_WEIGHTS: one weight per feature of evaluate_strong, all from the mover's view (0 = off),
+# then the logistic scale of value_strong (ignored by evaluate_strong).  Hand-set, not tuned.
+W_DISCS, W_MOBILITY, W_CORNERS, W_XSQUARES, W_STABILITY, W_PARITY, VALUE_SCALE = range(7)
+STRONG_WEIGHTS = np.array([
+    0.2,   # discs: own minus opponent's
+    4.0,   # mobility: own placements minus opponent's
+    30.0,  # corners: own minus opponent's
+    12.0,  # x-squares: opponent's minus own discs diagonally next to an EMPTY corner
+    8.0,   # stability: own minus opponent's edge-anchored stable discs (runs from corners, full edges)
+    2.0,   # parity: +1 when the number of empty cells is odd (mover would get the last move), else -1
+    40.0,  # value_strong: P(black wins) = 1 / (1 + exp(-score_for_black / scale))
+], dtype=np.float64)
+WIN_SCORE = 1e4  # final states: WIN_SCORE * sign(d) + d; heuristic scores are clamped to +-(WIN_SCORE - 1)
+
+
+@nb.njit(cache=True, inline="always")
+def _cell(s, r, c):
+    """0 empty, 1 black, 2 white, for either layout."""
+    if s[LAYOUT] == BITBOARD:
+        sh = np.uint64(r * 8 + c)
+        if (np.uint64(s[BLACK_BB]) >> sh) & U1:
+            return 1
+        if (np.uint64(s[WHITE_BB]) >> sh) & U1:
+            return 2
+        return 0
+    return s[HEADER + r * s[SIZE] + c]
+
+
+@nb.njit(cache=True, inline="always")
+def _mobilities(s):
+    """(placements of the side to move, placements of the other side)."""
+    n = s[SIZE]
+    p = s[TO_MOVE]
+    if s[LAYOUT] == BITBOARD:
+        valid = np.uint64(s[VALID_BB])
+        B = np.uint64(s[BLACK_BB])
+        W = np.uint64(s[WHITE_BB])
+        P, O = (B, W) if p == 0 else (W, B)
+        return np.int64(popcount(np.uint64(s[MOVES_BB]))), np.int64(popcount(bb_moves(O, P, valid)))
+    return _mb_count_moves(s, n, p + 1, False), _mb_count_moves(s, n, 2 - p, False)
+
+
+@nb.njit(cache=True)
+def _edge_stable(s, n, r0, c0, dr, dc):
+    """(black, white) stable discs on one edge: every disc of a full edge, else the runs of the
+    corner's colour starting at each occupied end.  Corners are counted (each edge counts them)."""
+    b = 0
+    w = 0
+    full = True
+    for i in range(n):
+        if _cell(s, r0 + i * dr, c0 + i * dc) == 0:
+            full = False
+            break
+    if full:
+        for i in range(n):
+            if _cell(s, r0 + i * dr, c0 + i * dc) == 1:
+                b += 1
+            else:
+                w += 1
+        return b, w
+    first = _cell(s, r0, c0)
+    if first != 0:
+        i = 0
+        while _cell(s, r0 + i * dr, c0 + i * dc) == first:
+            i += 1
+        if first == 1:
+            b += i
+        else:
+            w += i
+    last = _cell(s, r0 + (n - 1) * dr, c0 + (n - 1) * dc)
+    if last != 0:
+        i = n - 1
+        while _cell(s, r0 + i * dr, c0 + i * dc) == last:
+            i -= 1
+        if last == 1:
+            b += n - 1 - i
+        else:
+            w += n - 1 - i
+    return b, w
+
+
+@nb.njit(cache=True)
+def stable_discs(s):
+    """(black, white) edge-anchored stable discs: corners, same-colour runs along the edges from an
+    occupied corner, and whole edges once full (an edge disc can only be flipped along its edge)."""
+    n = s[SIZE]
+    m = n - 1
+    b = 0
+    w = 0
+    for e in range(4):
+        if e == 0:
+            eb, ew = _edge_stable(s, n, 0, 0, 0, 1)
+        elif e == 1:
+            eb, ew = _edge_stable(s, n, m, 0, 0, 1)
+        elif e == 2:
+            eb, ew = _edge_stable(s, n, 0, 0, 1, 0)
+        else:
+            eb, ew = _edge_stable(s, n, 0, m, 1, 0)
+        b += eb
+        w += ew
+    for k in range(4):  # each occupied corner was counted by both of its edges
+        v = _cell(s, m if k >= 2 else 0, m if k % 2 == 1 else 0)
+        if v == 1:
+            b -= 1
+        elif v == 2:
+            w -= 1
+    return b, w
+
+
+@nb.njit(cache=True, inline="always")
+def _final_score(d):
+    if d > 0:
+        return WIN_SCORE + d
+    if d < 0:
+        return -WIN_SCORE + d
+    return 0.0
+
+
+@nb.njit(K.SIG_EVALUATE, cache=True)
+def evaluate_disc_difference(s, params):
+    """The assignment's heuristic (seed 004): mover's discs minus the opponent's; on a final state of
+    the manager variant it is the exact utility.  params is ignored."""
+    b, w = disc_counts(s)
+    return np.float64(b - w) if s[TO_MOVE] == 0 else np.float64(w - b)
+
+
+@nb.njit(K.SIG_EVALUATE, cache=True)
+def evaluate_strong(s, w):
+    """Weighted features for the side to move (weights: see STRONG_WEIGHTS).  Final states score
+    exactly WIN_SCORE * sign(d) + d (d = disc difference), beyond every heuristic score."""
+    if w.shape[0] < VALUE_SCALE:
+        raise ValueError("evaluate_strong needs one weight per feature (see STRONG_WEIGHTS)")
+    n = s[SIZE]
+    p = s[TO_MOVE]
+    nblack, nwhite = disc_counts(s)
+    mine, theirs = (nblack, nwhite) if p == 0 else (nwhite, nblack)
+    if s[STATUS] == OVER:
+        return _final_score(np.float64(mine - theirs))
+    me = p + 1
+    score = 0.0
+    if w[W_DISCS] != 0.0:
+        score += w[W_DISCS] * (mine - theirs)
+    if w[W_MOBILITY] != 0.0:
+        mm, om = _mobilities(s)
+        score += w[W_MOBILITY] * (mm - om)
+    if w[W_CORNERS] != 0.0 or w[W_XSQUARES] != 0.0:
+        m = n - 1
+        corners = 0
+        xsq = 0
+        for k in range(4):
+            r = m if k >= 2 else 0
+            c = m if k % 2 == 1 else 0
+            v = _cell(s, r, c)
+            if v != 0:
+                corners += 1 if v == me else -1
+            else:
+                x = _cell(s, 1 if r == 0 else m - 1, 1 if c == 0 else m - 1)
+                if x != 0:
+                    xsq += -1 if x == me else 1
+        score += w[W_CORNERS] * corners + w[W_XSQUARES] * xsq
+    if w[W_STABILITY] != 0.0:
+        sb, sw = stable_discs(s)
+        score += w[W_STABILITY] * (sb - sw if p == 0 else sw - sb)
+    if w[W_PARITY] != 0.0:
+        score += w[W_PARITY] * (1.0 if (n * n - nblack - nwhite) % 2 == 1 else -1.0)
+    limit = WIN_SCORE - 1.0
+    return min(max(score, -limit), limit)
+
+
+@nb.njit(K.SIG_VALUE, cache=True)
+def value_strong(s, params):
+    """P(black wins) for MCTS without rollouts: exact 1 / 0.5 / 0 on final states, else the logistic
+    of evaluate_strong from black's view with scale params[VALUE_SCALE] (40 if params is shorter)."""
+    if s[STATUS] == OVER:
+        return result(s)
+    e = evaluate_strong(s, params)
+    if s[TO_MOVE] == 1:
+        e = -e
+    scale = params[VALUE_SCALE] if params.shape[0] > VALUE_SCALE else 40.0
+    return 1.0 / (1.0 + np.exp(-e / scale))
+
+
+# ==== Python side ================================================================================
+
+_ALGEBRAIC = re.compile(r"([a-z])([0-9]{1,2})")
+_TWO_INTS = re.compile(r"\s*([+-]?[0-9]+)\s+([+-]?[0-9]+)\s*")
+
+
+class Othello(Game):
+    """Othello with the OTP ("standard") or game-manager ("manager") end rule.
+
+    Notations: 'algebraic' ("d3": column letter, row number from 1 at the top; "pass"),
+    'otp' ("X Y" = row col, pass "n 0"), 'pipe' ("i j" = column row; the manager never passes).
+    ``impl`` picks the kernel set: None (bitboards up to 8x8, mailbox above), "bitboard" or "mailbox".
+    """
+
+    name = "othello"
+    notations = ("algebraic", "otp", "pipe")
+    SYMBOLS = {0: ".", 1: "X", 2: "O"}
+
+    def __init__(self, size: int = 8, variant: str = "standard", impl: str | None = None):
+        self.size = check_size("othello", size, MIN_SIZE, MAX_SIZE)
+        if variant not in VARIANTS:
+            raise ValueError(f"othello variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
+        self.variant = variant
+        if impl is None:
+            impl = "bitboard" if self.size <= MAX_BITBOARD_SIZE else "mailbox"
+        if impl not in ("bitboard", "mailbox"):
+            raise ValueError(f"othello impl must be 'bitboard' or 'mailbox', got {impl!r}")
+        if impl == "bitboard" and self.size > MAX_BITBOARD_SIZE:
+            raise ValueError(f"othello bitboards hold at most {MAX_BITBOARD_SIZE}x{MAX_BITBOARD_SIZE}, "
+                             f"got size {self.size}")
+        self.impl = impl
+        self.kernels = BITBOARD_KERNELS if impl == "bitboard" else MAILBOX_KERNELS
+        self.pass_action = self.size * self.size
+        self.num_actions = self.size * self.size + 1
+
+    def __repr__(self):
+        return f"Othello(size={self.size}, variant={self.variant!r}, impl={self.impl!r})"
+
+    @property
+    def observation_shape(self):
+        return (3, self.size, self.size)
+
+    # ---- states ----------------------------------------------------------------------------
+    def initial_state(self) -> np.ndarray:
+        n = self.size
+        cells = np.zeros((n, n), dtype=np.int64)
+        i, j = n // 2 - 1, n // 2
+        cells[i, i] = cells[j, j] = 2
+        cells[i, j] = cells[j, i] = 1
+        return self._make_state(cells, 0)
+
+    def _make_state(self, cells: np.ndarray, to_move: int) -> np.ndarray:
+        n = self.size
+        if self.impl == "bitboard":
+            s = np.zeros(BITBOARD_LEN, dtype=np.int64)
+            rows, cols = np.nonzero(cells)
+            bits = [(1 << (8 * int(r) + int(c)), int(cells[r, c])) for r, c in zip(rows, cols)]
+            black = sum(b for b, v in bits if v == 1)
+            white = sum(b for b, v in bits if v == 2)
+            s[BLACK_BB] = _as_int64(black)
+            s[WHITE_BB] = _as_int64(white)
+            s[VALID_BB] = _as_int64(valid_mask(n))
+        else:
+            s = np.zeros(HEADER + n * n, dtype=np.int64)
+            s[HEADER:] = cells.reshape(-1)
+        s[SIZE] = n
+        s[TO_MOVE] = to_move
+        s[VARIANT] = VARIANTS.index(self.variant)
+        s[LAYOUT] = BITBOARD if self.impl == "bitboard" else MAILBOX
+        (bb_refresh if self.impl == "bitboard" else mb_refresh)(s)
+        return s
+
+    def state_from_board(self, board, to_move: int) -> np.ndarray:
+        """A state from a board as the game manager sends it: board[row][col] in 0 empty, 1 black
+        (dark), 2 white (light); to_move is the player index, 0 black or 1 white."""
+        n = self.size
+        if isinstance(to_move, (bool, np.bool_)) or not isinstance(to_move, (int, np.integer)) \
+                or to_move not in (0, 1):
+            raise ValueError(f"player to move must be 0 (black) or 1 (white), got {to_move!r}")
+        if isinstance(board, (str, bytes)) or not hasattr(board, "__len__") or len(board) != n:
+            raise ValueError(f"an othello board must be a sequence of {n} rows")
+        cells = np.zeros((n, n), dtype=np.int64)
+        for r, row in enumerate(board):
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != n:
+                raise ValueError(f"row {r} of the othello board must have {n} cells")
+            for c, v in enumerate(row):
+                if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v not in (0, 1, 2):
+                    raise ValueError(f"cell ({r}, {c}) must be 0, 1 or 2, got {v!r}")
+                cells[r, c] = v
+        return self._make_state(cells, int(to_move))
+
+    def cells(self, state: np.ndarray) -> np.ndarray:
+        """The board as an (n, n) int array: 0 empty, 1 black, 2 white."""
+        n = self.size
+        if state[LAYOUT] == MAILBOX:
+            return state[HEADER:HEADER + n * n].reshape(n, n).copy()
+        out = np.zeros((n, n), dtype=np.int64)
+        black = int(state[BLACK_BB]) & _MASK64
+        white = int(state[WHITE_BB]) & _MASK64
+        for r in range(n):
+            for c in range(n):
+                bit = 1 << (8 * r + c)
+                out[r, c] = 1 if black & bit else (2 if white & bit else 0)
+        return out
+
+    def board(self, state: np.ndarray) -> tuple:
+        """The board as the game manager writes it: a tuple of row tuples of 0/1/2."""
+        return tuple(tuple(int(v) for v in row) for row in self.cells(state))
+
+    def score(self, state: np.ndarray) -> tuple[int, int]:
+        """(black discs, white discs)."""
+        cells = self.cells(state)
+        return int((cells == 1).sum()), int((cells == 2).sum())
+
+    def must_pass(self, state: np.ndarray) -> bool:
+        """True when the side to move has no placement and must pass (standard variant only)."""
+        return int(state[STATUS]) == MUST_PASS
+
+    # ---- notation --------------------------------------------------------------------------
+    def move_to_text(self, move: int, notation: str | None = None) -> str:
+        notation = self._notation(notation)
+        move = self._check_action(move)
+        n = self.size
+        if move == self.pass_action:
+            if notation == "algebraic":
+                return "pass"
+            if notation == "otp":
+                return f"{n} 0"
+            raise ValueError("the game manager's pipe protocol has no pass move")
+        r, c = divmod(move, n)
+        if notation == "algebraic":
+            return f"{chr(ord('a') + c)}{r + 1}"
+        if notation == "otp":
+            return f"{r} {c}"
+        return f"{c} {r}"
+
+    def text_to_move(self, text: str, notation: str | None = None) -> int:
+        notation = self._notation(notation)
+        if not isinstance(text, str):
+            raise ValueError(f"move text must be a string, got {text!r}")
+        n = self.size
+        if notation == "algebraic":
+            t = text.strip().lower()
+            if t == "pass":
+                return self.pass_action
+            m = _ALGEBRAIC.fullmatch(t)
+            if not m:
+                raise ValueError(f"bad othello move {text!r}: expected a column letter and a row number "
+                                 f"such as 'd3', or 'pass'")
+            c = ord(m.group(1)) - ord("a")
+            r = int(m.group(2)) - 1
+            if not (0 <= r < n and 0 <= c < n):
+                raise ValueError(f"othello move {text!r} is off the {n}x{n} board "
+                                 f"(columns a..{chr(ord('a') + n - 1)}, rows 1..{n})")
+            return r * n + c
+        m = _TWO_INTS.fullmatch(text)
+        if not m:
+            what = "'X Y' (row, column)" if notation == "otp" else "'i j' (column, row)"
+            raise ValueError(f"bad othello move {text!r}: expected two integers {what}")
+        a, b = int(m.group(1)), int(m.group(2))
+        if notation == "otp":
+            if (a, b) == (n, 0):
+                return self.pass_action
+            r, c = a, b
+        else:
+            c, r = a, b
+        if not (0 <= r < n and 0 <= c < n):
+            extra = f" (the pass is '{n} 0')" if notation == "otp" else ""
+            raise ValueError(f"othello move {text!r} is off the {n}x{n} board{extra}")
+        return r * n + c
+
+    # ---- explanations and drawing ----------------------------------------------------------
+    def explain_illegal(self, state, move):
+        move = self._check_action(move)
+        status = int(state[STATUS])
+        if status == OVER:
+            return "the game is over"
+        if move == self.pass_action:
+            if self.variant == "manager":
+                return "there is no passing in the manager variant"
+            return "a pass is legal only when the side to move has no placement"
+        if status == MUST_PASS:
+            return "the side to move has no placement and must pass"
+        r, c = divmod(move, self.size)
+        if self.cells(state)[r, c] != 0:
+            return "the square is occupied"
+        if self.is_legal(state, move):
+            return "the move is legal"
+        return "it flips no discs (a placement must bracket opponent discs in a line)"
+
+    def render(self, state: np.ndarray) -> str:
+        n = self.size
+        cells = self.cells(state)
+        letters = " ".join(chr(ord("a") + c) for c in range(n))
+        lines = [f"   {letters}"]
+        for r in range(n):
+            lines.append(f"{r + 1:>2} " + " ".join(self.SYMBOLS[int(v)] for v in cells[r]))
+        b, w = int((cells == 1).sum()), int((cells == 2).sum())
+        status = int(state[STATUS])
+        if status == OVER:
+            verdict = "black wins" if b > w else ("white wins" if w > b else "draw")
+            tail = f"game over: {verdict}"
+        else:
+            mover = int(state[TO_MOVE])
+            tail = f"to move: {'X (black)' if mover == 0 else 'O (white)'}"
+            if status == MUST_PASS:
+                tail += " - must pass"
+        lines.append(f"X (black) {b}, O (white) {w}; {tail}")
+        return "\n".join(lines)
