@@ -1,0 +1,1054 @@
+"""Go on an n x n board (2 <= n <= 19) with four rule presets: standard, go5, littlego, superko.
+
+Points.  Action = row*n + col with row 0 = GTP row 1 (the bottom) and col 0 = column 'a', so the
+action order is the Go5 spec's board order (a1, b1, ..., a2, ...).  Pass = n*n.  Inside the state the
+board is padded: stride W = n+1, point (row, col) lives at index (row+1)*W + col + 1, and the cells
+around it (one shared border column, a border row below and above, one extra cell) hold BORDER.
+Neighbours are p-1 (west), p+1 (east), p-W (south), p+W (north); diagonals p-W-1 (SW), p-W+1 (SE),
+p+W-1 (NW), p+W+1 (NE).  Padded order is board order.  P = (n+2)*(n+1) + 1 cells.
+
+State layout (np.int64), header fields:
+  [0] size n          [1] player to move (0 Black, 1 White)    [2] rules (0 standard, 1 go5,
+  2 littlego, 3 superko)   [3] komi (the float64's bits)   [4] Zobrist hash of board + side to move
+  [5] ko point (padded index, -1 none)   [6] nmoves (moves played, passes included)   [7] npass
+  (consecutive passes)   [8] last, [9] last2 (padded index of the last / second-last move, -1 for
+  a pass or none)   [10] stones captured by Black, [11] by White   [12] game over (0/1)
+  [13] number of empty points   [14] next stamp base   [15] superko history entries written
+  [16] superko history capacity   [17] move limit (0 none)   [18] littlego: previous board ==
+  current board (the host's pass rule)   [19] stride W   [20] P
+Then arrays of P cells each, at HEADER + k*P:
+  k=0 board (0 empty, 1 black, 2 white, 3 border)
+  k=1 next: circular linked list of the stones of a chain
+  k=2 head: chain id (the representative stone) of each stone
+  k=3..6 per chain, indexed by head: stones, pseudo-liberties (one per stone/empty adjacency),
+       sum of pseudo-liberty indices, sum of their squares.  A chain is in atari exactly when all
+       its pseudo-liberties are one point: libs * sumsq == sum**2 (then the point is sum / libs).
+  k=7 stamp: when each empty point became empty.  Initial stamps are the indices (board order);
+       a captured block gets base + index with a fresh base (header [14], step P) per block, so
+       sorting the empty points by stamp gives the Go5 empty-list order (1.4, 1.5 step 8).
+  k=8 position of each empty point in the empty list
+then the empty list (n*n cells, unordered, swap-remove) and the superko history (capacity H): board
+hashes (side to move excluded) of the positions after each stone move, starting with the empty
+board.  H = 4*n*n in "superko" mode and 0 otherwise; it is a ring buffer, so past H entries the
+oldest positions are forgotten and a repetition of a position more than H stone moves old is not
+detected.
+
+Chains are incremental (linked lists, pseudo-liberty counts), so legality, atari and capture tests
+are O(1) apart from the stones actually removed; only scoring floods the empty regions.
+
+The game-over flag is recomputed by every move: two consecutive passes (littlego: a pass while the
+previous board equals the current one) or the move limit.  So under "go5" a stone played after two
+passes (``go5_play``, as GTP allows) resumes the game.  The kernels serve every size and rule set:
+they read both from the header.  Helpers for other kernels: point_of / action_of convert actions
+and padded indices, candidates() lists K(c), playout_traced() is the playout with a move trace.
+"""
+import math
+
+import numba as nb
+import numpy as np
+
+from engines import kernels as K
+from engines.games.base import Game, check_size
+from engines.rng import below
+
+HEADER = 24
+(SIZE, TO_MOVE, RULES, KOMI, HASH, KO, NMOVES, NPASS, LAST, LAST2, CAPS, CAPS_W, OVER, NEMPTY, STAMP,
+ HLEN, HCAP, MAXMOVES, PREV_EQ, STRIDE, PSIZE) = range(21)
+A_BOARD, A_NEXT, A_HEAD, A_CNT, A_LIBS, A_LSUM, A_LSQ, A_STAMP, A_EPOS = range(9)
+N_ARRAYS = 9
+EMPTY_CELL, BLACK, WHITE, BORDER = 0, 1, 2, 3
+STANDARD, GO5, LITTLEGO, SUPERKO = 0, 1, 2, 3
+RULE_NAMES = ("standard", "go5", "littlego", "superko")
+OK, OCCUPIED, KO_BAN, SUICIDE, SUPERKO_BAN = 0, 1, 2, 3, 4
+MIN_SIZE, MAX_SIZE = 2, 19
+MAX_P = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1
+HISTORY_PER_POINT = 4      # superko history capacity = 4 * n*n positions (ring buffer)
+PLAYOUT_CAP_PER_POINT = 3  # a random playout stops after 3 * n*n moves and scores what it has
+COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # GTP column letters (no 'i')
+
+_ZRNG = np.random.default_rng(0x60B0A4D)
+ZOBRIST = _ZRNG.integers(-(2**63), 2**63 - 1, size=(3, MAX_P), dtype=np.int64)  # [colour, index]
+ZOBRIST[0, :] = 0
+ZSIDE = np.int64(_ZRNG.integers(-(2**63), 2**63 - 1, dtype=np.int64))  # xored in when White is to move
+
+
+# ---- small helpers -------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def point_of(n, action):
+    """Padded index of an action (a board point)."""
+    r = action // n
+    return (r + 1) * (n + 1) + action - r * n + 1
+
+
+@nb.njit(cache=True)
+def action_of(n, p):
+    """Action of a padded index."""
+    w = n + 1
+    return (p // w - 1) * n + p % w - 1
+
+
+@nb.njit(cache=True)
+def get_komi(s):
+    return s[KOMI:KOMI + 1].view(np.float64)[0]
+
+
+@nb.njit(cache=True)
+def board_hash(s):
+    """Zobrist key of the stones only (the side-to-move key removed)."""
+    return s[HASH] ^ ZSIDE if s[TO_MOVE] == 1 else s[HASH]
+
+
+@nb.njit(cache=True)
+def _in_atari(s, h):
+    P = s[PSIZE]
+    libs = s[HEADER + A_LIBS * P + h]
+    lsum = s[HEADER + A_LSUM * P + h]
+    return libs > 0 and libs * s[HEADER + A_LSQ * P + h] == lsum * lsum
+
+
+@nb.njit(cache=True)
+def _empty_add(s, p):
+    P = s[PSIZE]
+    k = s[NEMPTY]
+    s[HEADER + N_ARRAYS * P + k] = p
+    s[HEADER + A_EPOS * P + p] = k
+    s[NEMPTY] = k + 1
+
+
+@nb.njit(cache=True)
+def _empty_remove(s, p):
+    P = s[PSIZE]
+    em = HEADER + N_ARRAYS * P
+    ep = HEADER + A_EPOS * P
+    i = s[ep + p]
+    k = s[NEMPTY] - 1
+    last = s[em + k]
+    s[em + i] = last
+    s[ep + last] = i
+    s[NEMPTY] = k
+
+
+@nb.njit(cache=True)
+def _merge(s, a, b):
+    """Merge the chains with heads a and b (the smaller into the larger)."""
+    P = s[PSIZE]
+    nx = HEADER + A_NEXT * P
+    hd = HEADER + A_HEAD * P
+    cn = HEADER + A_CNT * P
+    if s[cn + a] < s[cn + b]:
+        a, b = b, a
+    q = b
+    while True:
+        s[hd + q] = a
+        q = s[nx + q]
+        if q == b:
+            break
+    t = s[nx + a]
+    s[nx + a] = s[nx + b]
+    s[nx + b] = t
+    s[cn + a] += s[cn + b]
+    for k in (A_LIBS, A_LSUM, A_LSQ):
+        s[HEADER + k * P + a] += s[HEADER + k * P + b]
+
+
+@nb.njit(cache=True)
+def _put_stone(s, p, c):
+    """Put a stone of colour c (1/2) on the empty point p: chain bookkeeping only, no captures."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    bd = HEADER
+    hd = HEADER + A_HEAD * P
+    lb = HEADER + A_LIBS * P
+    ls = HEADER + A_LSUM * P
+    lq = HEADER + A_LSQ * P
+    s[bd + p] = c
+    _empty_remove(s, p)
+    s[HASH] ^= ZOBRIST[c, p]
+    s[hd + p] = p
+    s[HEADER + A_NEXT * P + p] = p
+    s[HEADER + A_CNT * P + p] = 1
+    libs = 0
+    lsum = 0
+    lsq = 0
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[bd + q]
+        if v == EMPTY_CELL:
+            libs += 1
+            lsum += q
+            lsq += q * q
+        elif v != BORDER:
+            h = s[hd + q]
+            s[lb + h] -= 1
+            s[ls + h] -= p
+            s[lq + h] -= p * p
+    s[lb + p] = libs
+    s[ls + p] = lsum
+    s[lq + p] = lsq
+    for q in (p - 1, p + 1, p - W, p + W):
+        if s[bd + q] == c:
+            h = s[hd + q]
+            hp = s[hd + p]
+            if h != hp:
+                _merge(s, hp, h)
+
+
+@nb.njit(cache=True)
+def _capture(s, h, o):
+    """Remove the chain with head h (colour o); returns the number of stones removed."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    bd = HEADER
+    nx = HEADER + A_NEXT * P
+    hd = HEADER + A_HEAD * P
+    lb = HEADER + A_LIBS * P
+    ls = HEADER + A_LSUM * P
+    lq = HEADER + A_LSQ * P
+    st = HEADER + A_STAMP * P
+    base = s[STAMP]
+    s[STAMP] = base + P
+    cnt = 0
+    q = h
+    while True:
+        s[bd + q] = EMPTY_CELL
+        s[HASH] ^= ZOBRIST[o, q]
+        _empty_add(s, q)
+        s[st + q] = base + q
+        cnt += 1
+        q = s[nx + q]
+        if q == h:
+            break
+    q = h
+    while True:
+        for t in (q - 1, q + 1, q - W, q + W):
+            v = s[bd + t]
+            if v == BLACK or v == WHITE:
+                hh = s[hd + t]
+                s[lb + hh] += 1
+                s[ls + hh] += q
+                s[lq + hh] += q * q
+        q = s[nx + q]
+        if q == h:
+            break
+    return cnt
+
+
+@nb.njit(cache=True)
+def _set_side(s, player):
+    if s[TO_MOVE] != player:
+        s[HASH] ^= ZSIDE
+        s[TO_MOVE] = player
+
+
+@nb.njit(cache=True)
+def _record_history(s):
+    cap = s[HCAP]
+    if cap > 0:
+        P = s[PSIZE]
+        base = HEADER + N_ARRAYS * P + s[SIZE] * s[SIZE]
+        s[base + s[HLEN] % cap] = board_hash(s)
+        s[HLEN] += 1
+
+
+@nb.njit(cache=True)
+def _place(s, p, c):
+    """Play a stone of colour c (1/2) at p, assumed legal: captures, ko, counters, side to move."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    bd = HEADER
+    hd = HEADER + A_HEAD * P
+    o = 3 - c
+    go5 = s[RULES] == GO5
+    eyeish = go5  # Go5 1.5 step 3: every on-board neighbour is an opponent stone
+    if go5:
+        for q in (p - 1, p + 1, p - W, p + W):
+            v = s[bd + q]
+            if v != BORDER and v != o:
+                eyeish = False
+    _put_stone(s, p, c)
+    captured = 0
+    singles = 0
+    single_pt = -1
+    for q in (p - 1, p + 1, p - W, p + W):  # W, E, S, N
+        if s[bd + q] == o:
+            h = s[hd + q]
+            if s[HEADER + A_LIBS * P + h] == 0:
+                k = _capture(s, h, o)
+                captured += k
+                if k == 1:
+                    singles += 1
+                    single_pt = q
+    if captured > 0:
+        s[CAPS + c - 1] += captured
+    if go5:
+        ko = single_pt if (eyeish and singles == 1) else -1
+    else:
+        hp = s[hd + p]
+        ko = single_pt if (captured == 1 and s[HEADER + A_CNT * P + hp] == 1
+                           and s[HEADER + A_LIBS * P + hp] == 1) else -1
+    s[KO] = ko
+    s[NPASS] = 0
+    s[LAST2] = s[LAST]
+    s[LAST] = p
+    s[NMOVES] += 1
+    s[PREV_EQ] = 0
+    _set_side(s, 2 - c)
+    _record_history(s)
+    s[OVER] = 1 if (s[MAXMOVES] > 0 and s[NMOVES] >= s[MAXMOVES]) else 0
+
+
+@nb.njit(cache=True)
+def _pass(s):
+    rules = s[RULES]
+    if rules != GO5:  # Go5 quirk: a pass keeps the ko ban
+        s[KO] = -1
+    s[NPASS] += 1
+    s[LAST2] = s[LAST]
+    s[LAST] = -1
+    s[NMOVES] += 1
+    if rules == LITTLEGO:
+        over = s[PREV_EQ] == 1  # the host: a pass while previous board == current board ends it
+    else:
+        over = s[NPASS] >= 2
+    if s[MAXMOVES] > 0 and s[NMOVES] >= s[MAXMOVES]:
+        over = True
+    s[PREV_EQ] = 1
+    s[OVER] = 1 if over else 0
+    _set_side(s, 1 - s[TO_MOVE])
+
+
+@nb.njit(cache=True)
+def _superko_repeat(s, p, c):
+    """True when a stone of colour c at p (legal otherwise) recreates a position in the history."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    bd = HEADER
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    o = 3 - c
+    h = board_hash(s) ^ ZOBRIST[c, p]
+    seen = np.full(4, -1, dtype=np.int64)
+    k = 0
+    for q in (p - 1, p + 1, p - W, p + W):
+        if s[bd + q] == o:
+            head = s[hd + q]
+            if _in_atari(s, head) and head != seen[0] and head != seen[1] and head != seen[2]:
+                seen[k] = head
+                k += 1
+                x = head
+                while True:
+                    h ^= ZOBRIST[o, x]
+                    x = s[nx + x]
+                    if x == head:
+                        break
+    cap = s[HCAP]
+    base = HEADER + N_ARRAYS * P + s[SIZE] * s[SIZE]
+    m = min(s[HLEN], cap)
+    for i in range(m):
+        if s[base + i] == h:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _check(s, p, c, superko):
+    """Legality of a stone of colour c at the point p: OK, OCCUPIED, KO_BAN, SUICIDE or SUPERKO_BAN.
+    The history is consulted only when superko is True (and the rules are "superko")."""
+    W = s[STRIDE]
+    bd = HEADER
+    if s[bd + p] != EMPTY_CELL:
+        return OCCUPIED
+    if p == s[KO]:
+        return KO_BAN
+    hd = HEADER + A_HEAD * s[PSIZE]
+    ok = False
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[bd + q]
+        if v == EMPTY_CELL:
+            ok = True
+            break
+        if v != BORDER:
+            at = _in_atari(s, s[hd + q])
+            if (v == c) != at:  # an own chain with another liberty, or an opponent chain captured
+                ok = True
+                break
+    if not ok:
+        return SUICIDE
+    if superko and s[RULES] == SUPERKO and _superko_repeat(s, p, c):
+        return SUPERKO_BAN
+    return OK
+
+
+@nb.njit(cache=True)
+def _is_eye(s, p, c):
+    """Go5 spec 1.7: all on-board orthogonal neighbours are c; opponent diagonals, plus one if any
+    diagonal is off the board, number fewer than 2."""
+    W = s[STRIDE]
+    bd = HEADER
+    nb_count = 0
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[bd + q]
+        if v == BORDER:
+            continue
+        if v != c:
+            return False
+        nb_count += 1
+    if nb_count == 0:
+        return False
+    o = 3 - c
+    false = 0
+    off = 0
+    for q in (p - W - 1, p - W + 1, p + W - 1, p + W + 1):
+        v = s[bd + q]
+        if v == BORDER:
+            off = 1
+        elif v == o:
+            false += 1
+    return false + off < 2
+
+
+@nb.njit(cache=True)
+def _area(s):
+    """(black, white) area: stones plus empty regions bordered by that colour only."""
+    n = s[SIZE]
+    W = s[STRIDE]
+    P = s[PSIZE]
+    bd = HEADER
+    seen = np.zeros(P, dtype=np.bool_)
+    stack = np.empty(n * n, dtype=np.int64)
+    b = 0
+    w = 0
+    for r in range(n):
+        for col in range(n):
+            p = (r + 1) * W + col + 1
+            v = s[bd + p]
+            if v == BLACK:
+                b += 1
+            elif v == WHITE:
+                w += 1
+            elif not seen[p]:
+                seen[p] = True
+                stack[0] = p
+                top = 1
+                size = 0
+                border = 0
+                while top > 0:
+                    top -= 1
+                    x = stack[top]
+                    size += 1
+                    for y in (x - 1, x + 1, x - W, x + W):
+                        u = s[bd + y]
+                        if u == EMPTY_CELL:
+                            if not seen[y]:
+                                seen[y] = True
+                                stack[top] = y
+                                top += 1
+                        elif u != BORDER:
+                            border |= u
+                if border == BLACK:
+                    b += size
+                elif border == WHITE:
+                    w += size
+    return b, w
+
+
+@nb.njit(cache=True)
+def _stones(s):
+    n = s[SIZE]
+    W = s[STRIDE]
+    b = 0
+    w = 0
+    for r in range(n):
+        for col in range(n):
+            v = s[HEADER + (r + 1) * W + col + 1]
+            if v == BLACK:
+                b += 1
+            elif v == WHITE:
+                w += 1
+    return b, w
+
+
+@nb.njit(cache=True)
+def score(s):
+    """Black minus White including komi: area scoring, or stones only under "littlego"."""
+    if s[RULES] == LITTLEGO:
+        b, w = _stones(s)
+    else:
+        b, w = _area(s)
+    return float(b) - (get_komi(s) + float(w))
+
+
+# ---- the kernels ---------------------------------------------------------------------------------
+@nb.njit(K.SIG_LEGAL, cache=True)
+def legal(s, out):
+    if s[OVER] != 0:
+        return 0
+    n = s[SIZE]
+    W = s[STRIDE]
+    c = s[TO_MOVE] + 1
+    k = 0
+    for r in range(n):
+        for col in range(n):
+            p = (r + 1) * W + col + 1
+            if s[HEADER + p] == EMPTY_CELL and _check(s, p, c, True) == OK:
+                out[k] = r * n + col
+                k += 1
+    out[k] = n * n
+    return k + 1
+
+
+@nb.njit(cache=True)
+def _empties_in_order(s):
+    """Empty points (padded) in Go5 empty-list order (by stamp)."""
+    P = s[PSIZE]
+    k = s[NEMPTY]
+    em = HEADER + N_ARRAYS * P
+    pts = s[em:em + k].copy()
+    stamps = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        stamps[i] = s[HEADER + A_STAMP * P + pts[i]]
+    return pts[np.argsort(stamps)]
+
+
+@nb.njit(cache=True)
+def candidates(s, c, out):
+    """Legal non-eye points of colour c (1/2) as actions, in board order or, under "go5", in
+    empty-list order (the spec's K(c)).  The game-over flag is ignored.  Returns the count."""
+    n = s[SIZE]
+    W = s[STRIDE]
+    k = 0
+    if s[RULES] == GO5:
+        pts = _empties_in_order(s)
+        for p in pts:
+            if _check(s, p, c, True) == OK and not _is_eye(s, p, c):
+                out[k] = action_of(n, p)
+                k += 1
+    else:
+        for r in range(n):
+            for col in range(n):
+                p = (r + 1) * W + col + 1
+                if s[HEADER + p] == EMPTY_CELL and _check(s, p, c, True) == OK and not _is_eye(s, p, c):
+                    out[k] = r * n + col
+                    k += 1
+    return k
+
+
+@nb.njit(K.SIG_LEGAL, cache=True)
+def rollout_moves(s, out):
+    """Legal moves that do not fill an own eye (Go5 K(c), in empty-list order under "go5"); pass
+    only when there are none."""
+    if s[OVER] != 0:
+        return 0
+    k = candidates(s, s[TO_MOVE] + 1, out)
+    if k == 0:
+        out[0] = s[SIZE] * s[SIZE]
+        k = 1
+    return k
+
+
+@nb.njit(K.SIG_APPLY, cache=True)
+def apply(s, a):
+    n = s[SIZE]
+    if a == n * n:
+        _pass(s)
+    else:
+        _place(s, point_of(n, a), s[TO_MOVE] + 1)
+
+
+@nb.njit(K.SIG_TERMINAL, cache=True)
+def terminal(s):
+    return s[OVER] != 0
+
+
+@nb.njit(K.SIG_TO_MOVE, cache=True)
+def to_move(s):
+    return s[TO_MOVE]
+
+
+@nb.njit(K.SIG_RESULT, cache=True)
+def result(s):
+    d = score(s)
+    if d > 0.0:
+        return 1.0
+    if d < 0.0:
+        return 0.0
+    return 0.5
+
+
+@nb.njit(cache=True)
+def playout_traced(s, rng, trace):
+    """The playout kernel's body; when trace (np.int64) is not empty, the moves played (actions,
+    pass = n*n) are written to it (it needs room for 3*n*n moves).  Returns the value for Black."""
+    n = s[SIZE]
+    P = s[PSIZE]
+    em = HEADER + N_ARRAYS * P
+    ep = HEADER + A_EPOS * P
+    cap = PLAYOUT_CAP_PER_POINT * n * n
+    tracing = trace.shape[0] > 0
+    steps = 0
+    while s[OVER] == 0 and steps < cap:
+        c = s[TO_MOVE] + 1
+        k = s[NEMPTY]
+        chosen = -1
+        while k > 0:
+            i = below(rng, k)
+            p = s[em + i]
+            if _check(s, p, c, False) == OK and not _is_eye(s, p, c):
+                chosen = p
+                break
+            k -= 1
+            q = s[em + k]
+            s[em + i] = q
+            s[ep + q] = i
+            s[em + k] = p
+            s[ep + p] = k
+        if chosen >= 0:
+            _place(s, chosen, c)
+            if tracing:
+                trace[steps] = action_of(n, chosen)
+        else:
+            _pass(s)
+            if tracing:
+                trace[steps] = n * n
+        steps += 1
+    return result(s)
+
+
+@nb.njit(K.SIG_PLAYOUT, cache=True)
+def playout(s, rng):
+    """Uniformly random moves among the legal non-eye points (simple ko only, also under "superko"),
+    pass when there are none, until the game ends or 3*n*n moves have been played; then score.
+    libEGO style: draw a random slot of the empty list, swap rejected points to the end, retry."""
+    return playout_traced(s, rng, s[:0])  # an empty slice: no trace, no allocation
+
+
+@nb.njit(K.SIG_HASH, cache=True)
+def zobrist(s):
+    return s[HASH]
+
+
+@nb.njit(K.SIG_OBSERVE, cache=True)
+def observe(s, out):
+    """Planes (3, n, n): black stones, white stones, all ones when White is to move (action order)."""
+    n = s[SIZE]
+    W = s[STRIDE]
+    nn = n * n
+    side = np.float32(s[TO_MOVE])
+    for r in range(n):
+        for col in range(n):
+            v = s[HEADER + (r + 1) * W + col + 1]
+            i = r * n + col
+            out[i] = 1.0 if v == BLACK else 0.0
+            out[nn + i] = 1.0 if v == WHITE else 0.0
+            out[2 * nn + i] = side
+
+
+KERNELS = K.GameKernels(legal=legal, rollout_moves=rollout_moves, apply=apply, terminal=terminal,
+                        to_move=to_move, result=result, playout=playout, hash=zobrist, observe=observe)
+
+
+@nb.njit(cache=True)
+def _go5_attempt(s, p, c):
+    """Go5 spec 1.5 for colour c (1/2) at p, in place: npass is cleared even when the move is
+    illegal; occupied / ko change nothing else; a suicide clears the ko ban (quirk).  Returns the
+    _check code."""
+    s[NPASS] = 0
+    s[OVER] = 1 if (s[MAXMOVES] > 0 and s[NMOVES] >= s[MAXMOVES]) else 0
+    code = _check(s, p, c, True)
+    if code == SUICIDE:
+        s[KO] = -1
+    elif code == OK:
+        _set_side(s, c - 1)
+        _place(s, p, c)
+    return code
+
+
+@nb.njit(cache=True)
+def _rebuild(s, cells):
+    """Set the stones of s (a fresh initial state) from cells (n*n, action order, 0/1/2) without
+    captures; returns False when some chain has no liberty."""
+    n = s[SIZE]
+    for a in range(n * n):
+        if cells[a] != 0:
+            _put_stone(s, point_of(n, a), cells[a])
+    P = s[PSIZE]
+    for a in range(n * n):
+        p = point_of(n, a)
+        if cells[a] != 0 and s[HEADER + A_LIBS * P + s[HEADER + A_HEAD * P + p]] == 0:
+            return False
+    return True
+
+
+# ---- Python side ---------------------------------------------------------------------------------
+DEFAULT_KOMI = {"standard": 7.5, "go5": 0.5, "superko": 7.5}  # littlego: size / 2 (2.5 on 5x5)
+
+
+class Go(Game):
+    """Go, 2x2 .. 19x19.  Player 0 = Black (moves first), player 1 = White.  A game ends after two
+    consecutive passes (littlego: see below) or, if ``max_moves`` is given, after that many moves.
+
+    Rule presets (``rules=``):
+      * "standard": captures, suicide illegal, simple ko (a single-stone capture by a single stone
+        left with one liberty may not be retaken at once; any move or pass clears the ban), area
+        scoring (stones + empty regions bordered by one colour only), komi 7.5.
+      * "go5": the CMPUT 496 Go5 engine (specs/gtp-go5.md section 1): the ko point is set when the
+        stone was played on an "enemy-eyeish" point and exactly one removed block was a single
+        stone (even if a larger block died too); the ban forbids BOTH colours and survives passes
+        until the next stone; a suicide attempt (``go5_play``) erases it; the empty-list order of
+        1.4 is kept through stamps (``go5_candidates``); area scoring with komi 0.5.
+      * "littlego": the CSCI-561 Little-Go host (specs/littlego.md), 5x5 by default: suicide
+        illegal; a capture that recreates the board before the opponent's last move is a ko
+        violation (the host's test, which is exactly a simple-ko ban; a pass clears it); the game
+        ends after move n*n-1 (24 on 5x5, passes count) or on a pass made while the previous board
+        equals the current one (two consecutive passes; a Black pass on move 1); stones-only
+        scoring with komi size/2 (2.5): Black wins iff B > W + 2.5.
+      * "superko": positional superko (a stone may not recreate any earlier board position; the
+        history is a ring buffer of 4*n*n positions, older ones are forgotten), area scoring, komi
+        7.5.  Random playouts check only simple ko.
+    Random playouts never fill an own eye (Go5 1.7 eye test) and stop after 3*n*n moves.
+
+    Notations: "gtp" ("d4", "pass"; columns skip 'i') and "littlego" ("i,j" with i the row from
+    the top, "PASS"); the default is "littlego" under the littlego rules and "gtp" otherwise.
+    """
+
+    name = "go"
+    kernels = KERNELS
+    SYMBOLS = {0: ".", 1: "X", 2: "O"}
+
+    def __init__(self, size: int | None = None, komi: float | None = None, rules: str = "standard",
+                 max_moves: int | None = None):
+        if rules not in RULE_NAMES:
+            raise ValueError(f"unknown go rules {rules!r}; choose one of {', '.join(RULE_NAMES)}")
+        self.rules = rules
+        if size is None:
+            size = 5 if rules == "littlego" else 9
+        self.size = check_size("go", size, MIN_SIZE, MAX_SIZE)
+        n = self.size
+        if komi is None:
+            komi = n / 2 if rules == "littlego" else DEFAULT_KOMI[rules]
+        if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(komi)):
+            raise ValueError(f"komi must be a finite number, got {komi!r}")
+        self.komi = float(komi)
+        if max_moves is None:
+            max_moves = n * n - 1 if rules == "littlego" else 0
+        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 0:
+            raise ValueError(f"max_moves must be a non-negative integer (0 = no limit), got {max_moves!r}")
+        self.max_moves = int(max_moves)
+        self.num_actions = n * n + 1
+        self.pass_move = n * n
+        self.notations = ("littlego", "gtp") if rules == "littlego" else ("gtp", "littlego")
+        self._template = self._make_initial()
+
+    @property
+    def observation_shape(self):
+        return (3, self.size, self.size)
+
+    # ---- states ------------------------------------------------------------------------------
+    def _make_initial(self) -> np.ndarray:
+        n = self.size
+        nn = n * n
+        w = n + 1
+        p_size = (n + 2) * w + 1
+        hcap = HISTORY_PER_POINT * nn if self.rules == "superko" else 0
+        s = np.zeros(HEADER + N_ARRAYS * p_size + nn + hcap, dtype=np.int64)
+        s[SIZE] = n
+        s[RULES] = RULE_NAMES.index(self.rules)
+        s[KOMI] = np.array([self.komi], dtype=np.float64).view(np.int64)[0]
+        s[KO] = s[LAST] = s[LAST2] = -1
+        s[HCAP] = hcap
+        s[MAXMOVES] = self.max_moves
+        s[PREV_EQ] = 1
+        s[STRIDE] = w
+        s[PSIZE] = p_size
+        s[STAMP] = p_size
+        s[HEADER:HEADER + p_size] = BORDER
+        pts = self._points()
+        s[HEADER + pts] = EMPTY_CELL
+        s[HEADER + A_STAMP * p_size + pts] = pts
+        s[HEADER + A_EPOS * p_size + pts] = np.arange(nn)
+        s[HEADER + N_ARRAYS * p_size:HEADER + N_ARRAYS * p_size + nn] = pts
+        s[NEMPTY] = nn
+        if hcap:
+            s[HEADER + N_ARRAYS * p_size + nn] = 0  # the empty board's hash
+            s[HLEN] = 1
+        return s
+
+    def _points(self) -> np.ndarray:
+        n = self.size
+        a = np.arange(n * n)
+        return (a // n + 1) * (n + 1) + a % n + 1
+
+    def initial_state(self) -> np.ndarray:
+        return self._template.copy()
+
+    def state_from_cells(self, cells, to_move: int = 0) -> np.ndarray:
+        """A state with the given stones (cells[row][col], row 0 = the bottom row; 0 empty, 1 black,
+        2 white) and player to move; no ko, no history.  ValueError for a chain without liberty."""
+        n = self.size
+        cells = np.asarray(cells, dtype=np.int64)
+        if cells.shape not in ((n, n), (n * n,)) or not np.isin(cells, (0, 1, 2)).all():
+            raise ValueError(f"a {n}x{n} go board needs {n}x{n} cells of 0, 1 or 2")
+        if isinstance(to_move, bool) or to_move not in (0, 1):
+            raise ValueError(f"player to move must be 0 or 1, got {to_move!r}")
+        s = self.initial_state()
+        if not _rebuild(s, np.ascontiguousarray(cells.reshape(-1))):
+            raise ValueError("the board has a chain without liberties")
+        _set_side(s, int(to_move))
+        if s[HCAP]:
+            s[HEADER + N_ARRAYS * s[PSIZE] + n * n] = board_hash(s)
+        return s
+
+    def state_from_boards(self, previous, current, colour: int, moves_played: int | None = None) -> np.ndarray:
+        """The Little-Go host's input.txt as a state: previous / current boards (n lists of n, i =
+        row from the TOP, 0 empty 1 black 2 white), colour to move 1 (black) or 2 (white).
+        ``moves_played`` (moves made so far, passes included) is unknown to the host's player; by
+        default it is the smallest number consistent with the stones on the board and the colour
+        to move.  The ko ban is found as the host finds it: a point where a stone of ours vanished
+        whose capture-retake would recreate ``previous``."""
+        n = self.size
+        prev = self._host_board(previous, "previous")
+        cur = self._host_board(current, "current")
+        if isinstance(colour, bool) or colour not in (1, 2):
+            raise ValueError(f"colour must be 1 (black) or 2 (white), got {colour!r}")
+        parity = 0 if colour == 1 else 1
+        if moves_played is None:
+            moves_played = int(np.count_nonzero(cur))
+            if moves_played % 2 != parity:
+                moves_played += 1
+        elif isinstance(moves_played, bool) or not isinstance(moves_played, (int, np.integer)) \
+                or moves_played < 0 or moves_played % 2 != parity:
+            raise ValueError(f"moves_played must be a non-negative integer, even when black is to move "
+                             f"and odd when white is, got {moves_played!r}")
+        # host rows from the top -> our rows from the bottom
+        s = self.state_from_cells(cur[::-1], colour - 1)
+        same = bool((prev == cur).all())
+        s[NMOVES] = int(moves_played)
+        s[PREV_EQ] = 1 if same else 0
+        s[NPASS] = 1 if (same and moves_played > 0) else 0
+        if self.max_moves and moves_played >= self.max_moves:
+            s[OVER] = 1
+        # ko: one of our stones was captured and retaking recreates the previous board
+        for i, j in zip(*np.nonzero((prev == colour) & (cur == 0))):
+            a = (n - 1 - i) * n + j
+            p = point_of(n, a)
+            if _check(s, p, colour, False) == OK:
+                t = s.copy()
+                _place(t, p, colour)
+                if (self.board(t)[::-1] == prev).all():
+                    s[KO] = p
+        return s
+
+    def _host_board(self, rows, what) -> np.ndarray:
+        n = self.size
+        try:
+            b = np.array([[int(v) for v in row] for row in rows], dtype=np.int64)
+        except (TypeError, ValueError):
+            raise ValueError(f"the {what} board must be {n} rows of {n} integers 0, 1 or 2") from None
+        if b.shape != (n, n) or not np.isin(b, (0, 1, 2)).all():
+            raise ValueError(f"the {what} board must be {n} rows of {n} integers 0, 1 or 2")
+        return b
+
+    def with_komi(self, state: np.ndarray, komi: float) -> np.ndarray:
+        """A copy of state scored with another komi (GTP 'komi'; the Go instance keeps its own)."""
+        if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(float(komi)):
+            raise ValueError(f"komi must be a finite number, got {komi!r}")
+        s = state.copy()
+        s[KOMI] = np.array([float(komi)], dtype=np.float64).view(np.int64)[0]
+        return s
+
+    def set_to_move(self, state: np.ndarray, player: int) -> np.ndarray:
+        """A copy of state with the given player (0/1) to move (GTP play out of turn)."""
+        if isinstance(player, bool) or player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        s = state.copy()
+        _set_side(s, int(player))
+        return s
+
+    # ---- rules queries ---------------------------------------------------------------------------
+    def board(self, state) -> np.ndarray:
+        """(n, n) array of 0/1/2, [row][col] with row 0 = the bottom (GTP row 1)."""
+        n = self.size
+        return state[HEADER + self._points()].reshape(n, n).copy()
+
+    def is_legal(self, state, move) -> bool:
+        move = self._check_action(move)
+        if self.is_terminal(state):
+            return False
+        if move == self.pass_move:
+            return True
+        return _check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True) == OK
+
+    def explain_illegal(self, state, move):
+        move = self._check_action(move)
+        if self.is_terminal(state):
+            return "the game is over"
+        if move == self.pass_move:
+            return "a pass is always legal"
+        code = _check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True)
+        return {OCCUPIED: "the point is occupied",
+                KO_BAN: "ko: the point may not be retaken now",
+                SUICIDE: "suicide: the stone would have no liberty",
+                SUPERKO_BAN: "superko: the move would repeat an earlier position",
+                OK: "the move is legal"}[int(code)]
+
+    def is_eye(self, state, point: int, colour: int) -> bool:
+        """Go5 1.7 eye test of the empty point (an action) for colour 0 (black) or 1 (white)."""
+        point = self._check_point(point)
+        p = point_of(self.size, point)
+        if state[HEADER + p] != EMPTY_CELL:
+            return False
+        return bool(_is_eye(state, p, self._check_colour(colour) + 1))
+
+    def go5_candidates(self, state, colour: int | None = None) -> list[int]:
+        """K(c) of Go5 spec 1.8 for colour c (default: the player to move): legal, non-eye points in
+        empty-list order (under other rules: board order).  Ignores the game-over flag."""
+        c = int(state[TO_MOVE]) if colour is None else self._check_colour(colour)
+        out = np.empty(self.num_actions, dtype=np.int32)
+        k = candidates(state, c + 1, out)
+        return out[:k].tolist()
+
+    def empty_list(self, state) -> list[int]:
+        """The empty points (actions) in Go5 empty-list order."""
+        return [int(action_of(self.size, p)) for p in _empties_in_order(state)]
+
+    def go5_play(self, state, move: int, colour: int | None = None) -> tuple[np.ndarray, str | None]:
+        """Go5 1.5 'play c X': returns (new state, None) or (new state, reason) for an illegal move,
+        the new state then carrying the side effects of the attempt (npass = 0; a suicide attempt
+        erases the ko ban).  The colour (0/1, default the player to move) need not be the one to
+        move; the opponent of it moves next.  Ignores the game-over flag."""
+        move = self._check_action(move)
+        c = int(state[TO_MOVE]) if colour is None else self._check_colour(colour)
+        s = state.copy()
+        if move == self.pass_move:
+            _set_side(s, c)
+            _pass(s)
+            return s, None
+        code = _go5_attempt(s, point_of(self.size, move), c + 1)
+        if code == OK:
+            return s, None
+        return s, {OCCUPIED: "occupied", KO_BAN: "ko", SUICIDE: "suicide",
+                   SUPERKO_BAN: "superko"}[int(code)]
+
+    def _check_point(self, point) -> int:
+        point = self._check_action(point)
+        if point == self.pass_move:
+            raise ValueError("a point is needed, not a pass")
+        return point
+
+    @staticmethod
+    def _check_colour(colour) -> int:
+        if isinstance(colour, bool) or colour not in (0, 1):
+            raise ValueError(f"colour must be 0 (black) or 1 (white), got {colour!r}")
+        return int(colour)
+
+    def _action_or_none(self, state, field):
+        p = int(state[field])
+        return None if p < 0 else int(action_of(self.size, p))
+
+    def nmoves(self, state) -> int:
+        """Moves played (passes included)."""
+        return int(state[NMOVES])
+
+    def npass(self, state) -> int:
+        """Consecutive passes just played."""
+        return int(state[NPASS])
+
+    def last(self, state) -> int | None:
+        """The last move as an action, None when it was a pass or there was none."""
+        return self._action_or_none(state, LAST)
+
+    def last2(self, state) -> int | None:
+        """The second-last move as an action, None when it was a pass or there was none."""
+        return self._action_or_none(state, LAST2)
+
+    def ko(self, state) -> int | None:
+        """The ko-banned point as an action, or None."""
+        return self._action_or_none(state, KO)
+
+    def captures(self, state) -> tuple[int, int]:
+        """Stones captured by (Black, White)."""
+        return int(state[CAPS]), int(state[CAPS_W])
+
+    def score(self, state) -> float:
+        """Black minus White including komi (area scoring; stones only under "littlego")."""
+        return float(score(state))
+
+    def score_text(self, state) -> str:
+        """Go5 format (spec 1.9): 'B+2.0', 'W+0.5' or '0'."""
+        if self.rules == "littlego":
+            b, w = _stones(state)
+        else:
+            b, w = _area(state)
+        black = float(b)
+        white = float(get_komi(state)) + float(w)  # W is accumulated from komi (spec 1.9)
+        if black > white:
+            return f"B+{black - white}"
+        if white > black:
+            return f"W+{white - black}"
+        return "0"
+
+    # ---- text ----------------------------------------------------------------------------------
+    def move_to_text(self, move: int, notation: str | None = None) -> str:
+        notation = self._notation(notation)
+        move = self._check_action(move)
+        n = self.size
+        if notation == "gtp":
+            if move == self.pass_move:
+                return "pass"
+            r, c = divmod(move, n)
+            return f"{COLUMNS[c]}{r + 1}"
+        if move == self.pass_move:
+            return "PASS"
+        r, c = divmod(move, n)
+        return f"{n - 1 - r},{c}"
+
+    def text_to_move(self, text: str, notation: str | None = None) -> int:
+        notation = self._notation(notation)
+        if not isinstance(text, str):
+            raise ValueError(f"move text must be a string, got {text!r}")
+        n = self.size
+        t = text.strip()
+        if t.lower() == "pass":
+            return self.pass_move
+        if notation == "gtp":
+            if not t:
+                raise ValueError("empty move text: expected a vertex like 'd4' or 'pass'")
+            col = t[0].lower()
+            if col not in COLUMNS:
+                raise ValueError(f"bad vertex {text!r}: the column must be a letter a..z other than i")
+            try:
+                row = int(t[1:])
+            except ValueError:
+                raise ValueError(f"bad vertex {text!r}: the row must be a number") from None
+            c = COLUMNS.index(col)
+            if row < 1 or row > n or c >= n:
+                raise ValueError(f"vertex {text!r} is off the {n}x{n} board")
+            return (row - 1) * n + c
+        parts = t.split(",")
+        if len(parts) != 2:
+            raise ValueError(f"bad little-go move {text!r}: expected 'i,j' or 'PASS'")
+        try:
+            i, j = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise ValueError(f"bad little-go move {text!r}: i and j must be integers") from None
+        if not (0 <= i < n and 0 <= j < n):
+            raise ValueError(f"little-go move {text!r} is off the {n}x{n} board")
+        return (n - 1 - i) * n + j
+
+    def render(self, state: np.ndarray) -> str:
+        n = self.size
+        cells = self.board(state)
+        letters = "   " + " ".join(COLUMNS[:n])
+        lines = [letters]
+        for r in range(n - 1, -1, -1):
+            row = " ".join(self.SYMBOLS[int(v)] for v in cells[r])
+            lines.append(f"{r + 1:2d} {row} {r + 1}")
+        lines.append(letters)
+        mover = int(state[TO_MOVE])
+        status = "game over" if self.is_terminal(state) else f"{('Black', 'White')[mover]} ({'XO'[mover]}) to move"
+        ko = self.ko(state)
+        kb, kw = self.captures(state)
+        lines.append(f"{status}; captures X {kb} O {kw}; ko {self.move_to_text(ko, 'gtp') if ko is not None else '-'}; "
+                     f"moves {self.nmoves(state)}; rules {self.rules}, komi {self.komi:g}")
+        return "\n".join(lines)

@@ -1,0 +1,308 @@
+"""Little-Go rules (specs/littlego.md): Go(rules="littlego") against a model of the course host
+written from the spec (boards as the host keeps them, i = row from the top), plus every listed case."""
+import numpy as np
+import pytest
+
+from engines.games import go as G
+from engines.games.go import Go
+
+N = 5
+
+
+# ---- a model of the host, from the spec's words --------------------------------------------------
+def nbrs(i, j):
+    for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
+        if 0 <= a < N and 0 <= b < N:
+            yield a, b
+
+
+def has_liberty(board, i, j):
+    colour, seen, todo = board[i][j], {(i, j)}, [(i, j)]
+    while todo:
+        x = todo.pop()
+        for y in nbrs(*x):
+            if board[y[0]][y[1]] == 0:
+                return True
+            if board[y[0]][y[1]] == colour and y not in seen:
+                seen.add(y)
+                todo.append(y)
+    return False
+
+
+def remove_dead(board, colour):
+    dead = [(i, j) for i in range(N) for j in range(N) if board[i][j] == colour and not has_liberty(board, i, j)]
+    for i, j in dead:
+        board[i][j] = 0
+    return dead
+
+
+class Host:
+    """previous = the board after the mover's own last move, current = after the opponent's."""
+
+    def __init__(self):
+        self.previous = [[0] * N for _ in range(N)]
+        self.current = [[0] * N for _ in range(N)]
+        self.n_move = 0
+        self.over = False
+
+    @property
+    def colour(self):
+        return 1 if self.n_move % 2 == 0 else 2
+
+    def valid(self, i, j):
+        c = self.colour
+        if self.current[i][j] != 0:
+            return False
+        test = [row[:] for row in self.current]
+        test[i][j] = c
+        if has_liberty(test, i, j):
+            return True
+        remove_dead(test, 3 - c)
+        if not has_liberty(test, i, j):
+            return False  # suicide
+        died = any(self.previous[a][b] == c and self.current[a][b] == 0 for a in range(N) for b in range(N))
+        return not (died and test == self.previous)  # ko
+
+    def place(self, i, j):
+        assert self.valid(i, j)
+        c = self.colour
+        self.previous = [row[:] for row in self.current]
+        self.current[i][j] = c
+        remove_dead(self.current, 3 - c)
+        self.n_move += 1
+        self.over = self.n_move >= N * N - 1
+
+    def pass_(self):
+        self.n_move += 1
+        self.over = self.n_move >= N * N - 1 or self.previous == self.current
+        self.previous = [row[:] for row in self.current]
+
+    def winner(self):
+        b = sum(row.count(1) for row in self.current)
+        w = sum(row.count(2) for row in self.current)
+        return 0 if b > w + 2.5 else 1
+
+
+def host_board(game, state):
+    return game.board(state)[::-1].tolist()
+
+
+def action(game, i, j):
+    return game.text_to_move(f"{i},{j}")
+
+
+# ---- random games against the host model ------------------------------------------------------------
+def test_random_games_match_the_host():
+    g = Go(rules="littlego")
+    rng = np.random.default_rng(561)
+    kos = snap = ends_by_pass = ends_by_limit = 0
+    for _ in range(300):
+        s, h = g.initial_state(), Host()
+        while True:
+            assert g.is_terminal(s) == h.over
+            if h.over:
+                break
+            assert host_board(g, s) == h.current
+            legal = g.legal_moves(s)
+            valid = [action(g, i, j) for i in range(N) for j in range(N) if h.valid(i, j)]
+            assert legal == sorted(valid) + [g.pass_move]
+            kos += any(h.current[i][j] == 0 and not h.valid(i, j) and "ko" in g.explain_illegal(s, action(g, i, j))
+                       for i in range(N) for j in range(N))
+            # the adapter's view: the same position rebuilt from input.txt
+            r = g.state_from_boards(h.previous, h.current, h.colour, h.n_move)
+            assert g.legal_moves(r) == legal and g.ko(r) == g.ko(s) and g.to_move(r) == g.to_move(s)
+            assert g.hash(r) == g.hash(s) and not g.is_terminal(r)
+            stones = legal[:-1]
+            m = int(rng.choice(stones)) if stones and rng.random() > 0.08 else g.pass_move
+            s = g.play(s, m)
+            if m == g.pass_move:
+                h.pass_()
+            else:
+                i, j = map(int, g.move_to_text(m).split(","))
+                h.place(i, j)
+        assert host_board(g, s) == h.current
+        assert g.winner(s) == h.winner()
+        ends_by_limit += h.n_move == 24
+        ends_by_pass += h.n_move < 24
+    assert kos > 0 and ends_by_pass > 0 and ends_by_limit > 0
+
+
+# ---- the spec's cases -------------------------------------------------------------------------------
+KO_PREVIOUS = [[0, 0, 0, 0, 0],
+               [0, 1, 2, 0, 0],
+               [1, 0, 1, 2, 0],
+               [0, 1, 2, 0, 0],
+               [0, 0, 0, 0, 0]]
+KO_CURRENT = [[0, 0, 0, 0, 0],   # White (2,1) took the black stone (2,2)
+              [0, 1, 2, 0, 0],
+              [1, 2, 0, 2, 0],
+              [0, 1, 2, 0, 0],
+              [0, 0, 0, 0, 0]]
+
+
+def test_ko_is_judged_against_the_previous_board():
+    g = Go(rules="littlego")
+    s = g.state_from_boards(KO_PREVIOUS, KO_CURRENT, 1, 6)
+    assert g.ko(s) == action(g, 2, 2)
+    assert not g.is_legal(s, action(g, 2, 2)) and "ko" in g.explain_illegal(s, action(g, 2, 2))
+    assert action(g, 2, 2) not in g.legal_moves(s)
+    # after a move elsewhere and the answer, the retake is fine and is itself a ko capture
+    s = g.play(g.play(s, action(g, 0, 4)), action(g, 4, 4))
+    assert g.is_legal(s, action(g, 2, 2))
+    s = g.play(s, action(g, 2, 2))
+    assert g.board(s)[::-1].tolist()[2] == [1, 0, 1, 2, 0] and g.ko(s) == action(g, 2, 1)
+    # the same boards with White's capture two turns back (previous == current but for a stone
+    # elsewhere): no stone of ours vanished, so the retake is legal
+    prev = [row[:] for row in KO_CURRENT]
+    cur = [row[:] for row in KO_CURRENT]
+    cur[4][4] = 2
+    s = g.state_from_boards(prev, cur, 1, 8)
+    assert g.ko(s) is None and g.is_legal(s, action(g, 2, 2))
+
+
+def test_snapback_after_a_capture_is_no_ko():
+    g = Go(rules="littlego")
+    previous = [[0, 2, 1, 0, 0],
+                [2, 2, 1, 2, 1],
+                [2, 0, 0, 1, 0],
+                [0, 2, 1, 1, 2],
+                [0, 1, 2, 0, 1]]
+    current = [[0, 2, 1, 0, 0],  # White (4,3) took the black stone (4,4)
+               [2, 2, 1, 2, 1],
+               [2, 0, 0, 1, 0],
+               [0, 2, 1, 1, 2],
+               [0, 1, 2, 2, 0]]
+    s = g.state_from_boards(previous, current, 1, 18)
+    assert g.ko(s) is None and g.is_legal(s, action(g, 4, 4))
+    t = g.play(s, action(g, 4, 4))  # takes two stones: the board differs from `previous`
+    assert g.board(t)[::-1].tolist()[4] == [0, 1, 0, 0, 1] and g.captures(t) == (2, 0)
+
+
+def test_suicide_is_invalid_and_a_capture_without_own_liberty_is_valid():
+    g = Go(rules="littlego")
+    cur = [[0, 2, 0, 0, 0],
+           [2, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0]]
+    s = g.state_from_boards(cur, cur, 1, 2)
+    assert not g.is_legal(s, action(g, 0, 0)) and "suicide" in g.explain_illegal(s, action(g, 0, 0))
+    cur = [[1, 1, 2, 0, 0],  # filling (1,0) would leave the black chain without liberty
+           [0, 2, 0, 0, 0],
+           [2, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0]]
+    s = g.state_from_boards(cur, cur, 1, 6)
+    assert not g.is_legal(s, action(g, 1, 0)) and "suicide" in g.explain_illegal(s, action(g, 1, 0))
+    assert g.is_legal(g.state_from_boards(cur, cur, 2, 5), action(g, 1, 0))  # White captures there
+    # the spec's example 4: the stone has no liberty until the white pair is removed
+    cur = [[0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 1, 1],
+           [0, 0, 1, 2, 2],
+           [0, 0, 2, 1, 0]]
+    s = g.state_from_boards(cur, cur, 1, 8)
+    assert g.is_legal(s, action(g, 4, 4))
+    s = g.play(s, action(g, 4, 4))
+    assert g.board(s)[::-1].tolist()[3:] == [[0, 0, 1, 0, 0], [0, 0, 2, 1, 1]] and g.captures(s) == (2, 0)
+
+
+def test_pass_handling_and_game_end():
+    g = Go(rules="littlego")
+    s = g.initial_state()
+    assert g.is_terminal(g.play(s, g.pass_move))  # a black pass on move 1 ends the game
+    assert g.winner(g.play(s, g.pass_move)) == 1  # 0 > 0 + 2.5 is false: White wins
+    s = g.play(s, action(g, 2, 2))
+    t = g.play(s, g.pass_move)  # White passes: not over, previous becomes current
+    assert not g.is_terminal(t)
+    assert g.is_terminal(g.play(t, g.pass_move))  # two consecutive passes
+    u = g.play(t, action(g, 0, 0))
+    assert not g.is_terminal(g.play(u, g.pass_move))  # a pass after a stone does not end it
+    # as the adapter sees it: previous == current means the opponent passed (or the game start)
+    b = [[0] * 5 for _ in range(5)]
+    b[2][2] = 1
+    r = g.state_from_boards(b, b, 1, 2)
+    assert g.is_terminal(g.play(r, g.pass_move))
+    r = g.state_from_boards([[0] * 5 for _ in range(5)], b, 2, 1)
+    assert not g.is_terminal(g.play(r, g.pass_move))
+    e = [[0] * 5 for _ in range(5)]
+    assert g.is_terminal(g.play(g.state_from_boards(e, e, 1), g.pass_move))
+
+
+def test_the_game_ends_after_move_24():
+    g = Go(rules="littlego")
+    s = g.initial_state()
+    played = 0
+    rng = np.random.default_rng(24)
+    while played < 23:
+        legal = g.legal_moves(s)[:-1]
+        s = g.play(s, int(rng.choice(legal)))
+        played += 1
+        assert not g.is_terminal(s)
+    assert g.nmoves(s) == 23 and g.to_move(s) == 1  # White plays move 24
+    assert g.is_terminal(g.play(s, g.legal_moves(s)[0]))
+    assert g.is_terminal(g.play(s, g.pass_move))
+    cur = g.board(s)[::-1].tolist()
+    r = g.state_from_boards(cur, cur, 2, 23)
+    assert not g.is_terminal(r) and g.is_terminal(g.play(r, g.legal_moves(r)[0]))
+    assert g.is_terminal(g.state_from_boards(cur, cur, 1, 24))
+    # playouts stop there too
+    for seed in range(20):
+        t = g.initial_state()
+        g.kernels.playout(t, np.array([seed + 1], dtype=np.uint64))
+        assert g.is_terminal(t) and g.nmoves(t) <= 24
+
+
+def test_stones_only_scoring_with_komi():
+    g = Go(rules="littlego")
+    assert g.komi == 2.5
+    # the seed's example: White 10 + 2.5 = 12.5 > Black 12
+    cur = [[1, 1, 1, 1, 1],
+           [1, 1, 1, 1, 1],
+           [1, 1, 0, 0, 0],
+           [2, 2, 2, 2, 2],
+           [2, 2, 2, 2, 2]]
+    s = g.state_from_boards(cur, cur, 1, 24)
+    assert g.is_terminal(s) and g.score(s) == 12 - 12.5 and g.winner(s) == 1 and g.score_text(s) == "W+0.5"
+    cur[2][2] = 1  # 13 against 10: Black
+    s = g.state_from_boards(cur, cur, 1, 24)
+    assert g.score(s) == 0.5 and g.winner(s) == 0 and g.returns(s) == (1.0, 0.0)
+    # territory does not count: one black stone against an empty board still loses to komi
+    e = [[0] * 5 for _ in range(5)]
+    e[2][2] = 1
+    s = g.state_from_boards(e, e, 2, 1)
+    assert g.score(s) == 1 - 2.5
+    assert Go(7, rules="littlego").komi == 3.5 and Go(7, rules="littlego").max_moves == 48
+
+
+def test_state_from_boards_reads_the_host_layout():
+    g = Go(rules="littlego")
+    prev = [[0] * 5 for _ in range(5)]
+    cur = [[0, 0, 1, 1, 0],  # the seed's figure 2
+           [0, 0, 2, 1, 0],
+           [0, 0, 2, 0, 0],
+           [0, 2, 0, 0, 0],
+           [0, 0, 0, 0, 0]]
+    s = g.state_from_boards(prev, cur, 1)
+    assert g.board(s)[4].tolist() == [0, 0, 1, 1, 0]  # i = 0 is the top row (GTP row 5)
+    assert g.board(s)[1].tolist() == [0, 2, 0, 0, 0]
+    assert g.to_move(s) == 0 and g.nmoves(s) == 6  # smallest even count >= 6 stones
+    assert g.nmoves(g.state_from_boards(prev, cur, 2)) == 7
+    assert g.move_to_text(action(g, 0, 2)) == "0,2" and g.board(s).reshape(-1)[action(g, 0, 2)] == 1
+    assert g.is_legal(s, action(g, 0, 0)) and not g.is_legal(s, action(g, 1, 2))
+    # the state continues like any other: the opponent's stones can be captured
+    s2 = g.play(s, action(g, 3, 2))
+    assert g.to_move(s2) == 1
+    for bad in ([[0] * 5] * 4, [[0] * 4] * 5, [[0, 0, 3, 0, 0]] * 5, [["a"] * 5] * 5):
+        with pytest.raises(ValueError):
+            g.state_from_boards(prev, bad, 1)
+    with pytest.raises(ValueError):
+        g.state_from_boards(prev, cur, 0)
+    with pytest.raises(ValueError):
+        g.state_from_boards(prev, cur, 1, 7)  # Black moves after an even number of moves
+    with pytest.raises(ValueError):
+        g.state_from_boards(prev, cur, 1, -2)
+    dead = [[2, 1, 0, 0, 0], [1, 0, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5]
+    with pytest.raises(ValueError, match="liberties"):
+        g.state_from_boards(prev, dead, 1)
+    assert s[G.PREV_EQ] == 0 and g.state_from_boards(cur, cur, 1)[G.PREV_EQ] == 1
