@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from engines import kernels as K
+from engines.games import make_game
 from engines.games.hex import Hex
 from engines.knowledge import mlp
 from engines.knowledge.priors import no_value
@@ -122,12 +123,14 @@ def hex_solve(game, state):
 
 # ---- tests -----------------------------------------------------------------------------------------
 
-def test_seeded_search_is_deterministic():
-    game = Hex(5)
+@pytest.mark.parametrize("name,options", [("hex", {"size": 5}), ("othello", {"size": 8}), ("go", {"size": 7})])
+def test_seeded_search_is_deterministic(name, options):
+    game = make_game(name, **options)
     state = game.initial_state()
-    runs = [MCTS(game, seed=7).search(state, Limits(simulations=3000)) for _ in range(2)]
-    assert runs[0].visits == runs[1].visits and runs[0].move == runs[1].move
-    other = MCTS(game, seed=8).search(state, Limits(simulations=3000))
+    config = MCTSConfig(progressive_pruning=True)
+    runs = [MCTS(game, config, seed=7).search(state, Limits(simulations=3000)) for _ in range(2)]
+    assert runs[0].visits == runs[1].visits and runs[0].move == runs[1].move and runs[0].pv == runs[1].pv
+    other = MCTS(game, config, seed=8).search(state, Limits(simulations=3000))
     assert other.visits != runs[0].visits
 
 
@@ -194,8 +197,10 @@ def test_visits_add_up_and_result_is_consistent():
     assert 0.0 <= result.value <= 1.0 and result.stats["simulations"] == 4000
 
 
-def test_time_budget_is_kept_on_a_fresh_search():
-    game = Hex(8)
+@pytest.mark.parametrize("name,options", [("hex", {"size": 8}), ("hex", {"size": 19}), ("othello", {"size": 8}),
+                                          ("othello", {"size": 16}), ("go", {"size": 9}), ("go", {"size": 19})])
+def test_time_budget_is_kept_on_every_game(name, options):
+    game = make_game(name, **options)
     for budget in (0.05, 0.3):
         t0 = time.perf_counter()
         result = MCTS(game, seed=0).search(game.initial_state(), Limits(time=budget, start=t0))
