@@ -15,6 +15,32 @@ def warm_games():
             make_game("hex", size=5)]
 
 
+def warm_python_entry_points():
+    """The helpers adapters call directly from Python (compiled on first use, then cached)."""
+    for rules in ("standard", "go5", "littlego", "superko"):
+        go = make_game("go", size=5, rules=rules)
+        state = go.play(go.initial_state(), go.text_to_move("c3", "gtp"))
+        go.explain_illegal(state, go.text_to_move("c3", "gtp"))
+        go.score_text(state)
+        go.go5_candidates(state)
+        go.empty_list(state)
+        go.is_eye(state, 0, 0)
+        go.go5_play(state, go.text_to_move("c3", "gtp"))
+        go.go5_play(state, go.text_to_move("d3", "gtp"))
+        go.state_from_cells(go.board(state).ravel(), 0)
+        empty = [[0] * 5 for _ in range(5)]
+        go.state_from_boards(empty, [[1 if (i, j) == (2, 2) else 0 for j in range(5)] for i in range(5)], 2)
+    from engines.games import othello
+    for size in (8, 10):
+        game = make_game("othello", size=size)
+        state = game.initial_state()
+        game.state_from_board(game.board(state), 0)
+        game.explain_illegal(state, 0)
+        game.score(state), game.cells(state)
+    hexgame = make_game("hex", size=5)
+    hexgame.state_from_cells([0] * 25, 0)
+
+
 def main() -> int:
     t0 = time.perf_counter()
     from engines.games.perft import perft
@@ -36,11 +62,12 @@ def main() -> int:
                        MCTSConfig(rollout="weighted", progressive_pruning=True), MCTSConfig(rollout="network")):
             MCTS(game, config, capacity=1 << 12, rollout_weights=np.ones(game.num_actions), network=net
                  ).search(state, Limits(simulations=16))
+    warm_python_entry_points()
     game = make_game("othello", size=8)
     MCTS(game, MCTSConfig(rollout="value"), capacity=1 << 12, value=othello.value_strong,
          value_params=othello.STRONG_WEIGHTS).search(game.initial_state(), Limits(simulations=16))
     for evaluate in (othello.evaluate_strong, othello.evaluate_disc_difference):
-        AlphaBeta(game, evaluate).search(game.initial_state(), Limits(depth=2))
+        AlphaBeta(game, evaluate, eval_params=othello.STRONG_WEIGHTS).search(game.initial_state(), Limits(depth=2))
     print(f"plies: kernels compiled and cached in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     return 0
 

@@ -506,7 +506,8 @@ def test_evaluations_on_large_boards():
                                                        - len(ref_placements(g.board(s), 12, 2 - p)))
 
 
-def test_evaluate_strong_rejects_short_weights():
+def test_evaluate_strong_uses_the_default_weights_when_given_too_few():
     s = Othello(8).initial_state()
-    with pytest.raises(ValueError, match="one weight per feature"):
-        evaluate_strong(s, np.zeros(3))
+    s = Othello(8).play(s, 19)
+    assert evaluate_strong(s, np.zeros(3)) == evaluate_strong(s, STRONG_WEIGHTS)
+    assert evaluate_strong(s, STRONG_WEIGHTS * 2) != evaluate_strong(s, STRONG_WEIGHTS)

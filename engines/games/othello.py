@@ -485,6 +485,7 @@ STRONG_WEIGHTS = np.array([
     2.0,   # parity: +1 when the number of empty cells is odd (mover would get the last move), else -1
     40.0,  # value_strong: P(black wins) = 1 / (1 + exp(-score_for_black / scale))
 ], dtype=np.float64)
+_DEFAULT_WEIGHTS = STRONG_WEIGHTS.copy()  # frozen into the kernels as a constant
 WIN_SCORE = 1e4  # final states: WIN_SCORE * sign(d) + d; heuristic scores are clamped to +-(WIN_SCORE - 1)
 
 
@@ -599,12 +600,8 @@ def evaluate_disc_difference(s, params):
     return np.float64(b - w) if s[TO_MOVE] == 0 else np.float64(w - b)
 
 
-@nb.njit(K.SIG_EVALUATE, cache=True)
-def evaluate_strong(s, w):
-    """Weighted features for the side to move (weights: see STRONG_WEIGHTS).  Final states score
-    exactly WIN_SCORE * sign(d) + d (d = disc difference), beyond every heuristic score."""
-    if w.shape[0] < VALUE_SCALE:
-        raise ValueError("evaluate_strong needs one weight per feature (see STRONG_WEIGHTS)")
+@nb.njit(cache=True)
+def _evaluate_strong(s, w):
     n = s[SIZE]
     p = s[TO_MOVE]
     nblack, nwhite = disc_counts(s)
@@ -642,6 +639,16 @@ def evaluate_strong(s, w):
     return min(max(score, -limit), limit)
 
 
+@nb.njit(K.SIG_EVALUATE, cache=True)
+def evaluate_strong(s, w):
+    """Weighted features for the side to move (weights: see STRONG_WEIGHTS; a shorter params vector
+    means the defaults, since an exception cannot cross a compiled search).  Final states score
+    exactly WIN_SCORE * sign(d) + d (d = disc difference), beyond every heuristic score."""
+    if w.shape[0] < VALUE_SCALE:
+        return _evaluate_strong(s, _DEFAULT_WEIGHTS)
+    return _evaluate_strong(s, w)
+
+
 @nb.njit(K.SIG_VALUE, cache=True)
 def value_strong(s, params):
     """P(black wins) for MCTS without rollouts: exact 1 / 0.5 / 0 on final states, else the logistic
@@ -651,7 +658,7 @@ def value_strong(s, params):
     e = evaluate_strong(s, params)
     if s[TO_MOVE] == 1:
         e = -e
-    scale = params[VALUE_SCALE] if params.shape[0] > VALUE_SCALE else 40.0
+    scale = params[VALUE_SCALE] if params.shape[0] > VALUE_SCALE else _DEFAULT_WEIGHTS[VALUE_SCALE]
     return 1.0 / (1.0 + np.exp(-e / scale))
 
 

@@ -55,4 +55,6 @@ def perft(game, state: np.ndarray, depth: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
         raise ValueError(f"perft depth must be a non-negative integer, got {depth!r}")
     root = np.ascontiguousarray(state, dtype=np.int64).copy()
-    return int(perft_kernel(root, int(depth), int(game.num_actions), game.kernels.legal, game.kernels.apply))
+    return int(perft_kernel(root, int(depth), int(game.num_actions),
+                            K.function_value(game.kernels.legal, K.SIG_LEGAL, "legal"),
+                            K.function_value(game.kernels.apply, K.SIG_APPLY, "apply")))

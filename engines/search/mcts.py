@@ -379,7 +379,7 @@ class MCTS:
         prior_from_network = isinstance(prior, str)
         if prior_from_network and (prior != "network" or network is None):
             raise ValueError('prior must be a prior kernel or "network" (which needs network=...)')
-        self.prior = uniform_prior if prior is None or prior_from_network else prior
+        prior = uniform_prior if prior is None or prior_from_network else prior
         self.prior_params = np.asarray(prior_params if prior_params is not None else np.zeros(1), np.float64)
         self.rollout_weights = (self._vector(rollout_weights, na, "rollout_weights")
                                 if rollout_weights is not None else np.zeros(1))
@@ -406,9 +406,16 @@ class MCTS:
             self.net_layers = np.array([1, 1], np.int64)
         if self.config.rollout == "value" and value is None:
             raise ValueError("rollout='value' needs a value kernel")
-        self.value = value or no_value
+        value = value or no_value
         self.value_params = np.asarray(value_params if value_params is not None else np.zeros(1), np.float64)
         self.params = self.config.to_params(self.net_activation, prior_from_network)
+        k = game.kernels
+        self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
+            (k.legal, K.SIG_LEGAL, "legal"), (k.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
+            (k.apply, K.SIG_APPLY, "apply"), (k.terminal, K.SIG_TERMINAL, "terminal"),
+            (k.to_move, K.SIG_TO_MOVE, "to_move"), (k.result, K.SIG_RESULT, "result"),
+            (k.playout, K.SIG_PLAYOUT, "playout"), (k.observe, K.SIG_OBSERVE, "observe"),
+            (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
         self.rng = make_rng(seed)
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
@@ -466,12 +473,10 @@ class MCTS:
             self.meta[M_ROOT] = 0
 
     def _run(self, n):
-        k = self.game.kernels
         return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
                                self._path, self._path_mover, self._actions, self._priors, self.prior_params,
                                self.rollout_weights, self.value_params, self.net_params, self.net_layers,
-                               self._obs, self._logits, self.rng, n, k.legal, k.rollout_moves, k.apply,
-                               k.terminal, k.to_move, k.result, k.playout, k.observe, self.prior, self.value)
+                               self._obs, self._logits, self.rng, n, *self._kernels)
 
     def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
         """Search from state within limits (simulations and/or wall-clock time)."""

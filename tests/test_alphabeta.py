@@ -1,0 +1,402 @@
+"""Alpha-beta / minimax search (engines/search/alphabeta.py) on Hex and Othello.
+
+Hex is scored by small evaluators defined here: terminal states exactly (a win is worth 1000 plus
+the empty cells left, so a faster win is better), other states by per-cell weights taken from the
+params array (seeded random weights give varied, tie-poor scores).
+"""
+import itertools
+import time
+
+import numba as nb
+import numpy as np
+import pytest
+
+from engines import kernels as K
+from engines.games.hex import HEADER, SIZE, TO_MOVE, WINNER, Hex
+from engines.games import hex as hexk
+from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
+from engines.search.result import Limits
+
+try:  # being written in parallel; the Othello tests switch on once it exists
+    from engines.games import othello as oth
+except ImportError:  # pragma: no cover
+    oth = None
+needs_othello = pytest.mark.skipif(oth is None, reason="engines/games/othello.py not available yet")
+
+WIN = 1000.0
+
+
+@nb.njit(K.SIG_EVALUATE, cache=True)
+def hex_weights_eval(s, w):
+    """Final: -(WIN + empty cells) for the side to move (who has lost).  Else sum of w over own stones
+    minus over the opponent's."""
+    nn = s[SIZE] * s[SIZE]
+    if s[WINNER] >= 0:
+        empty = 0
+        for i in range(nn):
+            if s[HEADER + i] == 0:
+                empty += 1
+        v = WIN + empty
+        return v if s[WINNER] == s[TO_MOVE] else -v
+    me = s[TO_MOVE] + 1
+    score = 0.0
+    for i in range(nn):
+        c = s[HEADER + i]
+        if c == me:
+            score += w[i]
+        elif c != 0:
+            score -= w[i]
+    return score
+
+
+@nb.njit(K.SIG_EVALUATE, cache=True)
+def hex_trivial_eval(s, w):
+    """Exact on final states, 0 elsewhere."""
+    if s[WINNER] < 0:
+        return 0.0
+    return 1.0 if s[WINNER] == s[TO_MOVE] else -1.0
+
+
+@nb.njit(cache=True)
+def _mover_wins(s, memo):
+    key = s[4]  # the Zobrist key (side to move included)
+    if key in memo:
+        return memo[key]
+    buf = np.empty(s[SIZE] * s[SIZE], dtype=np.int32)
+    n = hexk.legal(s, buf)
+    win = False
+    for j in range(n):  # an immediate win first (cheap), then the deep look
+        c = s.copy()
+        hexk.apply(c, buf[j])
+        if c[WINNER] >= 0:
+            win = True
+            break
+    if not win:
+        for j in range(n):
+            c = s.copy()
+            hexk.apply(c, buf[j])
+            if not _mover_wins(c, memo):
+                win = True
+                break
+    memo[key] = win
+    return win
+
+
+def hex_mover_wins(s):
+    """Brute force with a memo, independent of the search: does the side to move win?"""
+    return _mover_wins(s, nb.typed.Dict.empty(nb.types.int64, nb.types.boolean))
+
+
+def hex_weights(size, seed=0):
+    return np.random.default_rng(seed).random(size * size)
+
+
+def random_positions(game, count, plies, seed):
+    """Non-final positions reached by seeded random play of 0..plies moves."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(0, plies + 1))):
+            if game.is_terminal(s):
+                break
+            s = game.play(s, int(rng.choice(game.legal_moves(s))))
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+ALL_CONFIGS = [AlphaBetaConfig(use_alphabeta=ab, use_cache=c, use_ordering=o, iterative_deepening=i, tt_size=1 << 12)
+               for ab, c, o, i in itertools.product((True, False), repeat=4)]
+MINIMAX = AlphaBetaConfig(use_alphabeta=False, use_cache=False, use_ordering=False, iterative_deepening=False)
+
+
+def engines(game, evaluate, params=None):
+    return [AlphaBeta(game, evaluate, cfg, eval_params=params) for cfg in ALL_CONFIGS]
+
+
+def assert_all_configs_agree(game, evaluate, params, positions, depths):
+    """Every combination of minimax/alpha-beta, cache, ordering and deepening gives the same root value;
+    minimax's per-move scores are exact, alpha-beta's are upper bounds (exact for the best move)."""
+    searches = engines(game, evaluate, params)
+    for s in positions:
+        for d in depths:
+            results = [e.search(s, Limits(depth=d)) for e in searches]
+            ref = next(r for r, cfg in zip(results, ALL_CONFIGS) if not cfg.use_alphabeta and not cfg.use_cache)
+            legal = set(game.legal_moves(s))
+            for r, cfg in zip(results, ALL_CONFIGS):
+                assert r.value == ref.value, (cfg, d, r.value, ref.value)
+                assert r.move in legal and r.stats["depth"] == d or r.stats["complete"]
+                assert r.values[r.moves.index(r.move)] == r.value
+                exact = dict(zip(ref.moves, ref.values))
+                for m, v in zip(r.moves, r.values):
+                    if cfg.use_alphabeta:
+                        assert v >= exact[m], (cfg, m, v, exact[m])
+                    else:
+                        assert v == exact[m], (cfg, m, v, exact[m])
+
+
+# ---- equivalence of every feature combination -------------------------------------------------
+def test_all_configs_agree_hex3():
+    game = Hex(3)
+    assert_all_configs_agree(game, hex_weights_eval, hex_weights(3, 1),
+                             random_positions(game, 8, 5, seed=3), depths=(1, 2, 3, 4, 9))
+
+
+def test_all_configs_agree_hex4():
+    game = Hex(4)
+    assert_all_configs_agree(game, hex_weights_eval, hex_weights(4, 2),
+                             random_positions(game, 6, 8, seed=4), depths=(1, 2, 3, 5))
+
+
+@needs_othello
+def test_all_configs_agree_othello6():
+    game = oth.Othello(6)
+    assert_all_configs_agree(game, oth.evaluate_disc_difference, None,
+                             random_positions(game, 10, 24, seed=5), depths=(1, 2, 3, 5))
+
+
+@needs_othello
+def test_all_configs_agree_othello6_strong():
+    game = oth.Othello(6)
+    assert_all_configs_agree(game, oth.evaluate_strong, oth.STRONG_WEIGHTS,
+                             random_positions(game, 4, 24, seed=6), depths=(3,))
+
+
+def test_minimax_per_move_scores_are_one_ply_deeper_values():
+    game = Hex(4)
+    mm = AlphaBeta(game, hex_weights_eval, MINIMAX, eval_params=hex_weights(4, 7))
+    for s in random_positions(game, 4, 6, seed=8):
+        r = mm.search(s, Limits(depth=3))
+        for m, v in zip(r.moves, r.values):
+            child = game.play(s, m)
+            expect = -hex_weights_eval(child, mm.params) if game.is_terminal(child) else \
+                -mm.search(child, Limits(depth=2)).value
+            assert v == expect
+
+
+# ---- solving -----------------------------------------------------------------------------------
+# Hex 4x4 takes 100-200 s without ordering or without the table (the score prefers faster wins,
+# which leaves few cut-offs): only the full configuration solves it here.
+@pytest.mark.parametrize("size, configs", [
+    (3, (AlphaBetaConfig(), AlphaBetaConfig(use_ordering=False, tt_size=1 << 16),
+         AlphaBetaConfig(use_cache=False, iterative_deepening=False), MINIMAX)),
+    (4, (AlphaBetaConfig(),))])
+def test_full_solve_hex_first_player_wins_with_a_winning_move(size, configs):
+    game = Hex(size)
+    s0 = game.initial_state()
+    assert hex_mover_wins(s0)
+    for cfg in configs:
+        r = AlphaBeta(game, hex_weights_eval, cfg, eval_params=hex_weights(size, 9)).search(
+            s0, Limits(depth=size * size))
+        assert r.stats["complete"]
+        assert r.value > WIN  # a forced win for the side to move (player 0)
+        assert not hex_mover_wins(game.play(s0, r.move))  # the opponent, to move after it, loses
+        s = s0
+        for m in r.pv:  # the principal variation is playable
+            s = game.play(s, m)
+
+
+def test_full_solve_hex3_minimax_agrees():
+    game = Hex(3)
+    w = hex_weights(3, 10)
+    a = AlphaBeta(game, hex_weights_eval, AlphaBetaConfig(), eval_params=w).search(game.initial_state(),
+                                                                                   Limits(depth=9))
+    b = AlphaBeta(game, hex_weights_eval, MINIMAX, eval_params=w).search(game.initial_state(), Limits(depth=9))
+    assert a.value == b.value and a.stats["complete"] and b.stats["complete"]
+    assert b.stats["nodes"] > 10 * a.stats["nodes"]  # pruning, cache and ordering do work
+
+
+@needs_othello
+def test_othello4_manager_second_player_wins():
+    game = oth.Othello(4, variant="manager")
+    s0 = game.initial_state()
+    values = set()
+    for cfg in (AlphaBetaConfig(), AlphaBetaConfig(use_cache=False, use_ordering=False, iterative_deepening=False),
+                MINIMAX):
+        r = AlphaBeta(game, oth.evaluate_disc_difference, cfg).search(s0, Limits(depth=16))
+        assert r.stats["complete"] and r.move in game.legal_moves(s0)
+        values.add(r.value)
+        if cfg == AlphaBetaConfig():
+            nodes_ab = r.stats["nodes"]
+            assert r.stats["tt_hits"] > 0
+    assert len(values) == 1 and values.pop() < 0  # the first player (to move) loses
+    assert r.stats["tt_hits"] == 0 and r.stats["nodes"] > 10 * nodes_ab
+
+
+def _hex_winning_cells(game, s, player):
+    """Cells where `player` would win at once if it were its move."""
+    t = s.copy()
+    t[TO_MOVE] = player
+    out = []
+    for m in game.legal_moves(t):
+        c = t.copy()
+        hexk.apply(c, m)
+        if c[WINNER] == player:
+            out.append(m)
+    return out
+
+
+def test_immediate_win_is_played():
+    game = Hex(5)
+    found = 0
+    for s in random_positions(game, 300, 16, seed=11):
+        wins = _hex_winning_cells(game, s, int(s[TO_MOVE]))
+        if not wins:
+            continue
+        found += 1
+        for cfg in (AlphaBetaConfig(), AlphaBetaConfig(use_ordering=False, use_cache=False), MINIMAX):
+            for d in (1, 3):
+                r = AlphaBeta(game, hex_weights_eval, cfg, eval_params=hex_weights(5, 12)).search(s, Limits(depth=d))
+                assert r.move in wins
+    assert found >= 10
+
+
+def test_immediate_loss_is_avoided():
+    game = Hex(5)
+    found = 0
+    for s in random_positions(game, 400, 14, seed=13):
+        me = int(s[TO_MOVE])
+        threats = _hex_winning_cells(game, s, 1 - me)
+        if _hex_winning_cells(game, s, me) or len(threats) != 1:
+            continue
+        found += 1
+        for cfg in (AlphaBetaConfig(), AlphaBetaConfig(use_ordering=False, use_cache=False), MINIMAX):
+            r = AlphaBeta(game, hex_weights_eval, cfg, eval_params=hex_weights(5, 14)).search(s, Limits(depth=2))
+            assert r.move == threats[0]
+    assert found >= 10
+
+
+# ---- limits and clock --------------------------------------------------------------------------
+def _timed(search, state, limits):
+    t = time.perf_counter()
+    r = search.search(state, limits)
+    return r, time.perf_counter() - t
+
+
+@needs_othello
+@pytest.mark.parametrize("cfg", [AlphaBetaConfig(), AlphaBetaConfig(use_alphabeta=False, use_cache=False)])
+def test_time_limit_othello8_unbounded_depth(cfg):
+    game = oth.Othello(8)
+    s = game.initial_state()
+    search = AlphaBeta(game, oth.evaluate_strong, cfg, eval_params=oth.STRONG_WEIGHTS)
+    r, elapsed = _timed(search, s, Limits(time=0.3))
+    assert elapsed < 0.3 + 0.1
+    assert r.move in game.legal_moves(s)
+    assert r.stats["depth"] >= 1 and not r.stats["complete"]
+
+
+@pytest.mark.parametrize("size, evaluate", [(11, hex_trivial_eval), (19, hex_weights_eval)])
+def test_time_limit_hex_big_boards(size, evaluate):
+    game = Hex(size)
+    s = game.initial_state()
+    for cfg in (AlphaBetaConfig(), AlphaBetaConfig(use_alphabeta=False, use_ordering=False)):
+        search = AlphaBeta(game, evaluate, cfg, eval_params=hex_weights(size))
+        r, elapsed = _timed(search, s, Limits(time=0.3))
+        assert elapsed < 0.3 + 0.1
+        assert r.move in game.legal_moves(s)
+
+
+def test_deadline_already_passed_still_gives_a_legal_move():
+    game = Hex(11)
+    s = game.initial_state()
+    start = time.perf_counter() - 1.0
+    r, elapsed = _timed(AlphaBeta(game, hex_weights_eval, eval_params=hex_weights(11)), s,
+                        Limits(time=0.5, start=start))
+    assert r.move in game.legal_moves(s) and r.stats["depth"] == 0 and elapsed < 0.1
+    # with ordering: the move with the best static score; without: the first legal move
+    scores = [-hex_weights_eval(game.play(s, m), hex_weights(11)) for m in game.legal_moves(s)]
+    assert r.move == int(np.argmax(scores))
+    r = AlphaBeta(game, hex_weights_eval, AlphaBetaConfig(use_ordering=False),
+                  eval_params=hex_weights(11)).search(s, Limits(time=0.5, start=start))
+    assert r.move == game.legal_moves(s)[0]
+
+
+class FakeClock:
+    """Advances by `step` seconds at each reading."""
+
+    def __init__(self, step):
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self):
+        self.t += self.step
+        return self.t
+
+
+def test_injected_clock_abandons_the_unfinished_iteration():
+    game = Hex(7)
+    s = game.initial_state()
+    ref = AlphaBeta(game, hex_weights_eval, eval_params=hex_weights(7, 15))
+    by_depth = {d: ref.search(s, Limits(depth=d)) for d in (1, 2, 3)}
+    # every clock reading costs 1 ms of fake time: the search gets only a few kernel calls
+    r = AlphaBeta(game, hex_weights_eval, eval_params=hex_weights(7, 15), clock=FakeClock(0.001)).search(
+        s, Limits(time=0.02, start=0.0, margin=0.0))
+    d = r.stats["depth"]
+    assert 1 <= d <= 3
+    assert (r.move, r.value, r.values) == (by_depth[d].move, by_depth[d].value, by_depth[d].values)
+
+
+def test_node_budget():
+    game = Hex(6)
+    s = game.initial_state()
+    for cfg in (AlphaBetaConfig(), AlphaBetaConfig(use_ordering=False)):
+        r = AlphaBeta(game, hex_weights_eval, cfg, eval_params=hex_weights(6)).search(s, Limits(nodes=5000))
+        assert r.stats["nodes"] <= 5000 + game.num_actions  # at most one leaf-parent's children over
+        assert r.stats["depth"] >= 1 and r.move in game.legal_moves(s)
+
+
+def test_deterministic():
+    game = Hex(5)
+    s = random_positions(game, 1, 4, seed=16)[0]
+    out = []
+    for _ in range(2):
+        search = AlphaBeta(game, hex_weights_eval, eval_params=hex_weights(5, 17))
+        for _ in range(2):  # a fresh engine and a reused one
+            r = search.search(s, Limits(depth=4))
+            out.append((r.move, r.value, r.moves, r.values, r.pv, r.stats["nodes"], r.stats["tt_hits"]))
+    assert all(o == out[0] for o in out)
+
+
+def test_pv_is_playable_and_starts_with_the_move():
+    game = Hex(5)
+    for cfg in (AlphaBetaConfig(), MINIMAX):
+        search = AlphaBeta(game, hex_weights_eval, cfg, eval_params=hex_weights(5, 18))
+        for s in random_positions(game, 3, 6, seed=19):
+            r = search.search(s, Limits(depth=3))
+            assert r.pv[0] == r.move and 1 <= len(r.pv) <= 3
+            for m in r.pv:
+                s = game.play(s, m)
+
+
+# ---- validation --------------------------------------------------------------------------------
+@pytest.mark.parametrize("kwargs", [dict(tt_size=3), dict(tt_size=0), dict(tt_size=True), dict(use_cache=1),
+                                    dict(use_alphabeta="yes"), dict(max_ply=0), dict(max_ply=10 ** 6)])
+def test_config_validation(kwargs):
+    with pytest.raises(ValueError):
+        AlphaBetaConfig(**kwargs)
+
+
+def test_constructor_and_search_validation():
+    game = Hex(3)
+    with pytest.raises(ValueError):
+        AlphaBeta(game, lambda s, p: 0.0)
+    with pytest.raises(ValueError):
+        AlphaBeta("hex", hex_weights_eval)
+    with pytest.raises(ValueError):
+        AlphaBeta(game, hex_weights_eval, config={"use_cache": False})
+    with pytest.raises(ValueError):
+        AlphaBeta(game, hex_weights_eval, eval_params=[np.nan])
+    search = AlphaBeta(game, hex_weights_eval, eval_params=hex_weights(3))
+    with pytest.raises(ValueError):
+        search.search(game.initial_state(), Limits(simulations=10))
+    with pytest.raises(ValueError):
+        search.search(Hex(4).initial_state(), Limits(depth=2))
+    s = game.initial_state()
+    for m in (0, 3, 6):  # player 0 fills column 0... and player 1 answers elsewhere
+        s = game.play(s, m)
+        if not game.is_terminal(s):
+            s = game.play(s, game.legal_moves(s)[-1])
+    assert game.is_terminal(s)
+    with pytest.raises(ValueError):
+        search.search(s, Limits(depth=2))
