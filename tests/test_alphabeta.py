@@ -11,17 +11,14 @@ import numba as nb
 import numpy as np
 import pytest
 
+from hex_solver import hex_mover_wins
 from engines import kernels as K
 from engines.games.hex import HEADER, SIZE, TO_MOVE, WINNER, Hex
 from engines.games import hex as hexk
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import Limits
 
-try:  # being written in parallel; the Othello tests switch on once it exists
-    from engines.games import othello as oth
-except ImportError:  # pragma: no cover
-    oth = None
-needs_othello = pytest.mark.skipif(oth is None, reason="engines/games/othello.py not available yet")
+from engines.games import othello as oth
 
 WIN = 1000.0
 
@@ -55,36 +52,6 @@ def hex_trivial_eval(s, w):
     if s[WINNER] < 0:
         return 0.0
     return 1.0 if s[WINNER] == s[TO_MOVE] else -1.0
-
-
-@nb.njit(cache=True)
-def _mover_wins(s, memo):
-    key = s[4]  # the Zobrist key (side to move included)
-    if key in memo:
-        return memo[key]
-    buf = np.empty(s[SIZE] * s[SIZE], dtype=np.int32)
-    n = hexk.legal(s, buf)
-    win = False
-    for j in range(n):  # an immediate win first (cheap), then the deep look
-        c = s.copy()
-        hexk.apply(c, buf[j])
-        if c[WINNER] >= 0:
-            win = True
-            break
-    if not win:
-        for j in range(n):
-            c = s.copy()
-            hexk.apply(c, buf[j])
-            if not _mover_wins(c, memo):
-                win = True
-                break
-    memo[key] = win
-    return win
-
-
-def hex_mover_wins(s):
-    """Brute force with a memo, independent of the search: does the side to move win?"""
-    return _mover_wins(s, nb.typed.Dict.empty(nb.types.int64, nb.types.boolean))
 
 
 def hex_weights(size, seed=0):
@@ -149,14 +116,12 @@ def test_all_configs_agree_hex4():
                              random_positions(game, 6, 8, seed=4), depths=(1, 2, 3, 5))
 
 
-@needs_othello
 def test_all_configs_agree_othello6():
     game = oth.Othello(6)
     assert_all_configs_agree(game, oth.evaluate_disc_difference, None,
                              random_positions(game, 10, 24, seed=5), depths=(1, 2, 3, 5))
 
 
-@needs_othello
 def test_all_configs_agree_othello6_strong():
     game = oth.Othello(6)
     assert_all_configs_agree(game, oth.evaluate_strong, oth.STRONG_WEIGHTS,
@@ -207,7 +172,6 @@ def test_full_solve_hex3_minimax_agrees():
     assert b.stats["nodes"] > 10 * a.stats["nodes"]  # pruning, cache and ordering do work
 
 
-@needs_othello
 def test_othello4_manager_second_player_wins():
     game = oth.Othello(4, variant="manager")
     s0 = game.initial_state()
@@ -274,7 +238,6 @@ def _timed(search, state, limits):
     return r, time.perf_counter() - t
 
 
-@needs_othello
 @pytest.mark.parametrize("cfg", [AlphaBetaConfig(), AlphaBetaConfig(use_alphabeta=False, use_cache=False)])
 def test_time_limit_othello8_unbounded_depth(cfg):
     game = oth.Othello(8)
