@@ -78,11 +78,10 @@ def play_game(game, players, show=True, out=sys.stdout) -> tuple[float, float]:
         if show:
             print(f"\nmove {ply}: player {mover + 1} plays {game.move_to_text(move)}", file=out)
             print(game.render(state), file=out)
-    result = game.returns(state)
-    if show:
-        winner = game.winner(state)
-        print("\nresult: " + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
-    return result
+    winner = game.winner(state)
+    print(("\n" if show else "") + f"result after {ply} moves: "
+          + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
+    return game.returns(state)
 
 
 def cmd_play(args):
@@ -142,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--time", type=_positive_float, help="seconds per move for search players")
     p.add_argument("--simulations", type=int, help="MCTS simulations per move (default 2000)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--quiet", action="store_true", help="show only the result")
+    p.add_argument("--quiet", action="store_true", help="show only the result, not the boards")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("demo", help="one game of each game, boards shown")
