@@ -18,6 +18,7 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.base import Game, check_size
+from engines.games.planes import write_planes
 from engines.rng import below
 
 HEADER = 8
@@ -176,12 +177,7 @@ def zobrist(s):
 @nb.njit(K.SIG_OBSERVE, cache=True)
 def observe(s, out):
     """Planes (3, n, n): player-0 stones, player-1 stones, all ones when player 1 is to move."""
-    nn = s[SIZE] * s[SIZE]
-    for i in range(nn):
-        v = s[HEADER + i]
-        out[i] = 1.0 if v == 1 else 0.0
-        out[nn + i] = 1.0 if v == 2 else 0.0
-        out[2 * nn + i] = np.float32(s[TO_MOVE])
+    write_planes(s[HEADER:HEADER + s[SIZE] * s[SIZE]], s[TO_MOVE], out)
 
 
 KERNELS = K.GameKernels(legal=legal, rollout_moves=legal, apply=apply, terminal=terminal, to_move=to_move,

@@ -43,6 +43,7 @@ import numpy as np
 from engines import kernels as K
 from engines.bits import lowest_bit_index, popcount
 from engines.games.base import Game, check_size
+from engines.games.planes import write_planes
 from engines.rng import below
 
 HEADER = 8
@@ -449,13 +450,7 @@ def mb_hash(s):
 @nb.njit(K.SIG_OBSERVE, cache=True)
 def mb_observe(s, out):
     """Planes (3, n, n): black discs, white discs, all ones when white is to move."""
-    nn = s[SIZE] * s[SIZE]
-    side = np.float32(s[TO_MOVE])
-    for i in range(nn):
-        v = s[HEADER + i]
-        out[i] = 1.0 if v == 1 else 0.0
-        out[nn + i] = 1.0 if v == 2 else 0.0
-        out[2 * nn + i] = side
+    write_planes(s[HEADER:HEADER + s[SIZE] * s[SIZE]], s[TO_MOVE], out)
 
 
 BITBOARD_KERNELS = K.GameKernels(legal=bb_legal, rollout_moves=bb_legal, apply=bb_apply, terminal=terminal,
