@@ -30,10 +30,3 @@ def make_ours(key: str):
 def median_seconds(measure, reps: int = REPS) -> float:
     """Median of ``reps`` calls of measure() -> seconds."""
     return statistics.median(measure() for _ in range(reps))
-
-
-def missing_module(exc: BaseException) -> str | None:
-    """The project module whose absence raised exc (a section or game to skip), else None."""
-    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("engines", "bench"):
-        return exc.name
-    return None

@@ -1,7 +1,7 @@
 """The benchmark suite: ``python -m bench.run [--quick] [--only SECTION ...] [--games N] [--move-time S]``.
 
 Writes bench/results/latest.json and latest.md (medians of 5 runs, ours / OpenSpiel ratios, machine
-facts) and prints the tables.  Sections whose modules do not exist yet are skipped and reported so.
+facts) and prints the tables.  A section that fails is reported as an error; the others still run.
 """
 import argparse
 import datetime
@@ -14,24 +14,17 @@ import sys
 import traceback
 from pathlib import Path
 
-from bench import missing_module
-
 RESULTS = Path(__file__).resolve().parent / "results"
 SECTIONS = ("playouts", "mcts", "alphabeta", "strength", "memory", "startup")
 PLAYOUT_GAMES = ("othello8", "hex5", "hex8", "go9", "go5")
 
 
-def _per_game(keys, measure, notes) -> list:
-    """Rows of measure(key) for each game; a game whose module is missing becomes a note."""
+def _per_game(keys, measure) -> list:
+    """Rows of measure(key) for each game."""
     rows = []
     for key in keys:
         print(f"  {key} ...", file=sys.stderr, flush=True)
-        try:
-            rows.append({"game": key, **measure(key)})
-        except Exception as exc:
-            if not missing_module(exc):
-                raise
-            notes.append(f"{key}: skipped ({missing_module(exc)} does not exist yet)")
+        rows.append({"game": key, **measure(key)})
     return rows
 
 
@@ -55,7 +48,7 @@ def section_playouts(cfg, notes):
                  "RandomRolloutEvaluator(n, seed) run by MCTSBot(max_simulations=1).mcts_search (n rollouts in C++)")
     notes.append("Go rollouts differ: ours never fill an own eye and stop after 3*n*n moves; OpenSpiel's play "
                  "any legal move and stop at max_game_length = 2*n*n")
-    return _per_game(PLAYOUT_GAMES, measure, notes)
+    return _per_game(PLAYOUT_GAMES, measure)
 
 
 def section_mcts(cfg, notes):
@@ -72,7 +65,7 @@ def section_mcts(cfg, notes):
     notes.append("UCT, one uniformly random rollout per simulation, a fresh tree from the opening, "
                  f"~{cfg.seconds} s per run; ours: MCTS(MCTSConfig()) with Limits(time); OpenSpiel: "
                  "MCTSBot(uct_c=2, solve=False, max_wall_clock_time), simulations = root explore_count")
-    return _per_game(PLAYOUT_GAMES, measure, notes)
+    return _per_game(PLAYOUT_GAMES, measure)
 
 
 def section_alphabeta(cfg, notes):
@@ -103,7 +96,7 @@ def section_strength(cfg, notes):
         with ProcessPoolExecutor(max_workers=cfg.jobs) as pool:
             futures = {k: pool.submit(_strength_row, k, cfg.games, cfg.move_time, cfg.spiel_budget) for k in order}
             return [{"game": k, **futures[k].result()} for k in GAMES]
-    return _per_game(GAMES, lambda key: _strength_row(key, cfg.games, cfg.move_time, cfg.spiel_budget), notes)
+    return _per_game(GAMES, lambda key: _strength_row(key, cfg.games, cfg.move_time, cfg.spiel_budget))
 
 
 def _strength_row(key, games, move_time, spiel_budget):
@@ -124,7 +117,7 @@ def section_memory(cfg, notes):
                 "target_mib": f"< {TARGET_MIB}", "meets": "yes" if ours["peak_mib"] < TARGET_MIB else "NO"}
     notes.append(f"one {cfg.memory_seconds} s search from the opening in a fresh process; peak = VmHWM "
                  "(whole process); OpenSpiel bot with max_memory_mb=1000")
-    return _per_game(GAMES, measure, notes)
+    return _per_game(GAMES, measure)
 
 
 def section_startup(cfg, notes):
@@ -231,14 +224,9 @@ def main(argv=None) -> int:
         try:
             rows = globals()[f"section_{name}"](cfg, notes)
             sec = {"status": "ok", "rows": rows}
-            if not rows:
-                sec.update(status="skipped", reason="no game of this section exists yet")
         except Exception as exc:
-            if missing_module(exc):
-                sec = {"status": "skipped", "reason": f"{missing_module(exc)} does not exist yet"}
-            else:
-                traceback.print_exc()
-                sec = {"status": "error", "reason": f"{type(exc).__name__}: {exc}".splitlines()[0]}
+            traceback.print_exc()
+            sec = {"status": "error", "reason": f"{type(exc).__name__}: {exc}".splitlines()[0]}
         sec["notes"] = notes
         report["sections"][name] = sec
     report["machine"]["load_avg_at_end"] = os.getloadavg()
