@@ -131,7 +131,7 @@ def section_startup(cfg, notes):
                 "meets": "yes" if ours["import_first_playout_s"] < TARGET_S else "NO"}
     notes.append("warm cache, fresh process, median of 5: from before the first import to the end of the first "
                  "playout (process_s: interpreter start to exit)")
-    rows = _per_game(("othello8", "hex5", "go9"), measure, notes)
+    rows = _per_game(("othello8", "hex5", "go9"), measure)
     try:
         c = compile_time()
         notes.append(f"one-time compile (python -m engines.warmup, NUMBA_CACHE_DIR = empty temporary directory): "
