@@ -15,6 +15,7 @@ import pytest
 
 from engines.games import go as G
 from engines.games.go import Go
+from moves import gtp_text
 
 GNUGO = "/usr/games/gnugo"
 
@@ -91,17 +92,17 @@ def test_legal_moves_and_captures_match_gnugo(gnugo, n, games, max_len):
                 break
             colour = ("black", "white")[g.to_move(s)]
             legal = g.legal_moves(s)
-            ours = {g.move_to_text(a) for a in legal[:-1]}
+            ours = {gtp_text(g, a) for a in legal[:-1]}
             assert vertices(gnugo(f"all_legal {colour}")) == ours, g.render(s)
             positions += 1
             kos += g.ko(s) is not None
             stones = legal[:-1]
-            m = int(rng.choice(stones)) if stones and rng.random() > 0.03 else g.pass_move
+            m = int(rng.choice(stones)) if stones and rng.random() > 0.03 else g.pass_action
             s = g.play(s, m)
-            gnugo(f"play {colour} {g.move_to_text(m)}")
-            board = g.board(s).reshape(-1)
+            gnugo(f"play {colour} {gtp_text(g, m)}")
+            cells = g.cells(s)
             for c, name in ((1, "black"), (2, "white")):
-                expect = {g.move_to_text(a) for a in np.flatnonzero(board == c)}
+                expect = {gtp_text(g, g.action(int(i), int(j))) for i, j in zip(*np.nonzero(cells == c))}
                 assert vertices(gnugo(f"list_stones {name}")) == expect, g.render(s)
             caps = g.captures(s)
             assert (int(gnugo("captures black")), int(gnugo("captures white"))) == caps
@@ -127,14 +128,14 @@ def test_positional_superko_matches_gnugo(gnugo_superko, n, games):
                 break
             colour = ("black", "white")[g.to_move(s)]
             legal = g.legal_moves(s)
-            assert vertices(gnugo(f"all_legal {colour}")) == {g.move_to_text(a) for a in legal[:-1]}, g.render(s)
+            assert vertices(gnugo(f"all_legal {colour}")) == {gtp_text(g, a) for a in legal[:-1]}, g.render(s)
             simple = s.copy()
             simple[G.RULES] = G.STANDARD  # the rules live in the state: the same position, simple ko
             banned += len(g.legal_moves(simple)) - len(legal)
             stones = legal[:-1]
-            m = int(rng.choice(stones)) if stones and rng.random() > 0.03 else g.pass_move
+            m = int(rng.choice(stones)) if stones and rng.random() > 0.03 else g.pass_action
             s = g.play(s, m)
-            gnugo(f"play {colour} {g.move_to_text(m)}")
+            gnugo(f"play {colour} {gtp_text(g, m)}")
     print(f"{n}x{n}: {banned} moves banned by superko alone")
     if n <= 3:  # repetitions are rarer on 4x4
         assert banned > 0

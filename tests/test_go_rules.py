@@ -5,9 +5,14 @@ import textwrap
 import numpy as np
 import pytest
 
+from engines.errors import GameOver, IllegalMove, Reason
 from engines.games import go as G
 from engines.games.go import Go
 from engines.rng import make_rng
+from moves import gtp_move, gtp_text
+from protocols import littlego
+from protocols.common import ProtocolError
+from protocols.gtp import InvalidPoint, OffBoard, format_score
 
 SYM = {".": 0, "X": 1, "O": 2}
 
@@ -16,12 +21,17 @@ def pos(game, diagram, to_move=0):
     """A state from a diagram drawn with the top row first (X black, O white, . empty)."""
     rows = [line.split() for line in textwrap.dedent(diagram).strip().splitlines()]
     assert len(rows) == game.size and all(len(r) == game.size for r in rows)
-    return game.state_from_cells([[SYM[ch] for ch in row] for row in rows[::-1]], to_move)
+    return game.state_from_cells([[SYM[ch] for ch in row] for row in rows], to_move)
+
+
+def bottom_up(game, state):
+    """The stones as an (n, n) array with row 0 the BOTTOM (GTP row 1): flattened, it is indexed by
+    the internal actions (row_from_bottom * n + col), as the reference below keeps its board."""
+    return game.cells(state)[::-1]
 
 
 def drawn(game, state):
-    b = game.board(state)
-    return "\n".join(" ".join(".XO"[v] for v in b[r]) for r in range(game.size - 1, -1, -1))
+    return "\n".join(" ".join(".XO"[v] for v in row) for row in game.cells(state))
 
 
 def same(game, state, diagram):
@@ -30,13 +40,20 @@ def same(game, state, diagram):
 
 
 def mv(game, text):
-    return game.text_to_move(text, "gtp")
+    return gtp_move(game, text)
 
 
 def play(game, state, *moves):
     for m in moves:
         state = game.play(state, mv(game, m))
     return state
+
+
+def assert_illegal(game, state, move, reason):
+    """game.play(state, move) raises IllegalMove carrying reason (and the move)."""
+    with pytest.raises(IllegalMove) as e:
+        game.play(state, move)
+    assert e.value.reason is reason and e.value.action == move
 
 
 # ---- the pure-Python reference (flood fill, nothing incremental) --------------------------------------
@@ -176,13 +193,13 @@ class Ref:
 
 
 def check_same(game, s, ref):
-    assert game.board(s).reshape(-1).tolist() == ref.board
+    assert bottom_up(game, s).reshape(-1).tolist() == ref.board
     assert game.to_move(s) == ref.colour - 1
     assert game.ko(s) == ref.ko
     assert game.captures(s) == tuple(ref.caps)
     assert game.npass(s) == ref.npass
     # the hash is a function of the stones and the side to move only
-    fresh = game.state_from_cells(np.array(ref.board).reshape(game.size, game.size), ref.colour - 1)
+    fresh = game.state_from_cells(np.array(ref.board).reshape(game.size, game.size)[::-1], ref.colour - 1)
     assert game.hash(fresh) == game.hash(s)
 
 
@@ -214,7 +231,7 @@ def test_observation_and_hash_follow_stones_and_side():
     assert o.shape == (3, 5, 5) and o.dtype == np.float32
     assert o[0, 0, 0] == 1 and o[1, 4, 4] == 1 and o[0].sum() == 1 and o[1].sum() == 1
     assert (o[2] == 0).all()  # Black to move
-    s2 = g.play(s, g.pass_move)
+    s2 = g.play(s, g.pass_action)
     assert (g.observation(s2)[2] == 1).all()
     assert g.hash(s2) != g.hash(s)  # only the side differs
     assert g.hash(play(g, g.initial_state(), "e5", "a1")) != g.hash(s)  # colours swapped
@@ -316,9 +333,8 @@ def test_suicide_is_illegal():
         . . . . .""")
     a5 = mv(g, "a5")
     assert not g.is_legal(s, a5)
-    assert "suicide" in g.explain_illegal(s, a5)
-    with pytest.raises(ValueError, match="suicide"):
-        g.play(s, a5)
+    assert g.illegal_reason(s, a5) is Reason.SUICIDE
+    assert_illegal(g, s, a5, Reason.SUICIDE)
     # a multi-stone suicide: filling the last liberty of an own group
     s = pos(g, """
         X X O . .
@@ -326,7 +342,7 @@ def test_suicide_is_illegal():
         X X O . .
         O O O . .
         . . . . .""")
-    assert "suicide" in g.explain_illegal(s, mv(g, "a4"))
+    assert g.illegal_reason(s, mv(g, "a4")) is Reason.SUICIDE
     assert mv(g, "a4") not in g.legal_moves(s)
     # White may play there: it captures
     s = g.set_to_move(s, 1)
@@ -338,7 +354,7 @@ def test_suicide_is_illegal():
         . . O . .
         O O O . .
         . . . . .""")
-    assert "occupied" in g.explain_illegal(s, mv(g, "a4"))
+    assert g.illegal_reason(s, mv(g, "a4")) is Reason.OCCUPIED
 
 
 # ---- ko ------------------------------------------------------------------------------------------------
@@ -357,9 +373,8 @@ def test_simple_ko_and_retake_after_an_intervening_move():
         s = play(g, s, "c3")  # Black takes b3
         assert g.ko(s) == mv(g, "b3")
         assert not g.is_legal(s, mv(g, "b3"))
-        assert "ko" in g.explain_illegal(s, mv(g, "b3"))
-        with pytest.raises(ValueError, match="ko"):
-            g.play(s, mv(g, "b3"))
+        assert g.illegal_reason(s, mv(g, "b3")) is Reason.KO
+        assert_illegal(g, s, mv(g, "b3"), Reason.KO)
         s = play(g, s, "e1", "e5")  # a threat and an answer elsewhere
         assert g.ko(s) is None
         assert g.is_legal(s, mv(g, "b3"))
@@ -393,7 +408,7 @@ def test_capture_of_two_stones_makes_no_ko():
     s = play(g, s, "c3")
     assert g.captures(s) == (1, 0) and g.ko(s) is None
     assert g.is_legal(s, mv(g, "b3")) is False  # b3 is now simply suicide for White
-    assert "suicide" in g.explain_illegal(s, mv(g, "b3"))
+    assert g.illegal_reason(s, mv(g, "b3")) is Reason.SUICIDE
 
 
 def test_go5_ko_survives_a_pass_and_forbids_both_colours():
@@ -404,16 +419,17 @@ def test_go5_ko_survives_a_pass_and_forbids_both_colours():
     s = play(g, s, "pass")  # White passes: the ban stays
     assert g.ko(s) == mv(g, "b3") and g.npass(s) == 1 and g.to_move(s) == 0
     assert not g.is_legal(s, mv(g, "b3"))  # even Black, who captured, may not fill it
-    assert "ko" in g.explain_illegal(s, mv(g, "b3"))
+    assert g.illegal_reason(s, mv(g, "b3")) is Reason.KO
     t, err = g.go5_play(s, mv(g, "b3"))
-    assert err == "ko" and g.npass(t) == 0 and g.ko(t) == mv(g, "b3") and g.to_move(t) == 0
-    assert g.board(t).tolist() == g.board(s).tolist()
+    assert err is Reason.KO and g.npass(t) == 0 and g.ko(t) == mv(g, "b3") and g.to_move(t) == 0
+    assert g.cells(t).tolist() == g.cells(s).tolist()
     s = play(g, s, "pass")  # two passes: over, the ban still there
     assert g.ko(s) == mv(g, "b3") and g.is_terminal(s) and g.to_move(s) == 1
     assert g.go5_candidates(s) and mv(g, "b3") not in g.go5_candidates(s)
     s, err = g.go5_play(s, mv(g, "e5"))  # the next stone clears the ban (and npass)
     assert err is None and g.ko(s) is None and not g.is_terminal(s)
-    assert g.last(s) == mv(g, "e5") and g.last2(s) is None and g.nmoves(s) == 4
+    assert g.last(s) == mv(g, "e5") and g.last2(s) is None
+    assert g.nmoves(s) == 8 + 4  # the diagram's 8 stones count as 8 moves, then c3, pass, pass, e5
     assert g.is_legal(s, mv(g, "b3"))
     # the standard rules: a pass clears the ban
     gs = Go(5)
@@ -435,14 +451,14 @@ def test_go5_suicide_attempt_erases_ko():
     assert g.ko(s) == mv(g, "b2")
     assert not g.is_legal(s, mv(g, "b2"))
     t, err = g.go5_play(s, mv(g, "a5"))  # White's suicide attempt at a5
-    assert err == "suicide"
-    assert g.ko(t) is None and g.to_move(t) == 1 and g.board(t).tolist() == g.board(s).tolist()
+    assert err is Reason.SUICIDE
+    assert g.ko(t) is None and g.to_move(t) == 1 and g.cells(t).tolist() == g.cells(s).tolist()
     assert g.nmoves(t) == g.nmoves(s) and g.last(t) == mv(g, "c2")
     assert g.is_legal(t, mv(g, "b2"))  # the ban is gone: White may retake at once
     t, err = g.go5_play(t, mv(g, "b2"))
     assert err is None and g.ko(t) == mv(g, "c2") and g.captures(t) == (1, 1)
     t2, err = g.go5_play(t, mv(g, "b2"), 0)
-    assert err == "occupied" and t2[G.KO] == t[G.KO]
+    assert err is Reason.OCCUPIED and t2[G.KO] == t[G.KO]
     # under the standard rules the retake stays forbidden
     gs = Go(5)
     u = play(gs, pos(gs, GO5_SUICIDE), "c2")
@@ -504,7 +520,7 @@ def test_go5_ko_point_rule():
 def test_go5_empty_list_order_after_captures():
     g = Go(5, rules="go5")
     s = pos(g, GO5_QUIRK)
-    board = g.board(s).reshape(-1)
+    board = bottom_up(g, s).reshape(-1)
     assert g.empty_list(s) == [a for a in range(25) if board[a] == 0]
     t = play(g, s, "b3")
     before = [a for a in g.empty_list(s) if a != mv(g, "b3")]
@@ -562,11 +578,11 @@ def test_is_eye_per_go5_rules():
     assert g.is_eye(v, mv(g, "c5"), X)        # edge, own diagonals
     assert not g.is_eye(v, mv(g, "b5"), X)    # occupied points are never eyes
     with pytest.raises(ValueError):
-        g.is_eye(v, g.pass_move, X)
+        g.is_eye(v, g.pass_action, X)
     with pytest.raises(ValueError):
         g.is_eye(v, 0, 2)
     for state in (s, t, u, v):  # every point, both colours, against the reference
-        board = g.board(state).reshape(-1).tolist()
+        board = bottom_up(g, state).reshape(-1).tolist()
         for a in range(25):
             if board[a] == 0:
                 for c in (0, 1):
@@ -576,7 +592,7 @@ def test_is_eye_per_go5_rules():
 def test_area_scoring_and_go5_text():
     g = Go(5, rules="go5")  # komi 0.5
     s = g.initial_state()
-    assert g.score(s) == -0.5 and g.score_text(s) == "W+0.5"  # the empty board counts for nobody
+    assert g.score(s) == -0.5 and format_score(g.score(s)) == "W+0.5"  # the empty board counts for nobody
     assert g.kernels.result(s) == 0.0
     s = pos(g, """
         . X O . .
@@ -585,9 +601,9 @@ def test_area_scoring_and_go5_text():
         . X O O O
         . X O . .""")
     # Black: 6 stones + a5-a4 + a2-a1; White: 7 stones + d3..e5 (6) + d1-e1 (2)
-    b, w = ref_area(g.board(s).reshape(-1).tolist(), 5)
+    b, w = ref_area(bottom_up(g, s).reshape(-1).tolist(), 5)
     assert (b, w) == (10, 15)
-    assert g.score(s) == 10 - 15.5 and g.score_text(s) == "W+5.5"
+    assert g.score(s) == 10 - 15.5 and format_score(g.score(s)) == "W+5.5"
     g0 = Go(5, rules="go5", komi=0)
     s0 = pos(g0, """
         . X O . .
@@ -595,21 +611,21 @@ def test_area_scoring_and_go5_text():
         . X O . .
         . X O . .
         . X O . .""")
-    assert g0.score_text(s0) == "W+5.0"
+    assert format_score(g0.score(s0)) == "W+5.0"
     s0 = pos(g0, """
         . . X O .
         . . X O .
         . . X O .
         . . X O .
         . . X O .""")
-    assert g0.score_text(s0) == "B+5.0" and g0.score(s0) == 5.0
+    assert format_score(g0.score(s0)) == "B+5.0" and g0.score(s0) == 5.0
     s0 = pos(g0, """
         . X . O .
         . X . O .
         . X . O .
         . X . O .
         . X . O .""")
-    assert g0.score_text(s0) == "0" and g0.kernels.result(s0) == 0.5  # c-file is dame
+    assert format_score(g0.score(s0)) == "0" and g0.kernels.result(s0) == 0.5  # c-file is dame
     g2 = Go(5, komi=2.0)
     s2 = pos(g2, """
         . X . O .
@@ -618,9 +634,9 @@ def test_area_scoring_and_go5_text():
         . . . . .
         . . . . .""")
     # a5 is Black's, e5 White's, the rest one region bordered by both
-    assert g2.score(s2) == 4 - (2.0 + 4) and g2.score_text(s2) == "W+2.0"
+    assert g2.score(s2) == 4 - (2.0 + 4) and format_score(g2.score(s2)) == "W+2.0"
     g3 = Go(5, komi=-2.5)
-    assert g3.score_text(g3.initial_state()) == "B+2.5"
+    assert format_score(g3.score(g3.initial_state())) == "B+2.5"
 
 
 # ---- superko ------------------------------------------------------------------------------------------
@@ -636,10 +652,9 @@ def test_positional_superko_forbids_a_repeated_position():
         . .
         X .""")
     assert not gk.is_legal(k, mv(gk, "a1"))
-    assert "superko" in gk.explain_illegal(k, mv(gk, "a1"))
+    assert gk.illegal_reason(k, mv(gk, "a1")) is Reason.SUPERKO
     assert mv(gk, "a1") not in gk.legal_moves(k)
-    with pytest.raises(ValueError, match="superko"):
-        gk.play(k, mv(gk, "a1"))
+    assert_illegal(gk, k, mv(gk, "a1"), Reason.SUPERKO)
     # the random playout kernel checks only simple ko, and the standard rules do not see it
     assert mv(gs, "a1") in gs.legal_moves(s)
 
@@ -657,34 +672,46 @@ def test_superko_history_is_a_ring_buffer():
 
 # ---- notation ------------------------------------------------------------------------------------------
 def test_notation_round_trips_and_errors():
+    """The move notations, now spoken by protocols/gtp.py and protocols/littlego.py over the board view."""
     for n in (2, 5, 9, 13, 19):
         g = Go(n)
         for a in range(g.num_actions):
-            for notation in g.notations:
-                assert g.text_to_move(g.move_to_text(a, notation), notation) == a
+            assert gtp_move(g, gtp_text(g, a)) == a
+            assert g.action_at(littlego.parse_move(littlego.format_move(g.point_of(a), n), n)) == a
     g = Go(9)
-    assert g.move_to_text(0) == "a1" and g.move_to_text(8) == "j1" and g.move_to_text(80) == "j9"
-    assert g.move_to_text(81) == "pass" and g.move_to_text(81, "littlego") == "PASS"
-    assert g.text_to_move("D4") == 3 * 9 + 3 and g.text_to_move(" j9 ") == 80
-    assert g.text_to_move("PaSs") == 81 and g.text_to_move("a01") == 0
-    assert Go(19).move_to_text(18) == "t1" and Go(19).text_to_move("T19") == 360
-    for bad in ("", "i5", "I5", "k1", "a0", "a10", "d", "4d", "pass1", "dd", "5,5", "z1", "a-1"):
-        with pytest.raises(ValueError):
-            g.text_to_move(bad)
-    with pytest.raises(ValueError):
-        g.text_to_move(None)
-    with pytest.raises(ValueError, match="notation"):
-        g.text_to_move("d4", "sgf")
+    assert gtp_text(g, 0) == "a1" and gtp_text(g, 8) == "j1" and gtp_text(g, 80) == "j9"
+    assert gtp_text(g, 81) == "pass" and littlego.format_move(g.point_of(81), 9) == "PASS"
+    assert gtp_move(g, "D4") == 3 * 9 + 3 and gtp_move(g, "j9") == 80
+    assert gtp_move(g, "PaSs") == 81 and gtp_move(g, "a01") == 0
+    assert gtp_text(Go(19), 18) == "t1" and gtp_move(Go(19), "T19") == 360
+    for bad in ("", "i5", "I5", "a0", "d", "4d", "pass1", "dd", "5,5", "a-1"):
+        with pytest.raises(InvalidPoint):
+            gtp_move(g, bad)
+    for bad in ("k1", "a10", "z1"):  # well-formed, beyond the 9x9 board
+        with pytest.raises(OffBoard):
+            gtp_move(g, bad)
+    with pytest.raises(ProtocolError):
+        gtp_move(g, None)
     gl = Go(rules="littlego")
-    assert gl.move_to_text(0) == "4,0" and gl.move_to_text(24) == "0,4" and gl.move_to_text(25) == "PASS"
-    assert gl.text_to_move("0,0") == 20 and gl.text_to_move("PASS") == 25 and gl.text_to_move("2,3", "littlego") == 13
-    assert gl.move_to_text(12, "gtp") == "c3"
+
+    def lg_text(a):
+        return littlego.format_move(gl.point_of(a))
+
+    def lg_move(text):
+        return gl.action_at(littlego.parse_move(text))
+
+    assert lg_text(0) == "4,0" and lg_text(24) == "0,4" and lg_text(25) == "PASS"
+    assert lg_move("0,0") == 20 and lg_move("PASS") == 25 and lg_move("2,3") == 13
+    assert gtp_text(gl, 12) == "c3"
     for bad in ("5,0", "0,5", "-1,0", "a,b", "1", "1,2,3", "", "1;2"):
-        with pytest.raises(ValueError):
-            gl.text_to_move(bad)
+        with pytest.raises(ProtocolError):
+            lg_move(bad)
     for bad in (-1, 26, 2.0, True, "3"):
         with pytest.raises(ValueError):
-            gl.move_to_text(bad)
+            lg_text(bad)
+    for bad in ((5, 0), (0, -1), (1.0, 2), (True, 0), "1,2"):
+        with pytest.raises(ProtocolError):
+            littlego.format_move(bad)
 
 
 def test_render_shows_grid_and_status():
@@ -708,7 +735,7 @@ def test_play_never_mutates_its_input():
         t = g.play(s, m)
         assert np.array_equal(s, before) and t is not s
         g.random_playout(s, make_rng(1))
-        g.observation(s), g.render(s), g.score(s), g.go5_candidates(s), g.explain_illegal(s, m)
+        g.observation(s), g.render(s), g.score(s), g.go5_candidates(s), g.illegal_reason(s, m)
         assert np.array_equal(s, before)
         s = t
 
@@ -716,12 +743,12 @@ def test_play_never_mutates_its_input():
 def test_illegal_and_over_games_raise():
     g = Go(5)
     s = play(g, g.initial_state(), "c3")
-    with pytest.raises(ValueError, match="occupied"):
-        g.play(s, mv(g, "c3"))
+    assert_illegal(g, s, mv(g, "c3"), Reason.OCCUPIED)
     s = play(g, s, "pass", "pass")
     assert g.is_terminal(s) and g.legal_moves(s) == []
-    with pytest.raises(ValueError, match="over"):
-        g.play(s, g.pass_move)
+    with pytest.raises(GameOver) as e:
+        g.play(s, g.pass_action)
+    assert e.value.reason is Reason.GAME_OVER
     assert g.returns(s) == (1.0, 0.0) and g.winner(s) == 0  # 25 points to 7.5
     gm = Go(5, max_moves=3)
     s = play(gm, gm.initial_state(), "a1", "b1", "c1")
@@ -748,7 +775,7 @@ def test_random_games_match_the_reference(n, rules, games):
                 for a in range(n * n):
                     if (ref.board[a] == 0 and a != ref.ko and a not in legal
                             and ref_play(ref.board, n, a, ref.colour) is not None):
-                        assert "superko" in g.explain_illegal(s, a)
+                        assert g.illegal_reason(s, a) is Reason.SUPERKO
                         banned += 1
             if rules == "go5":
                 board = ref.board
@@ -840,18 +867,97 @@ def test_registry_komi_and_cells_helpers():
     assert isinstance(g, Go) and g.size == 7 and g.rules == "go5"
     s = g.initial_state()
     t = g.with_komi(s, 3.0)
-    assert g.score(t) == -3.0 and g.score_text(t) == "W+3.0" and g.score(s) == -0.5
+    assert g.score(t) == -3.0 and format_score(g.score(t)) == "W+3.0" and g.score(s) == -0.5
     for bad in (float("nan"), float("inf"), "1"):
         with pytest.raises(ValueError, match="komi"):
             g.with_komi(s, bad)
     with pytest.raises(ValueError, match="liberties"):
-        g.state_from_cells(np.array([[1] * 7] * 7))
+        g.state_from_cells(np.array([[1] * 7] * 7), 0)
     with pytest.raises(ValueError):
-        g.state_from_cells(np.zeros((6, 6), dtype=int))
+        g.state_from_cells(np.zeros((6, 6), dtype=int), 0)
     with pytest.raises(ValueError):
-        g.state_from_cells(np.full((7, 7), 3))
+        g.state_from_cells(np.full((7, 7), 3), 0)
     with pytest.raises(ValueError):
         g.state_from_cells(np.zeros((7, 7), dtype=int), 2)
     with pytest.raises(ValueError):
         g.set_to_move(s, 2)
     assert g.to_move(g.set_to_move(s, 1)) == 1 and g.hash(g.set_to_move(s, 1)) != g.hash(s)
+
+
+# ---- typed illegal moves and the board view ----------------------------------------------------------
+def test_every_illegal_move_reason_is_raised_with_its_code():
+    g = Go(5)
+    s = play(g, g.initial_state(), "c3")
+    assert_illegal(g, s, mv(g, "c3"), Reason.OCCUPIED)
+    s = pos(g, """
+        . O . . .
+        O . . . .
+        . . . . .
+        . . . . .
+        . . . . .""")
+    assert_illegal(g, s, mv(g, "a5"), Reason.SUICIDE)
+    s = play(g, pos(g, KO), "c3")
+    assert_illegal(g, s, mv(g, "b3"), Reason.KO)
+    gk = Go(2, rules="superko")
+    k = play(gk, gk.initial_state(), "a1", "b2", "b1", "a2", "a1", "b1")
+    assert_illegal(gk, k, mv(gk, "a1"), Reason.SUPERKO)
+    for bad in (-1, g.num_actions):
+        with pytest.raises(IllegalMove) as e:
+            g.play(g.initial_state(), bad)
+        assert e.value.reason is Reason.OUT_OF_RANGE
+    with pytest.raises(IllegalMove) as e:
+        g.action(5, 0)
+    assert e.value.reason is Reason.OUT_OF_RANGE
+    over = play(g, g.initial_state(), "c3", "pass", "pass")
+    for m in (mv(g, "a1"), g.pass_action):
+        assert g.illegal_reason(over, m) is Reason.GAME_OVER
+        with pytest.raises(GameOver) as e:
+            g.play(over, m)
+        assert isinstance(e.value, IllegalMove) and isinstance(e.value, ValueError)
+        assert e.value.reason is Reason.GAME_OVER
+    # a pass is always legal before the end
+    assert g.illegal_reason(s, g.pass_action) is None and g.is_legal(s, g.pass_action)
+
+
+@pytest.mark.parametrize("n,rules", [(2, "superko"), (5, "standard"), (5, "littlego"), (7, "go5"),
+                                     (9, "standard"), (13, "superko")])
+def test_board_view_round_trips(n, rules):
+    g = Go(n, rules=rules)
+    for a in range(n * n):
+        row, col = g.coords(a)
+        assert 0 <= row < n and 0 <= col < n
+        assert g.action(row, col) == a and g.point_of(a) == (row, col) and g.action_at((row, col)) == a
+        assert (row, col) == (n - 1 - a // n, a % n)  # row 0 is the top; actions count from the bottom
+        assert g.move_label(a) == gtp_text(g, a)
+    assert g.point_of(g.pass_action) is None and g.action_at(None) == g.pass_action
+    assert g.move_label(g.pass_action) == "pass"
+    with pytest.raises(ValueError):
+        g.coords(g.pass_action)
+    rng = np.random.default_rng(7 * n)
+    for _ in range(6):
+        s = g.initial_state()
+        for _ in range(int(rng.integers(0, 2 * n * n))):
+            if g.is_terminal(s):
+                break
+            legal = g.legal_moves(s)
+            s = g.play(s, int(rng.choice(legal[:-1])) if len(legal) > 1 else g.pass_action)
+        cells = g.cells(s)
+        assert cells.shape == (n, n) and cells.dtype == np.int8 and set(np.unique(cells)) <= {0, 1, 2}
+        for a in range(n * n):  # each point's cell is the stone on that action
+            assert cells[g.coords(a)] == bottom_up(g, s).reshape(-1)[a]
+        t = g.state_from_cells(cells, g.to_move(s))
+        assert np.array_equal(g.cells(t), cells) and g.to_move(t) == g.to_move(s)
+        assert g.hash(t) == g.hash(s)
+        u = g.state_from_cells(cells, g.to_move(s), previous=cells, moves_played=g.nmoves(s))
+        assert np.array_equal(g.cells(u), cells) and g.nmoves(u) == g.nmoves(s) and g.to_move(u) == g.to_move(s)
+
+
+def test_board_view_rows_count_from_the_top():
+    g = Go(9)
+    assert g.coords(mv(g, "a9")) == (0, 0) and g.coords(mv(g, "a1")) == (8, 0)
+    assert g.coords(mv(g, "j9")) == (0, 8) and g.coords(mv(g, "j1")) == (8, 8)
+    assert g.coords(mv(g, "d4")) == (5, 3) and gtp_text(g, g.action(5, 3)) == "d4"
+    s = play(g, g.initial_state(), "a9", "j1")
+    cells = g.cells(s)
+    assert cells[0, 0] == 1 and cells[8, 8] == 2 and np.count_nonzero(cells) == 2
+    assert g.state_from_cells(cells, 0)[G.HEADER + G.point_of(9, mv(g, "a9"))] == G.BLACK

@@ -1,7 +1,11 @@
-"""Hex rules: winners on hand-made positions, union-find against a plain flood fill, no draws."""
+"""Hex rules: winners on hand-made positions, union-find against a plain flood fill, no draws,
+the board view and illegal-move reasons."""
+import random
+
 import numpy as np
 import pytest
 
+from engines.errors import IllegalMove, Reason
 from engines.games.hex import HEADER, Hex, flood_winner
 from engines.rng import make_rng
 
@@ -26,10 +30,16 @@ def reference_winner(cells: np.ndarray, n: int):
     return 0 if p0 else (1 if p1 else None)
 
 
+def point(game, text):
+    """The action of 'row,col'."""
+    row, col = (int(v) for v in text.split(","))
+    return game.action(row, col)
+
+
 def play_cells(game, moves):
     state = game.initial_state()
     for text in moves:
-        state = game.play(state, game.text_to_move(text))
+        state = game.play(state, point(game, text))
     return state
 
 
@@ -71,7 +81,7 @@ def test_blocked_line_is_not_a_win():
     state = play_cells(game, ["0,1", "2,1", "1,1", "3,3", "3,1", "0,3", "2,0"])
     assert not game.is_terminal(state)
     # (3,0) is next to (2,0) and on the last row: player 1 wins
-    state = game.play(game.play(state, game.text_to_move("1,3")), game.text_to_move("3,0"))
+    state = game.play(game.play(state, game.action(1, 3)), game.action(3, 0))
     assert game.winner(state) == 0
 
 
@@ -113,19 +123,47 @@ def test_render_is_a_diamond_with_a_single_top_cell():
     assert lines[0].index("X") == lines[3].index(".") + 3  # centred on the widest row
 
 
-def test_text_parsing_and_errors():
+def test_points_and_errors():
     game = Hex(5)
-    assert game.text_to_move("(2, 3)") == 13 == game.text_to_move("2,3")
-    assert game.move_to_text(13, "oht") == "(2, 3)"
-    for bad in ["", "2", "a,b", "5,0", "-1,2", "1,2,3"]:
-        with pytest.raises(ValueError):
-            game.text_to_move(bad)
+    assert game.action(2, 3) == 13 and game.coords(13) == (2, 3) and game.point_of(13) == (2, 3)
+    assert game.pass_action is None and game.move_label(13) == "2,3"
+    for bad in [(5, 0), (-1, 2), (0, 5)]:
+        with pytest.raises(IllegalMove) as err:
+            game.action(*bad)
+        assert err.value.reason is Reason.OUT_OF_RANGE
+    with pytest.raises(IllegalMove) as err:
+        game.action_at(None)
+    assert err.value.reason is Reason.PASS_NOT_ALLOWED
     state = game.play(game.initial_state(), 13)
-    with pytest.raises(ValueError, match="occupied"):
+    with pytest.raises(IllegalMove) as err:
         game.play(state, 13)
+    assert err.value.reason is Reason.OCCUPIED and game.illegal_reason(state, 13) is Reason.OCCUPIED
+    assert game.illegal_reason(state, 12) is None
     for size in [2, 20, "5", 5.0, True]:
         with pytest.raises(ValueError, match="hex board size"):
             Hex(size)
+
+
+def test_board_view_round_trips_and_score():
+    pyrng = random.Random(5)
+    for n in (3, 5, 8):
+        game = Hex(n)
+        for _ in range(20):
+            state = game.initial_state()
+            while True:
+                cells = game.cells(state)
+                assert cells.dtype == np.int8 and cells.shape == (n, n)
+                again = game.state_from_cells(cells, game.to_move(state))
+                assert np.array_equal(game.cells(again), cells) and game.to_move(again) == game.to_move(state)
+                assert game.is_terminal(again) == game.is_terminal(state)
+                if game.is_terminal(state):
+                    break
+                assert game.score(state) == 0.0
+                state = game.play(state, pyrng.choice(game.legal_moves(state)))
+            assert game.score(state) == (1.0 if game.winner(state) == 0 else -1.0)
+            assert game.score(again) == game.score(state)
+        for a in range(game.num_actions):
+            assert game.action(*game.coords(a)) == a and game.action_at(game.point_of(a)) == a
 
 
 def test_state_from_cells_matches_played_state():

@@ -1,5 +1,5 @@
 """Othello rules: perft, bitboard vs mailbox vs a pure-Python reference, flips and wrap-around,
-passes and the two end rules, notations, board import, evaluations."""
+passes and the two end rules, illegal-move reasons, the board view."""
 import random
 
 import numpy as np
@@ -7,10 +7,13 @@ import pytest
 
 from engines.games import make_game
 from engines.games import othello as O
-from engines.games.othello import (STRONG_WEIGHTS, WIN_SCORE, Othello, evaluate_disc_difference,
-                                   evaluate_strong, stable_discs, value_strong)
+from engines.errors import GameOver, IllegalMove, Reason
+from engines.games.othello import Othello
+from engines.knowledge.othello import (STRONG_WEIGHTS, evaluate_disc_difference, evaluate_strong, stable_discs,
+                                       value_strong)
 from engines.games.perft import perft
 from engines.rng import make_rng
+from moves import square
 
 DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 
@@ -57,6 +60,19 @@ def ref_play(cells, n, player, action):
     return cells, 1 - player
 
 
+def board(game, state) -> tuple:
+    """The board view as a tuple of row tuples (comparable with ==)."""
+    return tuple(tuple(int(v) for v in row) for row in game.cells(state))
+
+
+def discs(game, state) -> tuple[int, int]:
+    """(black discs, white discs), counted on the board view; score() must be their difference."""
+    cells = game.cells(state)
+    b, w = int((cells == 1).sum()), int((cells == 2).sum())
+    assert game.score(state) == float(b - w)
+    return b, w
+
+
 def board_of(rows):
     """Cells from strings: '.' empty, 'X' black, 'O' white."""
     return [[".XO".index(ch) for ch in row.replace(" ", "")] for row in rows]
@@ -67,14 +83,14 @@ def board_of(rows):
 def test_start_position_follows_the_manager_and_otp():
     g = Othello(8)
     s = g.initial_state()
-    assert g.board(s)[3] == (0, 0, 0, 2, 1, 0, 0, 0)
-    assert g.board(s)[4] == (0, 0, 0, 1, 2, 0, 0, 0)
-    assert g.to_move(s) == 0 and g.score(s) == (2, 2)
-    assert [g.move_to_text(m) for m in g.legal_moves(s)] == ["d3", "c4", "f5", "e6"]
+    assert board(g, s)[3] == (0, 0, 0, 2, 1, 0, 0, 0)
+    assert board(g, s)[4] == (0, 0, 0, 1, 2, 0, 0, 0)
+    assert g.to_move(s) == 0 and discs(g, s) == (2, 2)
+    assert [g.move_label(m) for m in g.legal_moves(s)] == ["d3", "c4", "f5", "e6"]
     for n in range(4, 17):
         for impl in (["bitboard", "mailbox"] if n <= 8 else ["mailbox"]):
             gg = Othello(n, impl=impl)
-            b = np.array(gg.board(gg.initial_state()))
+            b = np.array(board(gg, gg.initial_state()))
             i, j = n // 2 - 1, n // 2
             assert (b[i, i], b[j, j], b[i, j], b[j, i]) == (2, 2, 1, 1)
             assert b.sum() == 6
@@ -122,12 +138,12 @@ def test_4x4_perfect_play_second_player_wins():
 # ---- random games: bitboard vs mailbox vs reference -------------------------------------------
 
 def compare_states(gb, sb, gm, sm):
-    assert gb.board(sb) == gm.board(sm)
+    assert board(gb, sb) == board(gm, sm)
     assert gb.to_move(sb) == gm.to_move(sm)
     assert gb.is_terminal(sb) == gm.is_terminal(sm)
     assert gb.legal_moves(sb) == gm.legal_moves(sm)
     assert gb.hash(sb) == gm.hash(sm)
-    assert gb.score(sb) == gm.score(sm) == (int(sm[O.NBLACK]), int(sm[O.NWHITE]))
+    assert discs(gb, sb) == discs(gm, sm) == (int(sm[O.NBLACK]), int(sm[O.NWHITE]))
     assert np.array_equal(gb.observation(sb), gm.observation(sm))
     assert stable_discs(sb) == stable_discs(sm)
     for f in (evaluate_disc_difference, evaluate_strong, value_strong):
@@ -142,7 +158,7 @@ def test_bitboard_matches_mailbox_and_reference(variant):
         gb, gm = Othello(n, variant), Othello(n, variant, impl="mailbox")
         for _ in range(30 if n < 8 else 20):
             sb, sm = gb.initial_state(), gm.initial_state()
-            cells, player = [list(r) for r in gb.board(sb)], 0
+            cells, player = [list(r) for r in board(gb, sb)], 0
             while True:
                 compare_states(gb, sb, gm, sm)
                 legal = ref_legal(cells, n, player, variant)
@@ -152,8 +168,8 @@ def test_bitboard_matches_mailbox_and_reference(variant):
                 a = pyrng.choice(legal)
                 sb, sm = gb.play(sb, a), gm.play(sm, a)
                 cells, player = ref_play(cells, n, player, a)
-                assert [list(r) for r in gb.board(sb)] == cells
-            b, w = gb.score(sb)
+                assert [list(r) for r in board(gb, sb)] == cells
+            b, w = discs(gb, sb)
             expected = (1.0, 0.0) if b > w else (0.0, 1.0) if w > b else (0.5, 0.5)
             assert gb.returns(sb) == gm.returns(sm) == expected
             games += 1
@@ -172,7 +188,7 @@ def test_playout_kernels_agree_with_the_same_random_stream(variant):
             v1 = gb.kernels.playout(sb, r1)
             v2 = gm.kernels.playout(sm, r2)
             assert v1 == v2 and r1[0] == r2[0]
-            assert gb.board(sb) == gm.board(sm) and gb.to_move(sb) == gm.to_move(sm)
+            assert board(gb, sb) == board(gm, sm) and gb.to_move(sb) == gm.to_move(sm)
             assert gb.is_terminal(sb) and gm.is_terminal(sm)
             assert gb.hash(sb) == gm.hash(sm)
             assert v1 == gb.returns(sb)[0]
@@ -188,17 +204,17 @@ def test_large_boards_terminate_consistently(variant):
         for seed in range(3):
             s = g.initial_state()
             v = g.kernels.playout(s, make_rng(seed))
-            b, w = g.score(s)
+            b, w = discs(g, s)
             assert g.is_terminal(s) and (int(s[O.NBLACK]), int(s[O.NWHITE])) == (b, w)
             assert b + w <= n * n and v == g.returns(s)[0]
-            assert not ref_placements(g.board(s), n, g.to_move(s) + 1)
+            assert not ref_placements(board(g, s), n, g.to_move(s) + 1)
             if variant == "standard":
-                assert not ref_placements(g.board(s), n, 2 - g.to_move(s))
-            fresh = g.state_from_board(g.board(s), g.to_move(s))
+                assert not ref_placements(board(g, s), n, 2 - g.to_move(s))
+            fresh = g.state_from_cells(board(g, s), g.to_move(s))
             assert g.hash(fresh) == g.hash(s) and np.array_equal(fresh, s)
         # one game through the Python API, checked against the reference
         s = g.initial_state()
-        cells, player, plies = [list(r) for r in g.board(s)], 0, 0
+        cells, player, plies = [list(r) for r in board(g, s)], 0, 0
         while not g.is_terminal(s):
             legal = g.legal_moves(s)
             assert legal == ref_legal(cells, n, player, variant)
@@ -206,10 +222,10 @@ def test_large_boards_terminate_consistently(variant):
             s = g.play(s, a)
             cells, player = ref_play(cells, n, player, a)
             plies += 1
-            b, w = g.score(s)
+            b, w = discs(g, s)
             assert (int(s[O.NBLACK]), int(s[O.NWHITE])) == (b, w)
         assert ref_legal(cells, n, player, variant) == [] and plies <= n * n
-        assert g.hash(s) == g.hash(g.state_from_board(g.board(s), g.to_move(s)))
+        assert g.hash(s) == g.hash(g.state_from_cells(board(g, s), g.to_move(s)))
 
 
 # ---- hand-made positions -------------------------------------------------------------------------
@@ -225,10 +241,10 @@ def test_multi_direction_flips():
             "........"]
     for impl in ("bitboard", "mailbox"):
         g = Othello(8, impl=impl)
-        s = g.state_from_board(board_of(rows), 0)
-        after = g.board(g.play(s, g.text_to_move("d4")))
+        s = g.state_from_cells(board_of(rows), 0)
+        after = board(g, g.play(s, square(g, "d4")))
         assert sum(v == 2 for row in after for v in row) == 0  # all 8 directions flipped
-        assert g.score(g.play(s, 3 * 8 + 3)) == (17, 0)
+        assert discs(g, g.play(s, 3 * 8 + 3)) == (17, 0)
 
 
 @pytest.mark.parametrize("impl", ["bitboard", "mailbox"])
@@ -242,18 +258,18 @@ def test_no_wrap_around_between_rows(impl):
     # south-east from h1 would wrap to a3 (white), b4 (black)
     b[2][0] = 2
     b[5][3], b[6][3] = 2, 1  # so that black has a real placement (d5) and does not have to pass
-    s = g.state_from_board(b, 0)
+    s = g.state_from_cells(b, 0)
     legal = g.legal_moves(s)
     assert legal == ref_legal(b, 8, 0, "standard")
-    assert g.text_to_move("h3") not in legal and g.text_to_move("a6") not in legal
-    assert g.text_to_move("h1") not in legal and legal == [g.text_to_move("d5")]
-    assert "flips no discs" in g.explain_illegal(s, g.text_to_move("h3"))
+    assert square(g, "h3") not in legal and square(g, "a6") not in legal
+    assert square(g, "h1") not in legal and legal == [square(g, "d5")]
+    assert g.illegal_reason(s, square(g, "h3")) is Reason.NO_BRACKET
     # a legal move on the h file still must not flip anything across the edge
     b = [[0] * 8 for _ in range(8)]
     b[3][7], b[4][7] = 2, 1          # h4 white, h5 black: h3 brackets vertically
     b[3][0], b[3][1] = 2, 1          # a4 white, b4 black: would be flipped by a wrapping east ray
-    s = g.play(g.state_from_board(b, 0), g.text_to_move("h3"))
-    assert g.board(s)[3][7] == 1 and g.board(s)[3][0] == 2
+    s = g.play(g.state_from_cells(b, 0), square(g, "h3"))
+    assert board(g, s)[3][7] == 1 and board(g, s)[3][0] == 2
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 7])
@@ -268,10 +284,10 @@ def test_small_boards_have_no_cells_beyond_the_edge(n):
         b[r][0] = 2      # left column: X then O down to the bottom edge
     for k in range(1, n):
         b[k][k] = 2      # main diagonal to the corner
-    s = g.state_from_board(b, 0)
+    s = g.state_from_cells(b, 0)
     assert g.legal_moves(s) == [] and g.is_terminal(s)  # black has no placement, white none either
     # white can't play either: standard -> game over; rows beyond n never appear
-    legal = g.legal_moves(g.state_from_board(b, 1))
+    legal = g.legal_moves(g.state_from_cells(b, 1))
     assert legal == ref_legal(b, n, 1, "standard") == []
     assert g.observation(s).shape == (3, n, n)
 
@@ -280,48 +296,55 @@ def test_forced_pass_in_standard_and_immediate_end_in_manager():
     rows = ["OOX.....", "........", "........", "........",
             "........", "........", "........", "........"]
     std, man = Othello(8), Othello(8, "manager")
-    s = std.state_from_board(board_of(rows), 0)
+    s = std.state_from_cells(board_of(rows), 0)
     assert std.legal_moves(s) == [64] and std.must_pass(s) and not std.is_terminal(s)
-    assert std.move_to_text(64) == "pass" and std.move_to_text(64, "otp") == "8 0"
-    with pytest.raises(ValueError, match="must pass"):
-        std.play(s, std.text_to_move("d1"))
+    assert std.pass_action == 64 and std.point_of(64) is None and std.move_label(64) == "pass"
+    with pytest.raises(IllegalMove) as err:
+        std.play(s, square(std, "d1"))
+    assert err.value.reason is Reason.MUST_PASS
     s2 = std.play(s, 64)
-    assert std.to_move(s2) == 1 and std.legal_moves(s2) == [3] and std.board(s2) == std.board(s)
+    assert std.to_move(s2) == 1 and std.legal_moves(s2) == [3] and board(std, s2) == board(std, s)
     assert std.hash(s2) != std.hash(s)
     s3 = std.play(s2, 3)
     assert std.is_terminal(s3) and std.winner(s3) == 1 and std.legal_moves(s3) == []
-    with pytest.raises(ValueError, match="game is over"):
+    with pytest.raises(GameOver):
         std.play(s3, 64)
     # white to move with a placement: pass is illegal
-    with pytest.raises(ValueError, match="pass is legal only"):
+    with pytest.raises(IllegalMove) as err:
         std.play(s2, 64)
+    assert err.value.reason is Reason.PASS_NOT_ALLOWED
     # manager: the side to move has no placement -> the game is over at once (white leads 2 to 1)
-    m = man.state_from_board(board_of(rows), 0)
+    m = man.state_from_cells(board_of(rows), 0)
     assert man.is_terminal(m) and man.legal_moves(m) == [] and man.winner(m) == 1
     assert evaluate_disc_difference(m, STRONG_WEIGHTS) == -1.0
-    m = man.state_from_board(board_of(rows), 1)
-    with pytest.raises(ValueError, match="no passing"):
+    m = man.state_from_cells(board_of(rows), 1)
+    with pytest.raises(IllegalMove) as err:
         man.play(m, 64)
+    assert err.value.reason is Reason.PASS_NOT_ALLOWED
     m = man.play(m, 3)
     assert man.is_terminal(m)
-    with pytest.raises(ValueError, match="pipe protocol has no pass"):
-        man.move_to_text(64, "pipe")
+    assert man.pass_action is None
+    with pytest.raises(IllegalMove) as err:
+        man.action_at(None)
+    assert err.value.reason is Reason.PASS_NOT_ALLOWED
 
 
 def test_play_never_mutates_and_explains():
     g = Othello(8)
     s = g.initial_state()
     keep = s.copy()
-    s2 = g.play(s, g.text_to_move("d3"))
+    s2 = g.play(s, square(g, "d3"))
     assert np.array_equal(s, keep) and not np.array_equal(s2, s)
     g.random_playout(s, make_rng(3))
     assert np.array_equal(s, keep)
-    with pytest.raises(ValueError, match="occupied"):
-        g.play(s, g.text_to_move("d4"))
-    with pytest.raises(ValueError, match="flips no discs"):
-        g.play(s, g.text_to_move("a1"))
-    with pytest.raises(ValueError):
+    for text, reason in (("d4", Reason.OCCUPIED), ("a1", Reason.NO_BRACKET), ("pass", Reason.PASS_NOT_ALLOWED)):
+        with pytest.raises(IllegalMove) as err:
+            g.play(s, square(g, text))
+        assert err.value.reason is reason and err.value.action == square(g, text)
+        assert str(err.value) == f"illegal move {square(g, text)}: {reason.sentence} ({text})"
+    with pytest.raises(IllegalMove) as err:
         g.play(s, 65)
+    assert err.value.reason is Reason.OUT_OF_RANGE
     with pytest.raises(ValueError):
         g.play(s, "d3")
     assert "X (black) 2, O (white) 2; to move: X (black)" in g.render(s)
@@ -329,61 +352,56 @@ def test_play_never_mutates_and_explains():
     assert g.render(s).splitlines()[4].split() == ["4", ".", ".", ".", "O", "X", ".", ".", "."]
 
 
-# ---- notation, board import ------------------------------------------------------------------
+# ---- board import ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n", [4, 8, 13, 16])
-def test_notation_round_trips(n):
-    g = Othello(n)
-    for a in range(g.num_actions):
-        for notation in g.notations:
-            if notation == "pipe" and a == g.pass_action:
-                continue
-            assert g.text_to_move(g.move_to_text(a, notation), notation) == a
-    assert g.text_to_move(" PASS ") == g.pass_action
-    assert g.text_to_move(f"{n} 0", "otp") == g.pass_action
-
-
-def test_notation_meanings_and_errors():
-    g = Othello(8)
-    assert g.text_to_move("d3") == 2 * 8 + 3 == g.text_to_move("2 3", "otp") == g.text_to_move("3 2", "pipe")
-    assert g.move_to_text(2 * 8 + 3, "otp") == "2 3" and g.move_to_text(2 * 8 + 3, "pipe") == "3 2"
-    assert g.text_to_move("H8") == 63
-    for bad in ("", "d", "3d", "d3x", "dd3", "d 3", "i1", "a0", "a9", "pas"):
-        with pytest.raises(ValueError, match="othello move"):
-            g.text_to_move(bad)
-    for bad in ("3", "3 4 5", "a b", "3,4", "8 1", "-1 0", "0 8"):
-        with pytest.raises(ValueError, match="othello move"):
-            g.text_to_move(bad, "otp")
-    for bad in ("8 0", "3", "0 8"):
-        with pytest.raises(ValueError, match="othello move"):
-            g.text_to_move(bad, "pipe")
-    with pytest.raises(ValueError, match="off the 8x8 board"):
-        g.text_to_move("i1")
-    with pytest.raises(ValueError, match="must be a string"):
-        g.text_to_move(19)
-    with pytest.raises(ValueError, match="unknown notation"):
-        g.text_to_move("d3", "sgf")
-    with pytest.raises(ValueError):
-        g.move_to_text(-1)
-
-
-def test_state_from_board_and_validation():
+def test_state_from_cells_and_validation():
     g = Othello(6, "manager")
     s = g.initial_state()
-    board = g.board(s)
-    assert isinstance(board, tuple) and all(isinstance(r, tuple) for r in board)
-    assert np.array_equal(g.state_from_board(board, 0), s)
-    assert np.array_equal(g.state_from_board([list(r) for r in board], 0), s)
-    assert g.to_move(g.state_from_board(board, 1)) == 1
-    bad_boards = [board[:5], [list(r) for r in board[:5]] + [[0] * 7], "......",
+    rows = board(g, s)
+    assert isinstance(rows, tuple) and all(isinstance(r, tuple) for r in rows)
+    assert np.array_equal(g.state_from_cells(rows, 0), s)
+    assert np.array_equal(g.state_from_cells([list(r) for r in rows], 0), s)
+    assert g.to_move(g.state_from_cells(rows, 1)) == 1
+    bad_boards = [rows[:5], [list(r) for r in rows[:5]] + [[0] * 7], "......",
                   [[0] * 6] * 5 + [[0, 0, 0, 0, 0, 3]], [[0] * 6] * 5 + [[0, 0, 0, 0, 0, True]],
                   [[0] * 6] * 5 + [[0, 0, 0, 0, 0, "1"]], [[0] * 6] * 5 + ["012012"], 5]
     for bad in bad_boards:
         with pytest.raises(ValueError):
-            g.state_from_board(bad, 0)
+            g.state_from_cells(bad, 0)
     for bad in (2, -1, True, "0", None):
         with pytest.raises(ValueError, match="player to move"):
-            g.state_from_board(board, bad)
+            g.state_from_cells(rows, bad)
+
+
+def test_board_view_round_trips_on_every_size_and_layout():
+    pyrng = random.Random(11)
+    for n in (4, 6, 8, 10):
+        for impl in (["bitboard", "mailbox"] if n <= 8 else ["mailbox"]):
+            for variant in ("standard", "manager"):
+                g = Othello(n, variant, impl=impl)
+                assert (g.pass_action == n * n) == (variant == "standard")
+                s = g.initial_state()
+                while not g.is_terminal(s):
+                    cells = g.cells(s)
+                    assert cells.dtype == np.int8 and cells.shape == (n, n)
+                    again = g.state_from_cells(cells, g.to_move(s))
+                    assert np.array_equal(again, s)
+                    for a in g.legal_moves(s):
+                        assert g.action_at(g.point_of(a)) == a
+                        if a != n * n:
+                            r, c = g.coords(a)
+                            assert g.action(r, c) == a == r * n + c
+                    s = g.play(s, pyrng.choice(g.legal_moves(s)))
+                assert g.cells(g.state_from_cells(g.cells(s), g.to_move(s))).tolist() == g.cells(s).tolist()
+    g = Othello(8)
+    for bad in ((8, 0), (-1, 0), (0, 8)):
+        with pytest.raises(IllegalMove) as err:
+            g.action(*bad)
+        assert err.value.reason is Reason.OUT_OF_RANGE
+    with pytest.raises(ValueError):
+        g.coords(64)
+    with pytest.raises(ValueError):
+        g.state_from_cells(g.cells(g.initial_state()), 0, previous=g.cells(g.initial_state()))
 
 
 # ---- hashing, observation ------------------------------------------------------------------------
@@ -392,8 +410,8 @@ def test_hash_and_observation():
     for impl in ("bitboard", "mailbox"):
         g = Othello(8, impl=impl)
         s = g.initial_state()
-        assert g.hash(s) != g.hash(g.state_from_board(g.board(s), 1))
-        s = g.play(s, g.text_to_move("d3"))
+        assert g.hash(s) != g.hash(g.state_from_cells(board(g, s), 1))
+        s = g.play(s, square(g, "d3"))
         obs = g.observation(s)
         assert obs.shape == (3, 8, 8) and obs.dtype == np.float32
         assert obs[0].sum() == 4 and obs[1].sum() == 1 and obs[2].min() == 1.0
@@ -403,111 +421,6 @@ def test_hash_and_observation():
     s = g.initial_state()
     a = g.play(g.play(g.play(s, 19), 18), 26)
     b = g.play(g.play(g.play(s, 26), 18), 19)
-    assert g.board(a) == g.board(b) and g.hash(a) == g.hash(b)
+    assert board(g, a) == board(g, b) and g.hash(a) == g.hash(b)
 
 
-# ---- evaluation -------------------------------------------------------------------------------
-
-def only(feature, weight=1.0):
-    w = np.zeros(len(STRONG_WEIGHTS))
-    w[feature] = weight
-    return w
-
-
-def test_evaluations_on_hand_made_positions():
-    rows = ["X.......",   # black owns a1
-            ".O......",
-            "..OX....",
-            "...XO...",
-            "...XX...",
-            "........",
-            "......O.",   # white on g7 next to the empty h8 corner (x-square)
-            "........",
-            ]
-    for impl in ("bitboard", "mailbox"):
-        g = Othello(8, impl=impl)
-        sb, sw = (g.state_from_board(board_of(rows), p) for p in (0, 1))
-        assert evaluate_disc_difference(sb, STRONG_WEIGHTS) == 1.0  # 5 black, 4 white
-        assert evaluate_disc_difference(sw, STRONG_WEIGHTS) == -1.0
-        assert evaluate_strong(sb, only(O.W_CORNERS, 25.0)) == 25.0
-        assert evaluate_strong(sw, only(O.W_CORNERS, 25.0)) == -25.0
-        # b2 (white) sits next to the OWNED corner a1: only g7 counts as an x-square, against white
-        assert evaluate_strong(sb, only(O.W_XSQUARES, 10.0)) == 10.0
-        assert evaluate_strong(sw, only(O.W_XSQUARES, 10.0)) == -10.0
-        assert evaluate_strong(sb, only(O.W_STABILITY)) == 1.0  # a1
-        assert evaluate_strong(sb, only(O.W_PARITY)) == 1.0     # 55 empty cells: odd
-        assert evaluate_strong(sw, only(O.W_PARITY)) == 1.0
-        assert evaluate_strong(sb, np.zeros(7)) == 0.0
-        mob = evaluate_strong(sb, only(O.W_MOBILITY))
-        nb_moves = len(g.legal_moves(sb))
-        nw_moves = len(g.legal_moves(sw))
-        assert mob == nb_moves - nw_moves == -evaluate_strong(sw, only(O.W_MOBILITY))
-        full = evaluate_strong(sb, STRONG_WEIGHTS)
-        # every feature but parity (which favours whoever is to move) changes sign with the mover
-        parity = STRONG_WEIGHTS[O.W_PARITY]
-        assert abs(full) < WIN_SCORE and full == pytest.approx(2 * parity - evaluate_strong(sw, STRONG_WEIGHTS))
-        scale = STRONG_WEIGHTS[O.VALUE_SCALE]
-        assert value_strong(sb, STRONG_WEIGHTS) == pytest.approx(1.0 / (1.0 + np.exp(-full / scale)))
-        assert value_strong(sw, STRONG_WEIGHTS) == pytest.approx(
-            1.0 / (1.0 + np.exp(evaluate_strong(sw, STRONG_WEIGHTS) / scale)))
-        assert value_strong(sb, np.zeros(6)) == 0.5  # all features off; short params: default scale
-
-
-def test_stability_runs_and_full_edges():
-    rows = ["XXXO....",   # a1..c1 black run from the a1 corner; d1 white is not anchored
-            "X.......",   # a2 black: run down the a file
-            "O.......",
-            "........",
-            "........",
-            "........",
-            "........",
-            "OOOOXXXX",   # full bottom edge: all 8 stable (a8 white corner, h8 black corner)
-            ]
-    for impl in ("bitboard", "mailbox"):
-        g = Othello(8, impl=impl)
-        s = g.state_from_board(board_of(rows), 0)
-        # black: a1 b1 c1 a2 + e8 f8 g8 h8 (+ h8 up the h file: h7 empty) = 8
-        # white: a8 b8 c8 d8 + a7? empty; a8 up the a file: a7 empty -> 4
-        assert stable_discs(s) == (8, 4)
-
-
-def test_final_states_score_exactly():
-    rows = ["XXXX", "XXXX", "XXOO", "OOOO"]   # full 4x4: 10 black, 6 white
-    for variant in ("standard", "manager"):
-        for impl in ("bitboard", "mailbox"):
-            g = Othello(4, variant, impl=impl)
-            for p, sign in ((0, 1), (1, -1)):
-                s = g.state_from_board(board_of(rows), p)
-                assert g.is_terminal(s) and g.returns(s) == (1.0, 0.0)
-                assert evaluate_disc_difference(s, STRONG_WEIGHTS) == 4.0 * sign
-                assert evaluate_strong(s, STRONG_WEIGHTS) == sign * (WIN_SCORE + 4.0)
-                assert evaluate_strong(s, np.zeros(7)) == sign * (WIN_SCORE + 4.0)
-                assert value_strong(s, STRONG_WEIGHTS) == 1.0
-    g = Othello(4)
-    draw = g.state_from_board(board_of(["XXXX", "XXXX", "OOOO", "OOOO"]), 1)
-    assert g.is_terminal(draw) and evaluate_strong(draw, STRONG_WEIGHTS) == 0.0
-    assert value_strong(draw, STRONG_WEIGHTS) == 0.5 and g.winner(draw) is None
-    # huge weights are clamped below every win
-    s = g.initial_state()
-    assert abs(evaluate_strong(s, STRONG_WEIGHTS * 1e9)) == WIN_SCORE - 1
-
-
-def test_evaluations_on_large_boards():
-    g = Othello(12)
-    s = g.initial_state()
-    for _ in range(20):
-        s = g.play(s, g.legal_moves(s)[0])
-    e = evaluate_strong(s, STRONG_WEIGHTS)
-    assert abs(e) < WIN_SCORE and 0.0 < value_strong(s, STRONG_WEIGHTS) < 1.0
-    flipped = g.state_from_board(g.board(s), 1 - g.to_move(s))
-    assert evaluate_disc_difference(flipped, STRONG_WEIGHTS) == -evaluate_disc_difference(s, STRONG_WEIGHTS)
-    p = g.to_move(s)
-    assert evaluate_strong(s, only(O.W_MOBILITY)) == (len(ref_placements(g.board(s), 12, p + 1))
-                                                       - len(ref_placements(g.board(s), 12, 2 - p)))
-
-
-def test_evaluate_strong_uses_the_default_weights_when_given_too_few():
-    s = Othello(8).initial_state()
-    s = Othello(8).play(s, 19)
-    assert evaluate_strong(s, np.zeros(3)) == evaluate_strong(s, STRONG_WEIGHTS)
-    assert evaluate_strong(s, STRONG_WEIGHTS * 2) != evaluate_strong(s, STRONG_WEIGHTS)

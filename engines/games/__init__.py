@@ -1,10 +1,20 @@
 """Game registry: ``make_game("othello", size=8)`` and friends."""
 from engines.games.base import Game
 
+GAMES = ("go", "othello", "hex")
+
+# one game per compiled kernel set and rule option: what the warm-up and the speed figures cover
+REPRESENTATIVES = (
+    ("go", {"size": 5, "rules": "standard"}), ("go", {"size": 5, "rules": "go5"}),
+    ("go", {"size": 5, "rules": "littlego"}), ("go", {"size": 5, "rules": "superko"}),
+    ("othello", {"size": 8}), ("othello", {"size": 8, "variant": "manager"}), ("othello", {"size": 10}),
+    ("hex", {"size": 5}),
+)
+
 
 def make_game(name: str, **options) -> Game:
     """Build a game by name ('go', 'othello', 'hex') with its options; ValueError on bad input."""
-    name = name.lower()
+    name = name.lower() if isinstance(name, str) else name
     if name == "go":
         from engines.games.go import Go
         return Go(**options)
@@ -17,4 +27,5 @@ def make_game(name: str, **options) -> Game:
     raise ValueError(f"unknown game {name!r}; choose go, othello or hex")
 
 
-GAMES = ("go", "othello", "hex")
+def representative_games() -> list[Game]:
+    return [make_game(name, **options) for name, options in REPRESENTATIVES]

@@ -1,7 +1,8 @@
 """Go on an n x n board (2 <= n <= 19) with four rule presets: standard, go5, littlego, superko.
 
-Points.  Action = row*n + col with row 0 = GTP row 1 (the bottom) and col 0 = column 'a', so the
-action order is the Go5 spec's board order (a1, b1, ..., a2, ...).  Pass = n*n.  Inside the state the
+Points.  Action = row*n + col with row 0 the BOTTOM row and col 0 the left column, so actions run
+in board order (bottom row left to right, then the next row up).  Pass = n*n.  The board view of
+engines/games/base.py counts rows from the top: ``action(row, col)`` and ``cells`` turn it over.  Inside the state the
 board is padded: stride W = n+1, point (row, col) lives at index (row+1)*W + col + 1, and the cells
 around it (one shared border column, a border row below and above, one extra cell) hold BORDER.
 Neighbours are p-1 (west), p+1 (east), p-W (south), p+W (north); diagonals p-W-1 (SW), p-W+1 (SE),
@@ -15,7 +16,7 @@ State layout (np.int64), header fields:
   a pass or none)   [10] stones captured by Black, [11] by White   [12] game over (0/1)
   [13] number of empty points   [14] next stamp base   [15] superko history entries written
   [16] superko history capacity   [17] move limit (0 none)   [18] littlego: previous board ==
-  current board (the host's pass rule)   [19] stride W   [20] P
+  current board (the littlego pass rule)   [19] stride W   [20] P
 Then arrays of P cells each, at HEADER + k*P:
   k=0 board (0 empty, 1 black, 2 white, 3 border)
   k=1 next: circular linked list of the stones of a chain
@@ -25,7 +26,8 @@ Then arrays of P cells each, at HEADER + k*P:
        its pseudo-liberties are one point: libs * sumsq == sum**2 (then the point is sum / libs).
   k=7 stamp: when each empty point became empty.  Initial stamps are the indices (board order);
        a captured block gets base + index with a fresh base (header [14], step P) per block, so
-       sorting the empty points by stamp gives the Go5 empty-list order (1.4, 1.5 step 8).
+       sorting the empty points by stamp gives the "go5" empty-list order: board order at the
+       start, points freed by a capture appended at the end, block by block.
   k=8 position of each empty point in the empty list
 then the empty list (n*n cells, unordered, swap-remove) and the superko history (capacity H): board
 hashes (side to move excluded) of the positions after each stone move, starting with the empty
@@ -38,7 +40,7 @@ are O(1) apart from the stones actually removed; only scoring floods the empty r
 
 The game-over flag is recomputed by every move: two consecutive passes (littlego: a pass while the
 previous board equals the current one) or the move limit.  So under "go5" a stone played after two
-passes (``go5_play``, as GTP allows) resumes the game.  The kernels serve every size and rule set:
+passes (``go5_play``, out-of-turn play included) resumes the game.  The kernels serve every size and rule set:
 they read both from the header.  Helpers for other kernels: point_of / action_of convert actions
 and padded indices, candidates() lists K(c), playout_traced() is the playout with a move trace.
 """
@@ -48,13 +50,15 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.games.base import Game, check_size
+from engines.errors import Reason
+from engines.games.base import CELL_DTYPE, Game, check_size
+from engines.validate import check_choice, check_int, check_number, check_player
 from engines.rng import below
 
 HEADER = 24
 (SIZE, TO_MOVE, RULES, KOMI, HASH, KO, NMOVES, NPASS, LAST, LAST2, CAPS, CAPS_W, OVER, NEMPTY, STAMP,
  HLEN, HCAP, MAXMOVES, PREV_EQ, STRIDE, PSIZE) = range(21)
-A_BOARD, A_NEXT, A_HEAD, A_CNT, A_LIBS, A_LSUM, A_LSQ, A_STAMP, A_EPOS = range(9)
+A_NEXT, A_HEAD, A_CNT, A_LIBS, A_LSUM, A_LSQ, A_STAMP, A_EPOS = range(1, 9)  # array 0 is the board (at HEADER)
 N_ARRAYS = 9
 EMPTY_CELL, BLACK, WHITE, BORDER = 0, 1, 2, 3
 STANDARD, GO5, LITTLEGO, SUPERKO = 0, 1, 2, 3
@@ -64,7 +68,7 @@ MIN_SIZE, MAX_SIZE = 2, 19
 MAX_P = (MAX_SIZE + 2) * (MAX_SIZE + 1) + 1
 HISTORY_PER_POINT = 4      # superko history capacity = 4 * n*n positions (ring buffer)
 PLAYOUT_CAP_PER_POINT = 3  # a random playout stops after 3 * n*n moves and scores what it has
-COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # GTP column letters (no 'i')
+COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # column letters of the drawing (no 'i', as Go boards label them)
 
 _ZRNG = np.random.default_rng(0x60B0A4D)
 ZOBRIST = _ZRNG.integers(-(2**63), 2**63 - 1, size=(3, MAX_P), dtype=np.int64)  # [colour, index]
@@ -258,7 +262,7 @@ def _place(s, p, c):
     hd = HEADER + A_HEAD * P
     o = 3 - c
     go5 = s[RULES] == GO5
-    eyeish = go5  # Go5 1.5 step 3: every on-board neighbour is an opponent stone
+    eyeish = go5  # "go5" ko: set only for a stone played where every on-board neighbour is an opponent stone
     if go5:
         for q in (p - 1, p + 1, p - W, p + W):
             v = s[bd + q]
@@ -299,14 +303,14 @@ def _place(s, p, c):
 @nb.njit(cache=True)
 def _pass(s):
     rules = s[RULES]
-    if rules != GO5:  # Go5 quirk: a pass keeps the ko ban
+    if rules != GO5:  # under "go5" a pass keeps the ko ban
         s[KO] = -1
     s[NPASS] += 1
     s[LAST2] = s[LAST]
     s[LAST] = -1
     s[NMOVES] += 1
     if rules == LITTLEGO:
-        over = s[PREV_EQ] == 1  # the host: a pass while previous board == current board ends it
+        over = s[PREV_EQ] == 1  # littlego: a pass while the previous board equals the current one ends it
     else:
         over = s[NPASS] >= 2
     if s[MAXMOVES] > 0 and s[NMOVES] >= s[MAXMOVES]:
@@ -380,7 +384,7 @@ def _check(s, p, c, superko):
 
 @nb.njit(cache=True)
 def _is_eye(s, p, c):
-    """Go5 spec 1.7: all on-board orthogonal neighbours are c; opponent diagonals, plus one if any
+    """The eye test: all on-board orthogonal neighbours are c; opponent diagonals, plus one if any
     diagonal is off the board, number fewer than 2."""
     W = s[STRIDE]
     bd = HEADER
@@ -498,7 +502,7 @@ def legal(s, out):
 
 @nb.njit(cache=True)
 def _empties_in_order(s):
-    """Empty points (padded) in Go5 empty-list order (by stamp)."""
+    """Empty points (padded) in empty-list order (by stamp)."""
     P = s[PSIZE]
     k = s[NEMPTY]
     em = HEADER + N_ARRAYS * P
@@ -512,7 +516,7 @@ def _empties_in_order(s):
 @nb.njit(cache=True)
 def candidates(s, c, out):
     """Legal non-eye points of colour c (1/2) as actions, in board order or, under "go5", in
-    empty-list order (the spec's K(c)).  The game-over flag is ignored.  Returns the count."""
+    empty-list order.  The game-over flag is ignored.  Returns the count."""
     n = s[SIZE]
     W = s[STRIDE]
     k = 0
@@ -534,8 +538,8 @@ def candidates(s, c, out):
 
 @nb.njit(K.SIG_LEGAL, cache=True)
 def rollout_moves(s, out):
-    """Legal moves that do not fill an own eye (Go5 K(c), in empty-list order under "go5"); pass
-    only when there are none."""
+    """Legal moves that do not fill an own eye (in empty-list order under "go5"); pass only when
+    there are none."""
     if s[OVER] != 0:
         return 0
     k = candidates(s, s[TO_MOVE] + 1, out)
@@ -648,8 +652,8 @@ KERNELS = K.GameKernels(legal=legal, rollout_moves=rollout_moves, apply=apply, t
 
 @nb.njit(cache=True)
 def _go5_attempt(s, p, c):
-    """Go5 spec 1.5 for colour c (1/2) at p, in place: npass is cleared even when the move is
-    illegal; occupied / ko change nothing else; a suicide clears the ko ban (quirk).  Returns the
+    """A "go5" play attempt of colour c (1/2) at p, in place: npass is cleared even when the move
+    is illegal; occupied / ko change nothing else; a suicide attempt clears the ko ban.  Returns the
     _check code."""
     s[NPASS] = 0
     s[OVER] = 1 if (s[MAXMOVES] > 0 and s[NMOVES] >= s[MAXMOVES]) else 0
@@ -680,6 +684,7 @@ def _rebuild(s, cells):
 
 # ---- Python side ---------------------------------------------------------------------------------
 DEFAULT_KOMI = {"standard": 7.5, "go5": 0.5, "superko": 7.5}  # littlego: size / 2 (2.5 on 5x5)
+REASONS = {OCCUPIED: Reason.OCCUPIED, KO_BAN: Reason.KO, SUICIDE: Reason.SUICIDE, SUPERKO_BAN: Reason.SUPERKO}
 
 
 class Go(Game):
@@ -690,58 +695,71 @@ class Go(Game):
       * "standard": captures, suicide illegal, simple ko (a single-stone capture by a single stone
         left with one liberty may not be retaken at once; any move or pass clears the ban), area
         scoring (stones + empty regions bordered by one colour only), komi 7.5.
-      * "go5": the CMPUT 496 Go5 engine (specs/gtp-go5.md section 1): the ko point is set when the
-        stone was played on an "enemy-eyeish" point and exactly one removed block was a single
-        stone (even if a larger block died too); the ban forbids BOTH colours and survives passes
-        until the next stone; a suicide attempt (``go5_play``) erases it; the empty-list order of
-        1.4 is kept through stamps (``go5_candidates``); area scoring with komi 0.5.
-      * "littlego": the CSCI-561 Little-Go host (specs/littlego.md), 5x5 by default: suicide
-        illegal; a capture that recreates the board before the opponent's last move is a ko
-        violation (the host's test, which is exactly a simple-ko ban; a pass clears it); the game
-        ends after move n*n-1 (24 on 5x5, passes count) or on a pass made while the previous board
-        equals the current one (two consecutive passes; a Black pass on move 1); stones-only
+      * "go5": the ko point is set when the stone was played on a point whose on-board neighbours
+        are all opponent stones and exactly one removed block was a single stone (even if a larger
+        block died too); the ban forbids BOTH colours and survives passes until the next stone; a
+        suicide attempt (``go5_play``) erases it; children and rollouts follow the empty-list order
+        (``go5_candidates``); area scoring with komi 0.5.
+      * "littlego": 5x5 by default; suicide illegal; a capture that recreates the board before the
+        opponent's last move is a ko violation (exactly a simple-ko ban; a pass clears it); the
+        game ends after move n*n-1 (24 on 5x5, passes count) or on a pass made while the previous
+        board equals the current one (two consecutive passes; a Black pass on move 1); stones-only
         scoring with komi size/2 (2.5): Black wins iff B > W + 2.5.
       * "superko": positional superko (a stone may not recreate any earlier board position; the
         history is a ring buffer of 4*n*n positions, older ones are forgotten), area scoring, komi
         7.5.  Random playouts check only simple ko.
-    Random playouts never fill an own eye (Go5 1.7 eye test) and stop after 3*n*n moves.
-
-    Notations: "gtp" ("d4", "pass"; columns skip 'i') and "littlego" ("i,j" with i the row from
-    the top, "PASS"); the default is "littlego" under the littlego rules and "gtp" otherwise.
+    Random playouts never fill an own eye (``is_eye``) and stop after 3*n*n moves.
     """
 
     name = "go"
     kernels = KERNELS
     SYMBOLS = {0: ".", 1: "X", 2: "O"}
+    rules_option = "rules"  # the constructor keyword naming the rule variant
 
     def __init__(self, size: int | None = None, komi: float | None = None, rules: str = "standard",
                  max_moves: int | None = None):
-        if rules not in RULE_NAMES:
-            raise ValueError(f"unknown go rules {rules!r}; choose one of {', '.join(RULE_NAMES)}")
-        self.rules = rules
+        self.rules = check_choice("go rules", rules, RULE_NAMES)
         if size is None:
             size = 5 if rules == "littlego" else 9
         self.size = check_size("go", size, MIN_SIZE, MAX_SIZE)
         n = self.size
         if komi is None:
             komi = n / 2 if rules == "littlego" else DEFAULT_KOMI[rules]
-        if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(float(komi)):
-            raise ValueError(f"komi must be a finite number, got {komi!r}")
-        self.komi = float(komi)
+        self.komi = check_number("komi", komi)
         if max_moves is None:
             max_moves = n * n - 1 if rules == "littlego" else 0
-        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)) or max_moves < 0:
-            raise ValueError(f"max_moves must be a non-negative integer (0 = no limit), got {max_moves!r}")
-        self.max_moves = int(max_moves)
+        self.max_moves = check_int("max_moves (0 = no limit)", max_moves, 0)
         self.num_actions = n * n + 1
-        self.pass_move = n * n
-        self.notations = ("littlego", "gtp") if rules == "littlego" else ("gtp", "littlego")
+        self.pass_action = n * n
         self._template = self._make_initial()
+
+    def __repr__(self):
+        return f"Go(size={self.size}, komi={self.komi:g}, rules={self.rules!r}, max_moves={self.max_moves})"
 
     @property
     def observation_shape(self):
         return (3, self.size, self.size)
+
+    # ---- the board view: rows counted from the top ----------------------------------------------
+    def action(self, row: int, col: int) -> int:
+        a = super().action(row, col)
+        r, c = divmod(a, self.size)
+        return (self.size - 1 - r) * self.size + c
+
+    def coords(self, action: int) -> tuple[int, int]:
+        r, c = super().coords(action)
+        return self.size - 1 - r, c
+
+    def cells(self, state: np.ndarray) -> np.ndarray:
+        n = self.size
+        return state[HEADER + self._points()].reshape(n, n)[::-1].astype(CELL_DTYPE)
+
+    def move_label(self, action: int) -> str:
+        """'d4' (column letter without 'i', row number from 1 at the bottom), as drawn; 'pass'."""
+        if self._check_action(action) == self.pass_action:
+            return "pass"
+        r, c = divmod(action, self.size)
+        return f"{COLUMNS[c]}{r + 1}"
 
     # ---- states ------------------------------------------------------------------------------
     def _make_initial(self) -> np.ndarray:
@@ -774,6 +792,7 @@ class Go(Game):
         return s
 
     def _points(self) -> np.ndarray:
+        """Padded index of every action's point, in action order."""
         n = self.size
         a = np.arange(n * n)
         return (a // n + 1) * (n + 1) + a % n + 1
@@ -781,166 +800,130 @@ class Go(Game):
     def initial_state(self) -> np.ndarray:
         return self._template.copy()
 
-    def state_from_cells(self, cells, to_move: int = 0) -> np.ndarray:
-        """A state with the given stones (cells[row][col], row 0 = the bottom row; 0 empty, 1 black,
-        2 white) and player to move; no ko, no history.  ValueError for a chain without liberty."""
+    def state_from_cells(self, cells, to_move: int, *, previous=None, moves_played: int | None = None) -> np.ndarray:
+        """A state with the given stones and player to move; ValueError for a chain without liberty.
+
+        ``previous`` (the board before the opponent's last move, same grid convention) gives the
+        history the rules need: whether the last move was a pass onto an unchanged board, and the
+        ko ban, found as a retake test (a point where a stone of the mover vanished whose recapture
+        would recreate ``previous``).  ``moves_played`` (passes included) defaults to the smallest
+        number consistent with the stones and the player to move (even when Black is to move)."""
         n = self.size
-        cells = np.asarray(cells, dtype=np.int64)
-        if cells.shape not in ((n, n), (n * n,)) or not np.isin(cells, (0, 1, 2)).all():
-            raise ValueError(f"a {n}x{n} go board needs {n}x{n} cells of 0, 1 or 2")
-        if isinstance(to_move, bool) or to_move not in (0, 1):
-            raise ValueError(f"player to move must be 0 or 1, got {to_move!r}")
+        grid = self._check_grid(cells)
+        to_move = self._check_to_move(to_move)
+        if moves_played is None:
+            moves_played = int(np.count_nonzero(grid))
+            moves_played += (moves_played - to_move) % 2
+        elif check_int("moves_played", moves_played, 0) % 2 != to_move:
+            raise ValueError(f"moves_played must be even when black is to move and odd when white is, "
+                             f"got {moves_played!r}")
         s = self.initial_state()
-        if not _rebuild(s, np.ascontiguousarray(cells.reshape(-1))):
+        if not _rebuild(s, np.ascontiguousarray(grid[::-1].reshape(-1).astype(np.int64))):
             raise ValueError("the board has a chain without liberties")
-        _set_side(s, int(to_move))
+        _set_side(s, to_move)
         if s[HCAP]:
             s[HEADER + N_ARRAYS * s[PSIZE] + n * n] = board_hash(s)
-        return s
-
-    def state_from_boards(self, previous, current, colour: int, moves_played: int | None = None) -> np.ndarray:
-        """The Little-Go host's input.txt as a state: previous / current boards (n lists of n, i =
-        row from the TOP, 0 empty 1 black 2 white), colour to move 1 (black) or 2 (white).
-        ``moves_played`` (moves made so far, passes included) is unknown to the host's player; by
-        default it is the smallest number consistent with the stones on the board and the colour
-        to move.  The ko ban is found as the host finds it: a point where a stone of ours vanished
-        whose capture-retake would recreate ``previous``."""
-        n = self.size
-        prev = self._host_board(previous, "previous")
-        cur = self._host_board(current, "current")
-        if isinstance(colour, bool) or colour not in (1, 2):
-            raise ValueError(f"colour must be 1 (black) or 2 (white), got {colour!r}")
-        parity = 0 if colour == 1 else 1
-        if moves_played is None:
-            moves_played = int(np.count_nonzero(cur))
-            if moves_played % 2 != parity:
-                moves_played += 1
-        elif isinstance(moves_played, bool) or not isinstance(moves_played, (int, np.integer)) \
-                or moves_played < 0 or moves_played % 2 != parity:
-            raise ValueError(f"moves_played must be a non-negative integer, even when black is to move "
-                             f"and odd when white is, got {moves_played!r}")
-        # host rows from the top -> our rows from the bottom
-        s = self.state_from_cells(cur[::-1], colour - 1)
-        same = bool((prev == cur).all())
         s[NMOVES] = int(moves_played)
-        s[PREV_EQ] = 1 if same else 0
-        s[NPASS] = 1 if (same and moves_played > 0) else 0
         if self.max_moves and moves_played >= self.max_moves:
             s[OVER] = 1
-        # ko: one of our stones was captured and retaking recreates the previous board
-        for i, j in zip(*np.nonzero((prev == colour) & (cur == 0))):
-            a = (n - 1 - i) * n + j
-            p = point_of(n, a)
+        if previous is None:
+            return s
+        prev = self._check_grid(previous)
+        same = bool((prev == grid).all())
+        s[PREV_EQ] = 1 if same else 0
+        s[NPASS] = 1 if (same and moves_played > 0) else 0
+        colour = to_move + 1
+        for i, j in zip(*np.nonzero((prev == colour) & (grid == EMPTY_CELL))):
+            p = point_of(n, self.action(int(i), int(j)))
             if _check(s, p, colour, False) == OK:
                 t = s.copy()
                 _place(t, p, colour)
-                if (self.board(t)[::-1] == prev).all():
+                if (self.cells(t) == prev).all():
                     s[KO] = p
         return s
 
-    def _host_board(self, rows, what) -> np.ndarray:
-        n = self.size
-        try:
-            b = np.array([[int(v) for v in row] for row in rows], dtype=np.int64)
-        except (TypeError, ValueError):
-            raise ValueError(f"the {what} board must be {n} rows of {n} integers 0, 1 or 2") from None
-        if b.shape != (n, n) or not np.isin(b, (0, 1, 2)).all():
-            raise ValueError(f"the {what} board must be {n} rows of {n} integers 0, 1 or 2")
-        return b
-
     def with_komi(self, state: np.ndarray, komi: float) -> np.ndarray:
-        """A copy of state scored with another komi (GTP 'komi'; the Go instance keeps its own)."""
-        if isinstance(komi, bool) or not isinstance(komi, (int, float, np.integer, np.floating)) \
-                or not math.isfinite(float(komi)):
-            raise ValueError(f"komi must be a finite number, got {komi!r}")
+        """A copy of state scored with another komi (the Go instance keeps its own)."""
         s = state.copy()
-        s[KOMI] = np.array([float(komi)], dtype=np.float64).view(np.int64)[0]
+        s[KOMI] = np.array([check_number("komi", komi)], dtype=np.float64).view(np.int64)[0]
         return s
 
     def set_to_move(self, state: np.ndarray, player: int) -> np.ndarray:
-        """A copy of state with the given player (0/1) to move (GTP play out of turn)."""
-        if isinstance(player, bool) or player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {player!r}")
+        """A copy of state with the given player (0/1) to move (play out of turn)."""
         s = state.copy()
-        _set_side(s, int(player))
+        _set_side(s, check_player(player))
         return s
 
     # ---- rules queries ---------------------------------------------------------------------------
-    def board(self, state) -> np.ndarray:
-        """(n, n) array of 0/1/2, [row][col] with row 0 = the bottom (GTP row 1)."""
-        n = self.size
-        return state[HEADER + self._points()].reshape(n, n).copy()
-
     def is_legal(self, state, move) -> bool:
         move = self._check_action(move)
         if self.is_terminal(state):
             return False
-        if move == self.pass_move:
+        if move == self.pass_action:
             return True
         return _check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True) == OK
 
-    def explain_illegal(self, state, move):
+    def illegal_reason(self, state, move):
         move = self._check_action(move)
         if self.is_terminal(state):
-            return "the game is over"
-        if move == self.pass_move:
-            return "a pass is always legal"
-        code = _check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True)
-        return {OCCUPIED: "the point is occupied",
-                KO_BAN: "ko: the point may not be retaken now",
-                SUICIDE: "suicide: the stone would have no liberty",
-                SUPERKO_BAN: "superko: the move would repeat an earlier position",
-                OK: "the move is legal"}[int(code)]
+            return Reason.GAME_OVER
+        if move == self.pass_action:
+            return None
+        return REASONS.get(int(_check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True)))
 
     def is_eye(self, state, point: int, colour: int) -> bool:
-        """Go5 1.7 eye test of the empty point (an action) for colour 0 (black) or 1 (white)."""
+        """The eye test of the empty point (an action) for colour 0 (black) or 1 (white): all
+        on-board orthogonal neighbours are that colour, and opponent diagonals (plus one if a
+        diagonal is off the board) number fewer than 2."""
         point = self._check_point(point)
         p = point_of(self.size, point)
         if state[HEADER + p] != EMPTY_CELL:
             return False
-        return bool(_is_eye(state, p, self._check_colour(colour) + 1))
+        return bool(_is_eye(state, p, check_player(colour, "colour") + 1))
 
     def go5_candidates(self, state, colour: int | None = None) -> list[int]:
-        """K(c) of Go5 spec 1.8 for colour c (default: the player to move): legal, non-eye points in
-        empty-list order (under other rules: board order).  Ignores the game-over flag."""
-        c = int(state[TO_MOVE]) if colour is None else self._check_colour(colour)
+        """The rollout candidates of a colour (default: the player to move): legal points that are
+        not its own eyes, in empty-list order under "go5", board order otherwise.  Ignores the
+        game-over flag."""
+        c = int(state[TO_MOVE]) if colour is None else check_player(colour, "colour")
         out = np.empty(self.num_actions, dtype=np.int32)
         k = candidates(state, c + 1, out)
         return out[:k].tolist()
 
     def empty_list(self, state) -> list[int]:
-        """The empty points (actions) in Go5 empty-list order."""
+        """The empty points (actions) in empty-list order: board order at the start, points freed by
+        a capture appended at the end."""
         return [int(action_of(self.size, p)) for p in _empties_in_order(state)]
 
-    def go5_play(self, state, move: int, colour: int | None = None) -> tuple[np.ndarray, str | None]:
-        """Go5 1.5 'play c X': returns (new state, None) or (new state, reason) for an illegal move,
-        the new state then carrying the side effects of the attempt (npass = 0; a suicide attempt
-        erases the ko ban).  The colour (0/1, default the player to move) need not be the one to
-        move; the opponent of it moves next.  Ignores the game-over flag."""
+    def go5_play(self, state, move: int, colour: int | None = None) -> tuple[np.ndarray, Reason | None]:
+        """A "go5" play attempt: returns (new state, None), or (new state, Reason) for an illegal
+        move, the new state then carrying the side effects of the attempt (npass = 0; a suicide
+        attempt erases the ko ban).  The colour (0/1, default the player to move) need not be the one
+        to move; the opponent of it moves next.  Ignores the game-over flag."""
         move = self._check_action(move)
-        c = int(state[TO_MOVE]) if colour is None else self._check_colour(colour)
+        c = int(state[TO_MOVE]) if colour is None else check_player(colour, "colour")
         s = state.copy()
-        if move == self.pass_move:
+        if move == self.pass_action:
             _set_side(s, c)
             _pass(s)
             return s, None
         code = _go5_attempt(s, point_of(self.size, move), c + 1)
-        if code == OK:
-            return s, None
-        return s, {OCCUPIED: "occupied", KO_BAN: "ko", SUICIDE: "suicide",
-                   SUPERKO_BAN: "superko"}[int(code)]
+        return s, REASONS.get(int(code))
+
+    def warm_up(self):
+        super().warm_up()
+        state = self.play(self.initial_state(), self.action(self.size // 2, self.size // 2))
+        self.is_eye(state, 0, 0), self.go5_candidates(state), self.empty_list(state)
+        self.go5_play(state, self.action(self.size // 2, self.size // 2))  # occupied
+        self.go5_play(state, self.action(0, 0))
+        self.state_from_cells(self.cells(state), 1, previous=self.cells(self.initial_state()))
+        self.with_komi(state, 0.5), self.set_to_move(state, 0)
 
     def _check_point(self, point) -> int:
         point = self._check_action(point)
-        if point == self.pass_move:
+        if point == self.pass_action:
             raise ValueError("a point is needed, not a pass")
         return point
-
-    @staticmethod
-    def _check_colour(colour) -> int:
-        if isinstance(colour, bool) or colour not in (0, 1):
-            raise ValueError(f"colour must be 0 (black) or 1 (white), got {colour!r}")
-        return int(colour)
 
     def _action_or_none(self, state, field):
         p = int(state[field])
@@ -971,84 +954,22 @@ class Go(Game):
         return int(state[CAPS]), int(state[CAPS_W])
 
     def score(self, state) -> float:
-        """Black minus White including komi (area scoring; stones only under "littlego")."""
+        """Black minus (komi + White): area scoring, stones only under "littlego"."""
         return float(score(state))
-
-    def score_text(self, state) -> str:
-        """Go5 format (spec 1.9): 'B+2.0', 'W+0.5' or '0'."""
-        if self.rules == "littlego":
-            b, w = _stones(state)
-        else:
-            b, w = _area(state)
-        black = float(b)
-        white = float(get_komi(state)) + float(w)  # W is accumulated from komi (spec 1.9)
-        if black > white:
-            return f"B+{black - white}"
-        if white > black:
-            return f"W+{white - black}"
-        return "0"
-
-    # ---- text ----------------------------------------------------------------------------------
-    def move_to_text(self, move: int, notation: str | None = None) -> str:
-        notation = self._notation(notation)
-        move = self._check_action(move)
-        n = self.size
-        if notation == "gtp":
-            if move == self.pass_move:
-                return "pass"
-            r, c = divmod(move, n)
-            return f"{COLUMNS[c]}{r + 1}"
-        if move == self.pass_move:
-            return "PASS"
-        r, c = divmod(move, n)
-        return f"{n - 1 - r},{c}"
-
-    def text_to_move(self, text: str, notation: str | None = None) -> int:
-        notation = self._notation(notation)
-        if not isinstance(text, str):
-            raise ValueError(f"move text must be a string, got {text!r}")
-        n = self.size
-        t = text.strip()
-        if t.lower() == "pass":
-            return self.pass_move
-        if notation == "gtp":
-            if not t:
-                raise ValueError("empty move text: expected a vertex like 'd4' or 'pass'")
-            col = t[0].lower()
-            if col not in COLUMNS:
-                raise ValueError(f"bad vertex {text!r}: the column must be a letter a..z other than i")
-            try:
-                row = int(t[1:])
-            except ValueError:
-                raise ValueError(f"bad vertex {text!r}: the row must be a number") from None
-            c = COLUMNS.index(col)
-            if row < 1 or row > n or c >= n:
-                raise ValueError(f"vertex {text!r} is off the {n}x{n} board")
-            return (row - 1) * n + c
-        parts = t.split(",")
-        if len(parts) != 2:
-            raise ValueError(f"bad little-go move {text!r}: expected 'i,j' or 'PASS'")
-        try:
-            i, j = int(parts[0]), int(parts[1])
-        except ValueError:
-            raise ValueError(f"bad little-go move {text!r}: i and j must be integers") from None
-        if not (0 <= i < n and 0 <= j < n):
-            raise ValueError(f"little-go move {text!r} is off the {n}x{n} board")
-        return (n - 1 - i) * n + j
 
     def render(self, state: np.ndarray) -> str:
         n = self.size
-        cells = self.board(state)
+        cells = self.cells(state)
         letters = "   " + " ".join(COLUMNS[:n])
         lines = [letters]
-        for r in range(n - 1, -1, -1):
-            row = " ".join(self.SYMBOLS[int(v)] for v in cells[r])
-            lines.append(f"{r + 1:2d} {row} {r + 1}")
+        for i in range(n):
+            row = " ".join(self.SYMBOLS[int(v)] for v in cells[i])
+            lines.append(f"{n - i:2d} {row} {n - i}")
         lines.append(letters)
         mover = int(state[TO_MOVE])
         status = "game over" if self.is_terminal(state) else f"{('Black', 'White')[mover]} ({'XO'[mover]}) to move"
         ko = self.ko(state)
         kb, kw = self.captures(state)
-        lines.append(f"{status}; captures X {kb} O {kw}; ko {self.move_to_text(ko, 'gtp') if ko is not None else '-'}; "
+        lines.append(f"{status}; captures X {kb} O {kw}; ko {self.move_label(ko) if ko is not None else '-'}; "
                      f"moves {self.nmoves(state)}; rules {self.rules}, komi {self.komi:g}")
         return "\n".join(lines)

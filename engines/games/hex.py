@@ -1,4 +1,4 @@
-"""Hex on an n x n rhombus (3 <= n <= 19), seed 000 / specs/hex-training.md conventions.
+"""Hex on an n x n rhombus (3 <= n <= 19).
 
 Player 0 ("player 1" of the harnesses) joins row 0 to row n-1; player 1 ("player 2") joins column 0
 to column n-1.  Neighbours of (r, c): (r-1,c) (r-1,c+1) (r,c-1) (r,c+1) (r+1,c-1) (r+1,c).
@@ -17,7 +17,7 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.games.base import Game, check_size
+from engines.games.base import CELL_DTYPE, Game, check_size
 from engines.games.planes import write_planes
 from engines.rng import below
 
@@ -185,17 +185,20 @@ KERNELS = K.GameKernels(legal=legal, rollout_moves=legal, apply=apply, terminal=
 
 
 class Hex(Game):
-    """Hex with the seed's conventions.  Notations: 'rc' ("2,3", zero-based row,col) and 'oht'
-    ("(2, 3)", the tournament client's ``str((row, col))``)."""
+    """Hex: player 0 joins the top row to the bottom row, player 1 the left column to the right one.
+    No pass; the board view's (row, col) is the state's cell (row, col)."""
 
     name = "hex"
     kernels = KERNELS
-    notations = ("rc", "oht")
+    pass_action = None
     SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
     def __init__(self, size: int = 5):
         self.size = check_size("hex", size, MIN_SIZE, MAX_SIZE)
         self.num_actions = self.size * self.size
+
+    def __repr__(self):
+        return f"Hex(size={self.size})"
 
     @property
     def observation_shape(self):
@@ -210,45 +213,32 @@ class Hex(Game):
         s[HEADER + nn:] = np.arange(nn + 4)
         return s
 
-    def state_from_cells(self, cells, to_move: int) -> np.ndarray:
-        """A state from a board (n*n values 0/1/2 row-major), replaying its stones; for harness boards."""
-        cells = np.asarray(cells, dtype=np.int64).reshape(-1)
-        if cells.shape[0] != self.num_actions or not np.isin(cells, (0, 1, 2)).all():
-            raise ValueError(f"a {self.size}x{self.size} hex board needs {self.num_actions} cells of 0, 1 or 2")
-        if to_move not in (0, 1):
-            raise ValueError(f"player to move must be 0 or 1, got {to_move!r}")
+    def cells(self, state: np.ndarray) -> np.ndarray:
+        n = self.size
+        return state[HEADER:HEADER + n * n].reshape(n, n).astype(CELL_DTYPE)
+
+    def state_from_cells(self, cells, to_move: int, *, previous=None, moves_played=None) -> np.ndarray:
+        """A state from a board, replaying its stones (any counts: a harness board is taken as given)."""
+        self._no_history(previous, moves_played)
+        flat = self._check_grid(cells).reshape(-1).astype(np.int64)
+        to_move = self._check_to_move(to_move)
         s = self.initial_state()
-        for a in np.flatnonzero(cells):
-            s[TO_MOVE] = cells[a] - 1
+        for a in np.flatnonzero(flat):
+            s[TO_MOVE] = flat[a] - 1
             if s[WINNER] < 0:
                 apply(s, a)
-            else:  # stones beyond a win: record them without re-deciding the game
-                s[HEADER + a] = cells[a]
+            else:  # stones beyond a win (replay order is not game order): record them and their hash
+                s[HEADER + a] = flat[a]
+                s[HASH] ^= ZOBRIST[flat[a] - 1, a] ^ ZOBRIST[0, self.num_actions]
                 s[NSTONES] += 1
+        if (s[NSTONES] % 2) != to_move:  # each replayed stone toggled the side key: match to_move
+            s[HASH] ^= ZOBRIST[0, self.num_actions]
         s[TO_MOVE] = to_move
         return s
 
-    def move_to_text(self, move: int, notation: str | None = None) -> str:
-        notation = self._notation(notation)
-        r, c = divmod(self._check_action(move), self.size)
-        return f"{r},{c}" if notation == "rc" else str((r, c))
-
-    def text_to_move(self, text: str, notation: str | None = None) -> int:
-        self._notation(notation)
-        if not isinstance(text, str):
-            raise ValueError(f"move text must be a string, got {text!r}")
-        parts = text.strip().strip("()[]").replace(",", " ").split()
-        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
-            raise ValueError(f"bad hex move {text!r}: expected 'row,col' with two integers")
-        r, c = int(parts[0]), int(parts[1])
-        if not (0 <= r < self.size and 0 <= c < self.size):
-            raise ValueError(f"hex move {text!r} is off the {self.size}x{self.size} board")
-        return r * self.size + c
-
-    def explain_illegal(self, state, move):
-        if state[HEADER + move] != 0:
-            return "the cell is occupied"
-        return super().explain_illegal(state, move)
+    def score(self, state: np.ndarray) -> float:
+        """+1 when player 0 has won, -1 when player 1 has, 0 while undecided."""
+        return {-1: 0.0, 0: 1.0, 1: -1.0}[int(state[WINNER])]
 
     def render(self, state: np.ndarray) -> str:
         """The diamond: cell (0,0) alone at the top; row 0 runs down the north-east edge."""

@@ -1,17 +1,17 @@
-"""Othello (Reversi) on an n x n board, 4 <= n <= 16 (seed 001 / specs/otp.md, seed 004 /
-specs/othello-pipe.md).
+"""Othello (Reversi) on an n x n board, 4 <= n <= 16.
 
-Player 0 is black/dark and moves first; player 1 is white/light.  Start position (seed 004's game
-manager, identical to OTP's on 8x8): with i = n//2 - 1 and j = n//2, (i,i) and (j,j) white,
-(i,j) and (j,i) black; (row, col) from the top-left.  A placement must bracket at least one
+Player 0 is black/dark and moves first; player 1 is white/light.  Start position: with
+i = n//2 - 1 and j = n//2, (i,i) and (j,j) white, (i,j) and (j,i) black; (row, col) from the
+top-left (on 8x8 the usual d5/e4 black, d4/e5 white).  A placement must bracket at least one
 opposing disc in a straight line and flips every bracketed disc in all 8 directions.
 
 Variants:
-  "standard" (OTP): a side with no placement must pass (the pass action n*n is then its only legal
-      move).  The state is final as soon as neither side can place (the two passes that the OTP
-      judge exchanges at the very end are not played on our side: an adapter answers them itself).
-  "manager" (seed 004): the game ends as soon as the side to move has no placement; no passing.
-Actions: r*n + c; pass = n*n; num_actions = n*n + 1 (pass never legal in "manager").
+  "standard": a side with no placement must pass (the pass action n*n is then its only legal
+      move).  The state is final as soon as neither side can place (a harness that exchanges two
+      closing passes after that has them answered by its adapter, not played here).
+  "manager": the game ends as soon as the side to move has no placement; there is no passing.
+Actions: r*n + c; pass = n*n; num_actions = n*n + 1 (the action n*n is never legal in "manager",
+whose ``pass_action`` is None).
 
 Two kernel sets, chosen by size (``Othello(impl=...)`` can force the mailbox for n <= 8):
   bitboard (n <= 8): one uint64 per colour in the 8x8 layout (bit r*8 + c), with a mask of the valid
@@ -32,17 +32,16 @@ mailbox (length 8 + n*n): [8 : 8+n*n] cells row-major, 0 empty, 1 black, 2 white
 The uint64 boards are stored bit for bit in the int64 slots.  Both layouts hash a position to the
 same key (Zobrist over (colour, row, col), xor a side key when white is to move).
 
-Evaluation kernels (``evaluate_disc_difference``, ``evaluate_strong``, ``value_strong``) serve both
-layouts: they dispatch on the layout field of the header.
+Evaluations of positions (heuristics for the searches) live in engines/knowledge/othello.py.
 """
-import re
-
 import numba as nb
 import numpy as np
 
 from engines import kernels as K
 from engines.bits import lowest_bit_index, popcount
-from engines.games.base import Game, check_size
+from engines.errors import Reason
+from engines.games.base import CELL_DTYPE, Game, check_size
+from engines.validate import check_choice
 from engines.games.planes import write_planes
 from engines.rng import below
 
@@ -461,235 +460,29 @@ MAILBOX_KERNELS = K.GameKernels(legal=mb_legal, rollout_moves=mb_legal, apply=mb
                                 observe=mb_observe)
 
 
-def kernels_for(size: int) -> K.GameKernels:
-    """The kernel set Othello uses by default for a board size."""
-    return BITBOARD_KERNELS if size <= MAX_BITBOARD_SIZE else MAILBOX_KERNELS
-
-
-# ==== evaluation (both layouts) ==================================================================
-
-# STRONG_WEIGHTS: one weight per feature of evaluate_strong, all from the mover's view (0 = off),
-# then the logistic scale of value_strong (ignored by evaluate_strong).  Hand-set, not tuned.
-W_DISCS, W_MOBILITY, W_CORNERS, W_XSQUARES, W_STABILITY, W_PARITY, VALUE_SCALE = range(7)
-STRONG_WEIGHTS = np.array([
-    0.2,   # discs: own minus opponent's
-    4.0,   # mobility: own placements minus opponent's
-    30.0,  # corners: own minus opponent's
-    12.0,  # x-squares: opponent's minus own discs diagonally next to an EMPTY corner
-    8.0,   # stability: own minus opponent's edge-anchored stable discs (runs from corners, full edges)
-    2.0,   # parity: +1 when the number of empty cells is odd (mover would get the last move), else -1
-    40.0,  # value_strong: P(black wins) = 1 / (1 + exp(-score_for_black / scale))
-], dtype=np.float64)
-_DEFAULT_WEIGHTS = STRONG_WEIGHTS.copy()  # frozen into the kernels as a constant
-WIN_SCORE = 1e4  # final states: WIN_SCORE * sign(d) + d; heuristic scores are clamped to +-(WIN_SCORE - 1)
-
-
-@nb.njit(cache=True, inline="always")
-def _cell(s, r, c):
-    """0 empty, 1 black, 2 white, for either layout."""
-    if s[LAYOUT] == BITBOARD:
-        sh = np.uint64(r * 8 + c)
-        if (np.uint64(s[BLACK_BB]) >> sh) & U1:
-            return 1
-        if (np.uint64(s[WHITE_BB]) >> sh) & U1:
-            return 2
-        return 0
-    return s[HEADER + r * s[SIZE] + c]
-
-
-@nb.njit(cache=True, inline="always")
-def _mobilities(s):
-    """(placements of the side to move, placements of the other side)."""
-    n = s[SIZE]
-    p = s[TO_MOVE]
-    if s[LAYOUT] == BITBOARD:
-        valid = np.uint64(s[VALID_BB])
-        B = np.uint64(s[BLACK_BB])
-        W = np.uint64(s[WHITE_BB])
-        P, O = (B, W) if p == 0 else (W, B)
-        return np.int64(popcount(np.uint64(s[MOVES_BB]))), np.int64(popcount(bb_moves(O, P, valid)))
-    return _mb_count_moves(s, n, p + 1, False), _mb_count_moves(s, n, 2 - p, False)
-
-
-@nb.njit(cache=True)
-def _edge_stable(s, n, r0, c0, dr, dc):
-    """(black, white) stable discs on one edge: every disc of a full edge, else the runs of the
-    corner's colour starting at each occupied end.  Corners are counted (each edge counts them)."""
-    b = 0
-    w = 0
-    full = True
-    for i in range(n):
-        if _cell(s, r0 + i * dr, c0 + i * dc) == 0:
-            full = False
-            break
-    if full:
-        for i in range(n):
-            if _cell(s, r0 + i * dr, c0 + i * dc) == 1:
-                b += 1
-            else:
-                w += 1
-        return b, w
-    first = _cell(s, r0, c0)
-    if first != 0:
-        i = 0
-        while _cell(s, r0 + i * dr, c0 + i * dc) == first:
-            i += 1
-        if first == 1:
-            b += i
-        else:
-            w += i
-    last = _cell(s, r0 + (n - 1) * dr, c0 + (n - 1) * dc)
-    if last != 0:
-        i = n - 1
-        while _cell(s, r0 + i * dr, c0 + i * dc) == last:
-            i -= 1
-        if last == 1:
-            b += n - 1 - i
-        else:
-            w += n - 1 - i
-    return b, w
-
-
-@nb.njit(cache=True)
-def stable_discs(s):
-    """(black, white) edge-anchored stable discs: corners, same-colour runs along the edges from an
-    occupied corner, and whole edges once full (an edge disc can only be flipped along its edge)."""
-    n = s[SIZE]
-    m = n - 1
-    b = 0
-    w = 0
-    for e in range(4):
-        if e == 0:
-            eb, ew = _edge_stable(s, n, 0, 0, 0, 1)
-        elif e == 1:
-            eb, ew = _edge_stable(s, n, m, 0, 0, 1)
-        elif e == 2:
-            eb, ew = _edge_stable(s, n, 0, 0, 1, 0)
-        else:
-            eb, ew = _edge_stable(s, n, 0, m, 1, 0)
-        b += eb
-        w += ew
-    for k in range(4):  # each occupied corner was counted by both of its edges
-        v = _cell(s, m if k >= 2 else 0, m if k % 2 == 1 else 0)
-        if v == 1:
-            b -= 1
-        elif v == 2:
-            w -= 1
-    return b, w
-
-
-@nb.njit(cache=True, inline="always")
-def _final_score(d):
-    if d > 0:
-        return WIN_SCORE + d
-    if d < 0:
-        return -WIN_SCORE + d
-    return 0.0
-
-
-@nb.njit(K.SIG_EVALUATE, cache=True)
-def evaluate_disc_difference(s, params):
-    """The assignment's heuristic (seed 004): mover's discs minus the opponent's; on a final state of
-    the manager variant it is the exact utility.  params is ignored."""
-    b, w = disc_counts(s)
-    return np.float64(b - w) if s[TO_MOVE] == 0 else np.float64(w - b)
-
-
-@nb.njit(cache=True)
-def _evaluate_strong(s, w):
-    n = s[SIZE]
-    p = s[TO_MOVE]
-    nblack, nwhite = disc_counts(s)
-    mine, theirs = (nblack, nwhite) if p == 0 else (nwhite, nblack)
-    if s[STATUS] == OVER:
-        return _final_score(np.float64(mine - theirs))
-    me = p + 1
-    score = 0.0
-    if w[W_DISCS] != 0.0:
-        score += w[W_DISCS] * (mine - theirs)
-    if w[W_MOBILITY] != 0.0:
-        mm, om = _mobilities(s)
-        score += w[W_MOBILITY] * (mm - om)
-    if w[W_CORNERS] != 0.0 or w[W_XSQUARES] != 0.0:
-        m = n - 1
-        corners = 0
-        xsq = 0
-        for k in range(4):
-            r = m if k >= 2 else 0
-            c = m if k % 2 == 1 else 0
-            v = _cell(s, r, c)
-            if v != 0:
-                corners += 1 if v == me else -1
-            else:
-                x = _cell(s, 1 if r == 0 else m - 1, 1 if c == 0 else m - 1)
-                if x != 0:
-                    xsq += -1 if x == me else 1
-        score += w[W_CORNERS] * corners + w[W_XSQUARES] * xsq
-    if w[W_STABILITY] != 0.0:
-        sb, sw = stable_discs(s)
-        score += w[W_STABILITY] * (sb - sw if p == 0 else sw - sb)
-    if w[W_PARITY] != 0.0:
-        score += w[W_PARITY] * (1.0 if (n * n - nblack - nwhite) % 2 == 1 else -1.0)
-    limit = WIN_SCORE - 1.0
-    return min(max(score, -limit), limit)
-
-
-@nb.njit(K.SIG_EVALUATE, cache=True)
-def evaluate_strong(s, w):
-    """Weighted features for the side to move (weights: see STRONG_WEIGHTS; a shorter params vector
-    means the defaults, since an exception cannot cross a compiled search).  Final states score
-    exactly WIN_SCORE * sign(d) + d (d = disc difference), beyond every heuristic score."""
-    if w.shape[0] < VALUE_SCALE:
-        return _evaluate_strong(s, _DEFAULT_WEIGHTS)
-    return _evaluate_strong(s, w)
-
-
-@nb.njit(K.SIG_VALUE, cache=True)
-def value_strong(s, params):
-    """P(black wins) for MCTS without rollouts: exact 1 / 0.5 / 0 on final states, else the logistic
-    of evaluate_strong from black's view with scale params[VALUE_SCALE] (40 if params is shorter)."""
-    if s[STATUS] == OVER:
-        return result(s)
-    e = evaluate_strong(s, params)
-    if s[TO_MOVE] == 1:
-        e = -e
-    scale = params[VALUE_SCALE] if params.shape[0] > VALUE_SCALE else _DEFAULT_WEIGHTS[VALUE_SCALE]
-    return 1.0 / (1.0 + np.exp(-e / scale))
-
-
 # ==== Python side ================================================================================
 
-_ALGEBRAIC = re.compile(r"([a-z])([0-9]{1,2})")
-_TWO_INTS = re.compile(r"\s*([+-]?[0-9]+)\s+([+-]?[0-9]+)\s*")
-
-
 class Othello(Game):
-    """Othello with the OTP ("standard") or game-manager ("manager") end rule.
-
-    Notations: 'algebraic' ("d3": column letter, row number from 1 at the top; "pass"),
-    'otp' ("X Y" = row col, pass "n 0"), 'pipe' ("i j" = column row; the manager never passes).
-    ``impl`` picks the kernel set: None (bitboards up to 8x8, mailbox above), "bitboard" or "mailbox".
-    """
+    """Othello with the "standard" end rule (a side with no placement passes; the game ends when
+    neither side can place) or the "manager" end rule (the game ends as soon as the side to move
+    has no placement).  ``impl`` picks the kernel set: None (bitboards up to 8x8, mailbox above),
+    "bitboard" or "mailbox"."""
 
     name = "othello"
-    notations = ("algebraic", "otp", "pipe")
     SYMBOLS = {0: ".", 1: "X", 2: "O"}
+    rules_option = "variant"  # the constructor keyword naming the rule variant
 
     def __init__(self, size: int = 8, variant: str = "standard", impl: str | None = None):
         self.size = check_size("othello", size, MIN_SIZE, MAX_SIZE)
-        if variant not in VARIANTS:
-            raise ValueError(f"othello variant must be one of {', '.join(VARIANTS)}, got {variant!r}")
-        self.variant = variant
+        self.variant = check_choice("othello variant", variant, VARIANTS)
         if impl is None:
             impl = "bitboard" if self.size <= MAX_BITBOARD_SIZE else "mailbox"
-        if impl not in ("bitboard", "mailbox"):
-            raise ValueError(f"othello impl must be 'bitboard' or 'mailbox', got {impl!r}")
+        self.impl = check_choice("othello impl", impl, ("bitboard", "mailbox"))
         if impl == "bitboard" and self.size > MAX_BITBOARD_SIZE:
             raise ValueError(f"othello bitboards hold at most {MAX_BITBOARD_SIZE}x{MAX_BITBOARD_SIZE}, "
                              f"got size {self.size}")
-        self.impl = impl
         self.kernels = BITBOARD_KERNELS if impl == "bitboard" else MAILBOX_KERNELS
-        self.pass_action = self.size * self.size
+        self.pass_action = self.size * self.size if variant == "standard" else None
         self.num_actions = self.size * self.size + 1
 
     def __repr__(self):
@@ -729,31 +522,18 @@ class Othello(Game):
         (bb_refresh if self.impl == "bitboard" else mb_refresh)(s)
         return s
 
-    def state_from_board(self, board, to_move: int) -> np.ndarray:
-        """A state from a board as the game manager sends it: board[row][col] in 0 empty, 1 black
-        (dark), 2 white (light); to_move is the player index, 0 black or 1 white."""
-        n = self.size
-        if isinstance(to_move, (bool, np.bool_)) or not isinstance(to_move, (int, np.integer)) \
-                or to_move not in (0, 1):
-            raise ValueError(f"player to move must be 0 (black) or 1 (white), got {to_move!r}")
-        if isinstance(board, (str, bytes)) or not hasattr(board, "__len__") or len(board) != n:
-            raise ValueError(f"an othello board must be a sequence of {n} rows")
-        cells = np.zeros((n, n), dtype=np.int64)
-        for r, row in enumerate(board):
-            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != n:
-                raise ValueError(f"row {r} of the othello board must have {n} cells")
-            for c, v in enumerate(row):
-                if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v not in (0, 1, 2):
-                    raise ValueError(f"cell ({r}, {c}) must be 0, 1 or 2, got {v!r}")
-                cells[r, c] = v
-        return self._make_state(cells, int(to_move))
+    def state_from_cells(self, cells, to_move: int, *, previous=None, moves_played=None) -> np.ndarray:
+        """A state from any board (0 empty, 1 black, 2 white) with the given player to move; whether
+        that side must pass or the game is over follows from the board."""
+        self._no_history(previous, moves_played)
+        grid = self._check_grid(cells).astype(np.int64)
+        return self._make_state(grid, self._check_to_move(to_move))
 
     def cells(self, state: np.ndarray) -> np.ndarray:
-        """The board as an (n, n) int array: 0 empty, 1 black, 2 white."""
         n = self.size
         if state[LAYOUT] == MAILBOX:
-            return state[HEADER:HEADER + n * n].reshape(n, n).copy()
-        out = np.zeros((n, n), dtype=np.int64)
+            return state[HEADER:HEADER + n * n].reshape(n, n).astype(CELL_DTYPE)
+        out = np.zeros((n, n), dtype=CELL_DTYPE)
         black = int(state[BLACK_BB]) & _MASK64
         white = int(state[WHITE_BB]) & _MASK64
         for r in range(n):
@@ -762,90 +542,36 @@ class Othello(Game):
                 out[r, c] = 1 if black & bit else (2 if white & bit else 0)
         return out
 
-    def board(self, state: np.ndarray) -> tuple:
-        """The board as the game manager writes it: a tuple of row tuples of 0/1/2."""
-        return tuple(tuple(int(v) for v in row) for row in self.cells(state))
-
-    def score(self, state: np.ndarray) -> tuple[int, int]:
-        """(black discs, white discs)."""
-        cells = self.cells(state)
-        return int((cells == 1).sum()), int((cells == 2).sum())
+    def score(self, state: np.ndarray) -> float:
+        """Black discs minus white discs."""
+        b, w = disc_counts(state)
+        return float(b - w)
 
     def must_pass(self, state: np.ndarray) -> bool:
         """True when the side to move has no placement and must pass (standard variant only)."""
         return int(state[STATUS]) == MUST_PASS
 
-    # ---- notation --------------------------------------------------------------------------
-    def move_to_text(self, move: int, notation: str | None = None) -> str:
-        notation = self._notation(notation)
-        move = self._check_action(move)
-        n = self.size
-        if move == self.pass_action:
-            if notation == "algebraic":
-                return "pass"
-            if notation == "otp":
-                return f"{n} 0"
-            raise ValueError("the game manager's pipe protocol has no pass move")
-        r, c = divmod(move, n)
-        if notation == "algebraic":
-            return f"{chr(ord('a') + c)}{r + 1}"
-        if notation == "otp":
-            return f"{r} {c}"
-        return f"{c} {r}"
-
-    def text_to_move(self, text: str, notation: str | None = None) -> int:
-        notation = self._notation(notation)
-        if not isinstance(text, str):
-            raise ValueError(f"move text must be a string, got {text!r}")
-        n = self.size
-        if notation == "algebraic":
-            t = text.strip().lower()
-            if t == "pass":
-                return self.pass_action
-            m = _ALGEBRAIC.fullmatch(t)
-            if not m:
-                raise ValueError(f"bad othello move {text!r}: expected a column letter and a row number "
-                                 f"such as 'd3', or 'pass'")
-            c = ord(m.group(1)) - ord("a")
-            r = int(m.group(2)) - 1
-            if not (0 <= r < n and 0 <= c < n):
-                raise ValueError(f"othello move {text!r} is off the {n}x{n} board "
-                                 f"(columns a..{chr(ord('a') + n - 1)}, rows 1..{n})")
-            return r * n + c
-        m = _TWO_INTS.fullmatch(text)
-        if not m:
-            what = "'X Y' (row, column)" if notation == "otp" else "'i j' (column, row)"
-            raise ValueError(f"bad othello move {text!r}: expected two integers {what}")
-        a, b = int(m.group(1)), int(m.group(2))
-        if notation == "otp":
-            if (a, b) == (n, 0):
-                return self.pass_action
-            r, c = a, b
-        else:
-            c, r = a, b
-        if not (0 <= r < n and 0 <= c < n):
-            extra = f" (the pass is '{n} 0')" if notation == "otp" else ""
-            raise ValueError(f"othello move {text!r} is off the {n}x{n} board{extra}")
-        return r * n + c
-
-    # ---- explanations and drawing ----------------------------------------------------------
-    def explain_illegal(self, state, move):
+    def illegal_reason(self, state, move):
         move = self._check_action(move)
         status = int(state[STATUS])
         if status == OVER:
-            return "the game is over"
-        if move == self.pass_action:
-            if self.variant == "manager":
-                return "there is no passing in the manager variant"
-            return "a pass is legal only when the side to move has no placement"
+            return Reason.GAME_OVER
+        if move == self.size * self.size:
+            return None if status == MUST_PASS else Reason.PASS_NOT_ALLOWED
         if status == MUST_PASS:
-            return "the side to move has no placement and must pass"
+            return Reason.MUST_PASS
+        if move in self.legal_moves(state):
+            return None
         r, c = divmod(move, self.size)
-        if self.cells(state)[r, c] != 0:
-            return "the square is occupied"
-        if self.is_legal(state, move):
-            return "the move is legal"
-        return "it flips no discs (a placement must bracket opponent discs in a line)"
+        return Reason.OCCUPIED if self.cells(state)[r, c] != 0 else Reason.NO_BRACKET
+
+    # ---- drawing ---------------------------------------------------------------------------
+    def move_label(self, action: int) -> str:
+        """'d3' (column letter, row number counted from 1 at the top), as drawn; 'pass'."""
+        if self._check_action(action) >= self.size * self.size:
+            return "pass"
+        r, c = self.coords(action)
+        return f"{chr(ord('a') + c)}{r + 1}"
 
     def render(self, state: np.ndarray) -> str:
         n = self.size
