@@ -4,13 +4,17 @@ Harness adapters (GTP, OTP, Little-Go, the Othello pipe, the Hex tournament) arr
 sub-commands in later issues.
 """
 import argparse
+import ast
 import sys
 import time
 
 from engines.games import GAMES, make_game
-from engines.rng import make_rng, below
+from engines.rng import below, make_rng
+from engines.search import SEARCHERS, Limits, make_searcher
 
-PLAYERS = ("random", "mcts", "alphabeta")
+PLAYERS = ("random",) + SEARCHERS
+DEFAULT_SIMULATIONS = 2000  # MCTS budget per move when neither --time nor --simulations is given
+DEFAULT_SECONDS = 1.0       # alpha-beta budget per move when --time is not given
 
 
 def _positive_float(text):
@@ -23,24 +27,32 @@ def _positive_float(text):
     return value
 
 
+def _setting(text):
+    """KEY=VALUE, the value a Python literal (1.5, True, 'uct') or else plain text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value
+
+
 def _game_options(args) -> dict:
     options = {}
     if args.size is not None:
         options["size"] = args.size
     if getattr(args, "rules", None):
-        if args.game == "go":
-            options["rules"] = args.rules
-        elif args.game == "othello":
-            options["variant"] = args.rules
-        else:
-            raise ValueError("hex has no rule variants")
+        keyword = make_game(args.game).rules_option  # the constructor keyword of the game's rule options
+        if keyword is None:
+            raise ValueError(f"{args.game} has no rule variants")
+        options[keyword] = args.rules
     return options
 
 
-def make_player(kind: str, game, seed: int, seconds: float | None, simulations: int | None):
-    """A function state -> move for a player kind ('random', 'mcts', 'alphabeta')."""
-    from engines.search.result import Limits
-    limits = Limits(time=seconds, simulations=simulations) if (seconds or simulations) else Limits(simulations=2000)
+def make_player(kind: str, game, seed: int, seconds: float | None = None, simulations: int | None = None,
+                config: dict | None = None, evaluation: str | None = None):
+    """A function state -> move: 'random', or a search by name with a config mapping."""
     if kind == "random":
         rng = make_rng(seed)
 
@@ -48,24 +60,25 @@ def make_player(kind: str, game, seed: int, seconds: float | None, simulations: 
             moves = game.legal_moves(state)
             return moves[below(rng, len(moves))]
         return random_player
+    knowledge = None
+    if evaluation is not None:
+        from engines.knowledge.bundle import knowledge_for
+        knowledge = knowledge_for(game, evaluation)
+    searcher = make_searcher(kind, game, config or {}, knowledge, seed)
     if kind == "mcts":
-        from engines.search.mcts import MCTS
-        mcts = MCTS(game, seed=seed, capacity=1 << 21)
-        return lambda state: mcts.search(state, Limits(time=limits.time, simulations=limits.simulations,
-                                                       start=time.perf_counter())).move
-    if kind == "alphabeta":
-        if game.name != "othello":
-            raise ValueError("alphabeta needs a heuristic evaluation; only othello has one so far")
-        from engines.games import othello
-        from engines.search.alphabeta import AlphaBeta
-        search = AlphaBeta(game, othello.evaluate_strong, eval_params=othello.STRONG_WEIGHTS)
-        ab_limits = Limits(time=seconds or 1.0, depth=None)
-        return lambda state: search.search(state, Limits(time=ab_limits.time, start=time.perf_counter())).move
-    raise ValueError(f"unknown player {kind!r}; choose {', '.join(PLAYERS)}")
+        budget = dict(time=seconds, simulations=simulations) if (seconds or simulations) \
+            else dict(simulations=DEFAULT_SIMULATIONS)
+    else:
+        budget = dict(time=seconds or DEFAULT_SECONDS)
+
+    def search_player(state):
+        return searcher.search(state, Limits(start=time.perf_counter(), **budget)).move
+    return search_player
 
 
-def play_game(game, players, show=True, out=sys.stdout) -> tuple[float, float]:
+def play_game(game, players, show=True, out=None) -> tuple[float, float]:
     """Plays one game between two players (functions state -> move); returns the per-player result."""
+    out = out if out is not None else sys.stdout  # looked up at call time (tests capture it)
     state = game.initial_state()
     if show:
         print(game.render(state), file=out)
@@ -76,7 +89,7 @@ def play_game(game, players, show=True, out=sys.stdout) -> tuple[float, float]:
         state = game.play(state, move)
         ply += 1
         if show:
-            print(f"\nmove {ply}: player {mover + 1} plays {game.move_to_text(move)}", file=out)
+            print(f"\nmove {ply}: player {mover + 1} plays {game.move_label(move)}", file=out)
             print(game.render(state), file=out)
     winner = game.winner(state)
     print(("\n" if show else "") + f"result after {ply} moves: "
@@ -86,8 +99,9 @@ def play_game(game, players, show=True, out=sys.stdout) -> tuple[float, float]:
 
 def cmd_play(args):
     game = make_game(args.game, **_game_options(args))
-    players = [make_player(kind, game, args.seed + i, args.time, args.simulations)
-               for i, kind in enumerate((args.first, args.second))]
+    players = [make_player(kind, game, args.seed + i, args.time, args.simulations, dict(config), args.evaluation)
+               for i, (kind, config) in enumerate(((args.first, args.first_config),
+                                                   (args.second, args.second_config)))]
     play_game(game, players, show=not args.quiet)
     return 0
 
@@ -139,7 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first", choices=PLAYERS, default="mcts", help="player 1 (moves first)")
     p.add_argument("--second", choices=PLAYERS, default="random", help="player 2")
     p.add_argument("--time", type=_positive_float, help="seconds per move for search players")
-    p.add_argument("--simulations", type=int, help="MCTS simulations per move (default 2000)")
+    p.add_argument("--simulations", type=int, help=f"MCTS simulations per move (default {DEFAULT_SIMULATIONS})")
+    p.add_argument("--first-config", type=_setting, nargs="*", default=[], metavar="KEY=VALUE",
+                   help="settings of player 1's search (its config fields, e.g. selection=puct c=1.2)")
+    p.add_argument("--second-config", type=_setting, nargs="*", default=[], metavar="KEY=VALUE",
+                   help="settings of player 2's search")
+    p.add_argument("--evaluation", help="the registered evaluation the searches use (default: the game's)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="show only the result, not the boards")
     p.set_defaults(func=cmd_play)

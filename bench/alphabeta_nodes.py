@@ -1,8 +1,8 @@
 """Alpha-beta speed: nodes per second on Othello 8x8 midgame positions (a figure, not a pass/fail).
 
-Positions: seeded uniformly random play, 20 plies from the start.  Search: evaluate_strong with
-its standard weights, alpha-beta + transposition table + ordering + iterative deepening, a fixed
-time per position.  Nodes are positions the search visits (see engines/search/alphabeta.py).
+Positions: seeded uniformly random play, 20 plies from the start.  Search: the "strong" evaluation
+(engines/knowledge/othello.py) with its standard weights, alpha-beta + transposition table +
+ordering + iterative deepening, a fixed time per position.  Nodes are positions the search visits (see engines/search/alphabeta.py).
 Run: ``.venv/bin/python bench/alphabeta_nodes.py [seconds per position]``.
 """
 import json
@@ -11,7 +11,8 @@ import sys
 
 import numpy as np
 
-from engines.games.othello import STRONG_WEIGHTS, Othello, evaluate_strong
+from engines.games.othello import Othello
+from engines.knowledge.bundle import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import Limits
 
@@ -37,7 +38,7 @@ def midgame_positions(game, count=POSITIONS, plies=PLIES, seed=SEED):
 def run(seconds: float = 2.0, config: AlphaBetaConfig | None = None) -> dict:
     """Median nodes/s over the positions, with each position's figure and reached depth."""
     game = Othello(8)
-    search = AlphaBeta(game, evaluate_strong, config or AlphaBetaConfig(), eval_params=STRONG_WEIGHTS)
+    search = AlphaBeta(game, config or AlphaBetaConfig(), knowledge_for(game, "strong"))
     search.search(game.initial_state(), Limits(depth=2))  # warm-up (first call loads the kernels)
     rates, depths = [], []
     for s in midgame_positions(game):

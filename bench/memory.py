@@ -30,7 +30,7 @@ if side == "ours":
     mcts.reset()
     before = psutil.Process().memory_info().rss
     stats = mcts.search(state, Limits(time=seconds, margin=0.0)).stats
-    sims, nodes = stats["simulations"], stats["nodes"]
+    sims, nodes = stats["simulations"], stats["tree_size"]
 else:
     from bench import openspiel_ref as ref
     game = ref.load(key)

@@ -16,6 +16,7 @@ import numpy as np
 import pyspiel
 
 from bench import SPECS
+from engines.errors import Reason
 
 UCT_C = 2.0          # OpenSpiel's default (examples/mcts.py) for returns in [-1, 1]
 MAX_MEMORY_MB = 1000  # OpenSpiel's default
@@ -116,21 +117,9 @@ def spiel_board(sstate) -> np.ndarray:
 
 
 def our_board(game, state) -> np.ndarray:
-    """Our board in action order: 0 empty, 1 player 0, 2 player 1."""
-    if game.name == "hex":
-        from engines.games.hex import HEADER
-        return state[HEADER:HEADER + game.num_actions].astype(np.int64)
-    if game.name == "othello" and game.size == 8 and game.impl == "bitboard":
-        from engines.games.othello import BLACK_BB, WHITE_BB
-        black, white = state[[BLACK_BB, WHITE_BB]].view(np.uint64)
-        bits = np.arange(64, dtype=np.uint64)  # bit r*8+c = action r*8+c
-        return (((black >> bits) & np.uint64(1)) + 2 * ((white >> bits) & np.uint64(1))).astype(np.int64)
-    if game.name == "go":
-        from engines.games.go import HEADER
-        n = game.size
-        r, c = np.divmod(np.arange(n * n), n)
-        return state[HEADER + (r + 1) * (n + 1) + c + 1].astype(np.int64)  # padded point of each action
-    raise ValueError(f"no board reader for our game {game.name!r}")
+    """Our cells in action order (0 empty, 1 player 0, 2 player 1), read through the board view."""
+    cells = game.cells(state)
+    return np.array([cells[game.coords(a)] for a in range(game.size * game.size)], dtype=np.int64)
 
 
 def check_agreement(game, state, sstate):
@@ -158,7 +147,7 @@ def check_agreement(game, state, sstate):
 
 def repeats_position(game, state, move) -> bool:
     """Go: the move is illegal for us only because it would repeat an earlier position."""
-    return not game.is_legal(state, move) and game.explain_illegal(state, move).startswith("superko")
+    return game.illegal_reason(state, move) is Reason.SUPERKO
 
 
 def superko_draw(game, state, move, sstate) -> bool:

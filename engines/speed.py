@@ -3,8 +3,6 @@ things, always the median of repeated runs, since machines are noisy."""
 import statistics
 import time
 
-import numpy as np
-
 from engines.rng import make_rng
 from engines.search.mcts import MCTS, MCTSConfig
 from engines.search.result import Limits

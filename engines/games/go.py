@@ -890,6 +890,20 @@ class Go(Game):
         k = candidates(state, c + 1, out)
         return out[:k].tolist()
 
+    def go5_legal_points(self, state, colour: int) -> list[int]:
+        """The points where colour (0/1) may place a stone now, own eyes included, in board order;
+        ignores the game-over flag."""
+        c = check_player(colour, "colour") + 1
+        n = self.size
+        return [a for a in range(n * n) if _check(state, point_of(n, a), c, True) == OK]
+
+    def resumed(self, state) -> np.ndarray:
+        """A copy of state with the game-over flag cleared (play goes on after two passes, as the
+        "go5" engine allows); the pass counter is kept, so one more pass ends it again."""
+        s = state.copy()
+        s[OVER] = 0
+        return s
+
     def empty_list(self, state) -> list[int]:
         """The empty points (actions) in empty-list order: board order at the start, points freed by
         a capture appended at the end."""

@@ -1,5 +1,5 @@
-"""A compiled forward pass for small fully connected networks (the seed-000 actor network), for use
-inside playouts where an onnxruntime call per move would cost more than the network itself.
+"""A compiled forward pass for small fully connected networks (an actor network's policy logits),
+for use inside playouts where an onnxruntime call per move would cost more than the network itself.
 
 Representation: ``layers`` = [inputs, hidden_1, ..., outputs] (int64); ``params`` (float32) holds,
 layer by layer, the weight matrix W (inputs x outputs, row-major) then the bias b; hidden layers use
@@ -8,17 +8,13 @@ the activation code, the output layer is linear (logits).
 import numba as nb
 import numpy as np
 
-ACTIVATIONS = {"linear": 0, "sigmoid": 1, "tanh": 2, "relu": 3}
+# activation codes of the hidden layers
+ACT_LINEAR, ACT_SIGMOID, ACT_TANH, ACT_RELU = 0, 1, 2, 3
+ACTIVATIONS = {"linear": ACT_LINEAR, "sigmoid": ACT_SIGMOID, "tanh": ACT_TANH, "relu": ACT_RELU}
 
 
 def param_count(layers) -> int:
     return int(sum(layers[i] * layers[i + 1] + layers[i + 1] for i in range(len(layers) - 1)))
-
-
-def pack(weights, biases) -> np.ndarray:
-    """Flatten per-layer (W[in, out], b[out]) arrays into the params vector."""
-    return np.concatenate([np.concatenate([np.asarray(w, np.float32).ravel(), np.asarray(b, np.float32).ravel()])
-                           for w, b in zip(weights, biases)]).astype(np.float32)
 
 
 @nb.njit(cache=True)
@@ -50,11 +46,11 @@ def forward(x, params, layers, activation, out):
         for j in range(n_out):
             v = nxt[j]
             if not last:
-                if activation == 1:
+                if activation == ACT_SIGMOID:
                     v = 1.0 / (1.0 + np.exp(-v))
-                elif activation == 2:
+                elif activation == ACT_TANH:
                     v = np.tanh(v)
-                elif activation == 3:
+                elif activation == ACT_RELU:
                     v = max(v, 0.0)
             cur[j] = v
     for j in range(layers[nlayers]):

@@ -1,38 +1,40 @@
 """Alpha-beta (or plain minimax) negamax over any game's compiled kernels: depth limit, iterative
 deepening on a clock, transposition table, move ordering.  Every feature is switchable
-(AlphaBetaConfig) because the Othello game manager toggles them per game (specs/othello-pipe.md).
+(AlphaBetaConfig): the Othello game manager turns them on and off per game.
 
 Data representation
 -------------------
 One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT STACK of per-ply rows
 (ply 0 is the root; ``P = max_ply + 1`` rows):
-  S    int64[P, state_len]    the position at each ply (a child is a copy of its parent, then apply)
-  MV   int32[P, num_actions]  the moves of the node at each ply, in search order
-  PI   int64[P, 6]            per-ply ints:   next move index, move count, best move, Zobrist key,
-                              "a depth cut-off happened below" flag, principal-variation length
-  PF   float64[P, 4]          per-ply floats: alpha, beta, alpha at entry, best score so far
-  PV   int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
-  OS   float64[num_actions]   scratch: static scores of the children being ordered
-  ROOT float64[num_actions]   score of each root move (index = position in MV[0]) this iteration
-  CTL  int64[8]               the resumable registers: top ply, iteration depth, node counter, node
-                              limit of this call, status (start / running / done), feature flags,
-                              transposition-table hits, table generation
+  positions    int64[P, state_len]    the position at each ply (a child is a copy of its parent, then apply)
+  moves        int32[P, num_actions]  the moves of the node at each ply, in search order
+  ply_ints     int64[P, 6]            per ply: NEXT_CHILD (index of the next move to step into),
+                                      CHILD_COUNT, BEST_MOVE, KEY (Zobrist), CUT_BELOW (a depth
+                                      cut-off happened below), PV_LENGTH
+  ply_floats   float64[P, 4]          per ply: ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE
+  pv_table     int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
+  order_scores float64[num_actions]   scratch: static scores of the children being ordered
+  root_scores  float64[num_actions]   score of each root move (index = position in moves[0]) this iteration
+  control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
+                                      NODE_LIMIT of this call, STATUS (start / running / done),
+                                      FEATURES (bit flags), TT_HITS, GENERATION of the table
 Scores are negamax scores: the evaluate kernel's value for the side to move, negated on the way
-up.  Terminal states and depth cut-offs are valued by the evaluate kernel (games' evaluators give
-exact outcomes on final states).  A pass is just another action the game's legal kernel returns.
+up.  Terminal states and depth cut-offs are valued by the evaluate kernel (the registered
+evaluators give exact outcomes on final states).  A pass is just another action the game's legal
+kernel returns.
 
-The kernel is RESUMABLE: a call expands at most ``CTL[limit] - CTL[nodes]`` nodes and returns,
-leaving the stack in the arrays; the Python driver checks the clock between calls (chunks of about
-CHUNK_SECONDS, sized from the measured rate) and abandons an iteration once the deadline passes,
-keeping the last completed iteration's answer.
+The kernel is RESUMABLE: a call expands at most ``control[NODE_LIMIT] - control[NODES]`` nodes and
+returns, leaving the stack in the arrays; the Python driver checks the clock between calls (chunks
+of about CHUNK_SECONDS and at most half the time left, sized from the measured rate) and abandons
+an iteration once the deadline passes, keeping the last completed iteration's answer.
 
 Transposition table (``tt_size`` slots, always-replace, index = key & (tt_size - 1)):
-  tt_key   int64    the full Zobrist key of the position (side to move included by the game)
-  tt_data  int64    bits 48..62 table generation (one per search() call; other generations are
-                    empty), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
-                    1 lower, 2 upper), bits 32..43 remaining depth searched, bits 0..31 best move+1
-  tt_score float64  the score
-An entry ends a node when its depth >= the remaining depth and its bound settles the window; its
+  table_keys   int64    the full Zobrist key of the position (side to move included by the game)
+  table_data   int64    bits 48..62 table generation (one per search() call; other generations are
+                        empty), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
+                        1 lower, 2 upper), bits 32..43 remaining depth searched, bits 0..31 best move+1
+  table_scores float64  the score
+An entry settles a node when its depth >= the remaining depth and its bound settles the window; its
 best move is tried first when ordering is on.  Plain minimax stores only exact values.
 
 Move ordering: each child is evaluated statically (score from the mover's view = minus the child's
@@ -51,7 +53,9 @@ import numpy as np
 from numba import types
 
 from engines import kernels as K
-from engines.search.result import Limits, SearchResult
+from engines.search.base import checked_position, config_from, knowledge_from
+from engines.search.result import SCORE, Limits, SearchResult
+from engines.validate import check_bool, check_int
 
 # ---- tunables ------------------------------------------------------------------------------------
 CHUNK_SECONDS = 0.002     # target duration of one kernel call between two clock checks
@@ -61,16 +65,17 @@ MAX_PLY_LIMIT = 4095      # deepest stack the table's 12-bit depth field can des
 MAX_TT_SIZE = 1 << 28     # largest transposition table (slots; 24 bytes each)
 
 # ---- layout constants (see the header) -----------------------------------------------------------
-P_MI, P_NM, P_BM, P_KEY, P_CUT, P_PVLEN = range(6)
-NPI = 6
-F_A, F_B, F_A0, F_BEST = range(4)
-NPF = 4
-C_SP, C_DEPTH, C_NODES, C_LIMIT, C_STATUS, C_FLAGS, C_TTHITS, C_GEN = range(8)
-NCTL = 8
-ST_START, ST_RUNNING, ST_DONE = 0, 1, 2
-FL_ALPHABETA, FL_CACHE, FL_ORDERING = 1, 2, 4
+NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH = range(6)   # ply_ints columns
+N_PLY_INTS = 6
+ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
+N_PLY_FLOATS = 4
+TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
+N_CONTROL = 8
+STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
+USE_ALPHABETA, USE_TABLE, USE_ORDERING = 1, 2, 4                            # bits of control[FEATURES]
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
-GEN_MASK = 0x7FFF
+GENERATION_SHIFT, CUT_SHIFT, BOUND_SHIFT, DEPTH_SHIFT = 48, 47, 44, 32      # fields of table_data
+GENERATION_MASK, BOUND_MASK, DEPTH_MASK, MOVE_MASK = 0x7FFF, 3, 0xFFF, 0xFFFFFFFF
 
 _SIG = types.void(
     K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL), K.ftype(K.SIG_HASH),
@@ -80,186 +85,251 @@ _SIG = types.void(
     types.int64[::1], types.int64[::1], types.float64[::1], types.int64[::1])
 
 
+# ---- the steps of the descent (inlined into _negamax) ------------------------------------------
 @nb.njit(cache=True, inline="always")
-def _backup(p, i, m, s, PI, PF, PV, ROOT, use_ab):
-    """The child MV[p, i] == m of the node at ply p scored s (from p's mover's view)."""
-    if p == 0:
-        ROOT[i] = s
-    if s > PF[p, F_BEST] or PI[p, P_BM] < 0:
-        PF[p, F_BEST] = s
-        PI[p, P_BM] = m
-        PV[p, p] = m
-        ln = PI[p + 1, P_PVLEN]
-        for k in range(p + 1, p + 1 + ln):
-            PV[p, k] = PV[p + 1, k]
-        PI[p, P_PVLEN] = ln + 1
-        if use_ab and s > PF[p, F_A]:
-            PF[p, F_A] = s
-            if s >= PF[p, F_B]:
-                PI[p, P_MI] = PI[p, P_NM]  # beta cut-off: no more children
+def _record_child(ply, index, move, score, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta):
+    """The child at position index (move) of the node at ply scored score, from the view of ply's
+    mover: keep the best score, move and principal variation (and a root move's own score), raise
+    alpha, and on a beta cut-off skip the remaining children."""
+    if ply == 0:
+        root_scores[index] = score
+    if score > ply_floats[ply, BEST_SCORE] or ply_ints[ply, BEST_MOVE] < 0:
+        ply_floats[ply, BEST_SCORE] = score
+        ply_ints[ply, BEST_MOVE] = move
+        pv_table[ply, ply] = move
+        length = ply_ints[ply + 1, PV_LENGTH]
+        for k in range(ply + 1, ply + 1 + length):
+            pv_table[ply, k] = pv_table[ply + 1, k]
+        ply_ints[ply, PV_LENGTH] = length + 1
+        if use_alphabeta and score > ply_floats[ply, ALPHA]:
+            ply_floats[ply, ALPHA] = score
+            if score >= ply_floats[ply, BETA]:
+                ply_ints[ply, NEXT_CHILD] = ply_ints[ply, CHILD_COUNT]  # beta cut-off: no more children
 
 
-@nb.njit(_SIG, cache=True)
-def _negamax(legal, apply, terminal, zhash, evaluate, params,
-             S, MV, PI, PF, PV, OS, ROOT, tt_key, tt_data, tt_score, CTL):
-    """Run the negamax held in the arrays until it finishes or CTL[C_LIMIT] nodes were counted."""
-    flags = CTL[C_FLAGS]
-    use_ab = (flags & FL_ALPHABETA) != 0
-    use_tt = (flags & FL_CACHE) != 0
-    use_ord = (flags & FL_ORDERING) != 0
-    depth = CTL[C_DEPTH]
-    gen = CTL[C_GEN]
-    mask = tt_key.shape[0] - 1
-    nodes = CTL[C_NODES]
-    limit = CTL[C_LIMIT]
-    hits = CTL[C_TTHITS]
-    sp = CTL[C_SP]
-    status = CTL[C_STATUS]
-    width = S.shape[1]
-    inf = np.inf
+@nb.njit(cache=True, inline="always")
+def _record_last_child(ply, score, moves, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta):
+    """_record_child for the child of ply stepped into last."""
+    index = ply_ints[ply, NEXT_CHILD] - 1
+    _record_child(ply, index, moves[ply, index], score, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
+
+
+@nb.njit(cache=True, inline="always")
+def _step_into_next_child(parent, positions, moves, ply_ints, apply):
+    """Copy the node at parent one ply down and play its next move there; returns (the child's ply,
+    the move's index among the parent's moves, the move)."""
+    index = ply_ints[parent, NEXT_CHILD]
+    move = moves[parent, index]
+    ply_ints[parent, NEXT_CHILD] = index + 1
+    child = parent + 1
+    for k in range(positions.shape[1]):
+        positions[child, k] = positions[parent, k]
+    apply(positions[child], move)
+    ply_ints[child, PV_LENGTH] = 0
+    return child, index, move
+
+
+@nb.njit(cache=True, inline="always")
+def _store_node(ply, depth, generation, ply_ints, ply_floats, table_keys, table_data, table_scores, use_alphabeta):
+    """Record the finished node at ply in the transposition table (always replace)."""
+    score = ply_floats[ply, BEST_SCORE]
+    bound = TT_EXACT
+    if use_alphabeta:
+        if score <= ply_floats[ply, ALPHA_AT_ENTRY]:
+            bound = TT_UPPER
+        elif score >= ply_floats[ply, BETA]:
+            bound = TT_LOWER
+    key = ply_ints[ply, KEY]
+    slot = key & (table_keys.shape[0] - 1)
+    table_keys[slot] = key
+    table_scores[slot] = score
+    table_data[slot] = ((generation << GENERATION_SHIFT) | (ply_ints[ply, CUT_BELOW] << CUT_SHIFT)
+                        | (bound << BOUND_SHIFT) | ((depth - ply) << DEPTH_SHIFT) | (ply_ints[ply, BEST_MOVE] + 1))
+
+
+@nb.njit(cache=True, inline="always")
+def _probe_table(ply, remaining, alpha, beta, key, generation, table_keys, table_data, table_scores):
+    """Look the position up: (settled, score, cut below, table move).  settled when an entry of this
+    search, searched at least remaining plies deep, decides the window (never at the root)."""
+    slot = key & (table_keys.shape[0] - 1)
+    entry = table_data[slot]
+    if table_keys[slot] != key or (entry >> GENERATION_SHIFT) != generation:
+        return False, 0.0, False, -1
+    table_move = (entry & MOVE_MASK) - 1
+    if ply > 0 and ((entry >> DEPTH_SHIFT) & DEPTH_MASK) >= remaining:
+        bound = (entry >> BOUND_SHIFT) & BOUND_MASK
+        score = table_scores[slot]
+        if bound == TT_EXACT or (bound == TT_LOWER and score >= beta) or (bound == TT_UPPER and score <= alpha):
+            return True, score, ((entry >> CUT_SHIFT) & 1) != 0, table_move
+    return False, 0.0, False, table_move
+
+
+@nb.njit(cache=True, inline="always")
+def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
+    """Start the node at ply with count moves and the window (alpha, beta)."""
+    ply_ints[ply, NEXT_CHILD] = 0
+    ply_ints[ply, CHILD_COUNT] = count
+    ply_ints[ply, BEST_MOVE] = -1
+    ply_ints[ply, KEY] = key
+    ply_ints[ply, CUT_BELOW] = 0
+    ply_floats[ply, ALPHA] = alpha
+    ply_floats[ply, BETA] = beta
+    ply_floats[ply, ALPHA_AT_ENTRY] = alpha
+    ply_floats[ply, BEST_SCORE] = -np.inf
+
+
+@nb.njit(cache=True, inline="always")
+def _order_moves(ply, count, children_are_leaves, positions, moves, order_scores, ply_ints, params,
+                 apply, terminal, evaluate):
+    """Score every child statically (from the mover's view) and sort the moves best first (stable)."""
+    child = ply + 1
+    for j in range(count):
+        for k in range(positions.shape[1]):
+            positions[child, k] = positions[ply, k]
+        apply(positions[child], moves[ply, j])
+        order_scores[j] = -evaluate(positions[child], params)
+        if children_are_leaves and not terminal(positions[child]):
+            ply_ints[ply, CUT_BELOW] = 1
+    for j in range(1, count):  # insertion sort
+        move = moves[ply, j]
+        score = order_scores[j]
+        k = j - 1
+        while k >= 0 and order_scores[k] < score:
+            order_scores[k + 1] = order_scores[k]
+            moves[ply, k + 1] = moves[ply, k]
+            k -= 1
+        order_scores[k + 1] = score
+        moves[ply, k + 1] = move
+
+
+@nb.njit(cache=True, inline="always")
+def _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table, root_scores):
+    """The children are leaves: their (sorted) static scores are their values, and the node is done."""
+    if ply == 0:
+        for j in range(count):
+            root_scores[j] = order_scores[j]
+    ply_floats[ply, BEST_SCORE] = order_scores[0]
+    ply_ints[ply, BEST_MOVE] = moves[ply, 0]
+    ply_ints[ply, NEXT_CHILD] = count
+    pv_table[ply, ply] = moves[ply, 0]
+    ply_ints[ply, PV_LENGTH] = 1
+    ply_floats[ply, ALPHA_AT_ENTRY] = -np.inf  # the value is exact: make the store record it so
+    ply_floats[ply, BETA] = np.inf
+
+
+@nb.njit(cache=True, inline="always")
+def _table_move_first(ply, count, table_move, moves, order_scores):
+    """Move the table's best move to the front, keeping the order of the others."""
+    for j in range(count):
+        if moves[ply, j] == table_move:
+            score = order_scores[j]
+            for k in range(j, 0, -1):
+                moves[ply, k] = moves[ply, k - 1]
+                order_scores[k] = order_scores[k - 1]
+            moves[ply, 0] = table_move
+            order_scores[0] = score
+            break
+
+
+# _nrt=False: no reference counting inside the kernel.  It allocates nothing and only borrows its
+# arguments, and without it numba counts references to the arrays handed to each inlined step
+# above (~4% of the search's time); numba uses the same switch for its own allocation-free helpers.
+@nb.njit(_SIG, cache=True, _nrt=False)
+def _negamax(legal, apply, terminal, zobrist, evaluate, params,
+             positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores,
+             table_keys, table_data, table_scores, control):
+    """Run the negamax held in the arrays until it finishes or control[NODE_LIMIT] nodes were counted."""
+    features = control[FEATURES]
+    use_alphabeta = (features & USE_ALPHABETA) != 0
+    use_table = (features & USE_TABLE) != 0
+    use_ordering = (features & USE_ORDERING) != 0
+    depth = control[ITERATION_DEPTH]
+    generation = control[GENERATION]
+    nodes = control[NODES]
+    node_limit = control[NODE_LIMIT]
+    hits = control[TT_HITS]
+    top = control[TOP_PLY]
+    status = control[STATUS]
     while True:
-        # ---- one step: start the root, step into the next child, or close the top node --------
-        if status == ST_START:
-            if nodes >= limit:
+        # ---- one step: start at the root, step into the next child, or finish the top node ------
+        if status == STATUS_START:
+            if nodes >= node_limit:
                 break
-            status = ST_RUNNING
+            status = STATUS_RUNNING
             nodes += 1
-            q = 0
-            alpha = -inf
-            beta = inf
-            PI[0, P_PVLEN] = 0
-        else:
-            p = sp
-            i = PI[p, P_MI]
-            if i < PI[p, P_NM]:
-                if nodes >= limit:
-                    break
-                m = MV[p, i]
-                PI[p, P_MI] = i + 1
-                q = p + 1
-                for k in range(width):
-                    S[q, k] = S[p, k]
-                apply(S[q], m)
-                nodes += 1
-                PI[q, P_PVLEN] = 0
-                if terminal(S[q]):
-                    _backup(p, i, m, -evaluate(S[q], params), PI, PF, PV, ROOT, use_ab)
-                    continue
-                if depth - q <= 0:
-                    PI[p, P_CUT] = 1
-                    _backup(p, i, m, -evaluate(S[q], params), PI, PF, PV, ROOT, use_ab)
-                    continue
-                alpha = -PF[p, F_B]
-                beta = -PF[p, F_A]
-            else:
-                # close node p: store it, hand its score to the parent
-                v = PF[p, F_BEST]
-                if use_tt:
-                    flag = TT_EXACT
-                    if use_ab:
-                        if v <= PF[p, F_A0]:
-                            flag = TT_UPPER
-                        elif v >= PF[p, F_B]:
-                            flag = TT_LOWER
-                    slot = PI[p, P_KEY] & mask
-                    tt_key[slot] = PI[p, P_KEY]
-                    tt_score[slot] = v
-                    tt_data[slot] = ((gen << 48) | (PI[p, P_CUT] << 47) | (flag << 44)
-                                     | ((depth - p) << 32) | (PI[p, P_BM] + 1))
-                if p == 0:
-                    status = ST_DONE
-                    break
-                if PI[p, P_CUT] != 0:
-                    PI[p - 1, P_CUT] = 1
-                sp = p - 1
-                i = PI[sp, P_MI] - 1
-                _backup(sp, i, MV[sp, i], -v, PI, PF, PV, ROOT, use_ab)
-                continue
-
-        # ---- expand the node at ply q (not terminal, at least one ply left) ---------------------
-        rem = depth - q
-        key = 0
-        tt_move = -1
-        if use_tt:
-            key = zhash(S[q])
-            slot = key & mask
-            d = tt_data[slot]
-            if tt_key[slot] == key and (d >> 48) == gen:
-                tt_move = (d & 0xFFFFFFFF) - 1
-                if q > 0 and ((d >> 32) & 0xFFF) >= rem:
-                    flag = (d >> 44) & 3
-                    v = tt_score[slot]
-                    if flag == TT_EXACT or (flag == TT_LOWER and v >= beta) or (flag == TT_UPPER and v <= alpha):
-                        hits += 1
-                        if (d >> 47) & 1:
-                            PI[q - 1, P_CUT] = 1
-                        i = PI[q - 1, P_MI] - 1
-                        _backup(q - 1, i, MV[q - 1, i], -v, PI, PF, PV, ROOT, use_ab)
-                        continue
-        n = legal(S[q], MV[q])
-        if n == 0:  # not reached with the house's games (a final state has no moves, passes are moves)
-            if q == 0:
-                status = ST_DONE
+            ply = 0
+            alpha = -np.inf
+            beta = np.inf
+            ply_ints[0, PV_LENGTH] = 0
+        elif ply_ints[top, NEXT_CHILD] < ply_ints[top, CHILD_COUNT]:
+            if nodes >= node_limit:
                 break
-            i = PI[q - 1, P_MI] - 1
-            _backup(q - 1, i, MV[q - 1, i], -evaluate(S[q], params), PI, PF, PV, ROOT, use_ab)
+            nodes += 1
+            ply, index, move = _step_into_next_child(top, positions, moves, ply_ints, apply)
+            if terminal(positions[ply]):  # a final position: valued exactly by the evaluator
+                _record_child(top, index, move, -evaluate(positions[ply], params), ply_ints, ply_floats,
+                              pv_table, root_scores, use_alphabeta)
+                continue
+            if depth - ply <= 0:  # the depth cut-off: valued statically
+                ply_ints[top, CUT_BELOW] = 1
+                _record_child(top, index, move, -evaluate(positions[ply], params), ply_ints, ply_floats,
+                              pv_table, root_scores, use_alphabeta)
+                continue
+            alpha = -ply_floats[top, BETA]
+            beta = -ply_floats[top, ALPHA]
+        else:  # every child of the top node is done: store it, hand its score to the parent
+            if use_table:
+                _store_node(top, depth, generation, ply_ints, ply_floats, table_keys, table_data, table_scores,
+                            use_alphabeta)
+            if top == 0:
+                status = STATUS_DONE
+                break
+            if ply_ints[top, CUT_BELOW] != 0:
+                ply_ints[top - 1, CUT_BELOW] = 1
+            top -= 1
+            _record_last_child(top, -ply_floats[top + 1, BEST_SCORE], moves, ply_ints, ply_floats, pv_table,
+                               root_scores, use_alphabeta)
             continue
-        PI[q, P_MI] = 0
-        PI[q, P_NM] = n
-        PI[q, P_BM] = -1
-        PI[q, P_KEY] = key
-        PI[q, P_CUT] = 0
-        PF[q, F_A] = alpha
-        PF[q, F_B] = beta
-        PF[q, F_A0] = alpha
-        PF[q, F_BEST] = -inf
-        if use_ord:
-            c = q + 1
-            leafy = rem == 1
-            for j in range(n):
-                for k in range(width):
-                    S[c, k] = S[q, k]
-                apply(S[c], MV[q, j])
-                OS[j] = -evaluate(S[c], params)
-                if leafy and not terminal(S[c]):
-                    PI[q, P_CUT] = 1
-            for j in range(1, n):  # stable insertion sort, best first
-                mj = MV[q, j]
-                sj = OS[j]
-                k = j - 1
-                while k >= 0 and OS[k] < sj:
-                    OS[k + 1] = OS[k]
-                    MV[q, k + 1] = MV[q, k]
-                    k -= 1
-                OS[k + 1] = sj
-                MV[q, k + 1] = mj
-            if leafy:  # the children are leaves: their static scores are their values
-                nodes += n
-                if q == 0:
-                    for j in range(n):
-                        ROOT[j] = OS[j]
-                PF[q, F_BEST] = OS[0]
-                PI[q, P_BM] = MV[q, 0]
-                PI[q, P_MI] = n
-                PV[q, q] = MV[q, 0]
-                PI[q, P_PVLEN] = 1
-                PF[q, F_A0] = -inf  # the value is exact: make the store record it so
-                PF[q, F_B] = inf
-            elif tt_move >= 0:
-                for j in range(n):
-                    if MV[q, j] == tt_move:
-                        sj = OS[j]
-                        for k in range(j, 0, -1):
-                            MV[q, k] = MV[q, k - 1]
-                            OS[k] = OS[k - 1]
-                        MV[q, 0] = tt_move
-                        OS[0] = sj
-                        break
-        sp = q
-    CTL[C_SP] = sp
-    CTL[C_NODES] = nodes
-    CTL[C_TTHITS] = hits
-    CTL[C_STATUS] = status
+
+        # ---- expand the node at ply (not terminal, at least one ply left) ---------------------------
+        remaining = depth - ply
+        key = 0
+        table_move = -1
+        if use_table:
+            key = zobrist(positions[ply])
+            settled, score, cut_below, table_move = _probe_table(ply, remaining, alpha, beta, key, generation,
+                                                                 table_keys, table_data, table_scores)
+            if settled:
+                hits += 1
+                if cut_below:
+                    ply_ints[ply - 1, CUT_BELOW] = 1
+                _record_last_child(ply - 1, -score, moves, ply_ints, ply_floats, pv_table, root_scores,
+                                   use_alphabeta)
+                continue
+        count = legal(positions[ply], moves[ply])
+        if count == 0:  # not reached with the house's games (a final state has no moves, passes are moves)
+            if ply == 0:
+                status = STATUS_DONE
+                break
+            _record_last_child(ply - 1, -evaluate(positions[ply], params), moves, ply_ints, ply_floats, pv_table,
+                               root_scores, use_alphabeta)
+            continue
+        _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
+        if use_ordering:
+            children_are_leaves = remaining == 1
+            _order_moves(ply, count, children_are_leaves, positions, moves, order_scores, ply_ints, params,
+                         apply, terminal, evaluate)
+            if children_are_leaves:
+                nodes += count
+                _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
+                                           root_scores)
+            elif table_move >= 0:
+                _table_move_first(ply, count, table_move, moves, order_scores)
+        top = ply
+    control[TOP_PLY] = top
+    control[NODES] = nodes
+    control[TT_HITS] = hits
+    control[STATUS] = status
 
 
 @dataclass(frozen=True)
@@ -274,22 +344,24 @@ class AlphaBetaConfig:
 
     def __post_init__(self):
         for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"AlphaBetaConfig.{name} must be True or False, got {getattr(self, name)!r}")
-        t = self.tt_size
-        if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1 or t > MAX_TT_SIZE or t & (t - 1):
-            raise ValueError(f"AlphaBetaConfig.tt_size must be a power of two in 1..{MAX_TT_SIZE}, got {t!r}")
-        m = self.max_ply
-        if m is not None and (isinstance(m, bool) or not isinstance(m, (int, np.integer))
-                              or not 1 <= m <= MAX_PLY_LIMIT):
-            raise ValueError(f"AlphaBetaConfig.max_ply must be None or an integer in 1..{MAX_PLY_LIMIT}, got {m!r}")
+            check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
+        check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
+        if self.tt_size & (self.tt_size - 1):
+            raise ValueError(f"AlphaBetaConfig.tt_size must be a power of two, got {self.tt_size!r}")
+        if self.max_ply is not None:
+            check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
 
 
 class AlphaBeta:
-    """Negamax search for one game and one evaluation kernel (K.SIG_EVALUATE).
+    """Negamax search for one game and one evaluation (the Searcher interface of engines/search/base.py).
 
-    ``search(state, limits)`` returns a SearchResult whose scores are the evaluator's, from the view
-    of the side to move at the root:
+    The evaluation is ``knowledge.evaluate`` with ``knowledge.eval_params`` (a K.SIG_EVALUATE kernel;
+    knowledge None: the game's registered default; ValueError when the bundle has none).  ``seed``
+    is accepted for the common constructor shape and unused: the search is deterministic.  ``clock``
+    is the time source of Limits.time (seconds).
+
+    ``search(state, limits)`` returns a SearchResult on the SCORE scale (the evaluator's units), from
+    the view of the side to move at the root:
       move, value  best root move and its score (deepest completed iteration; before any iteration
                    completes: the best move by static evaluation when ordering is on, else the first
                    legal move, with its static score)
@@ -298,185 +370,194 @@ class AlphaBeta:
                    a move that cannot beat the best gets an upper bound on its true score.  Plain
                    minimax gives exact scores.  Empty when no iteration completed.
       pv           principal variation (triangular table, extended from the transposition table)
-      stats        nodes, depth (deepest completed iteration, 0 if none), time, tt_hits, complete
-                   (True when no depth cut-off happened: the game tree was searched to its end, so
-                   the value is the game's exact outcome as the evaluator scores final states),
-                   iterations
+      stats        nodes, depth, time, tt_hits, complete, iterations (meanings: result.STATS_KEYS)
     Limits: depth (plies; None = up to terminal states / max_ply, a full solve), time (with start and
-    margin: a deadline), nodes (a budget over the whole search).  At least one must be set.
+    margin: a deadline), nodes (a budget over the whole search).  At least one must be set;
+    simulations (an MCTS budget) is refused.
 
-    The transposition table lives for one search() call.  A table entry is used when it was
-    searched at least as deep as needed; in games where a position always recurs at the same ply
-    (Hex, Othello without passes) the root value is then exactly the value without the table.
+    The transposition table lives for one search() call, so ``advance`` and ``reset`` have nothing
+    to keep or forget.  A table entry is used when it was searched at least as deep as needed; in
+    games where a position always recurs at the same ply (Hex, Othello without passes) the root
+    value is then exactly the value without the table.
     """
 
-    def __init__(self, game, evaluate_kernel, config: AlphaBetaConfig | None = None,
-                 eval_params=None, clock=time.perf_counter):
-        if config is None:
-            config = AlphaBetaConfig()
-        if not isinstance(config, AlphaBetaConfig):
-            raise ValueError(f"config must be an AlphaBetaConfig, got {config!r}")
+    def __init__(self, game, config: AlphaBetaConfig | None = None, knowledge=None, seed: int = 0,
+                 clock=time.perf_counter):
         kernels = getattr(game, "kernels", None)
         if not isinstance(kernels, K.GameKernels):
             raise ValueError(f"game must be an engines.games Game with compiled kernels, got {game!r}")
+        self.game = game
+        self.config = config = config_from(AlphaBetaConfig, config)
+        self.knowledge = knowledge = knowledge_from(game, knowledge)
+        if knowledge.evaluate is None:
+            raise ValueError(f"alpha-beta needs an evaluation: the knowledge bundle for {game!r} has no evaluate kernel")
+        self.seed = check_int("seed", seed)
         if not callable(clock):
             raise ValueError("clock must be a callable returning seconds")
-        if eval_params is None:
-            eval_params = np.zeros(0)
-        try:
-            params = np.ascontiguousarray(eval_params, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"eval_params must be an array of numbers, got {eval_params!r}") from None
-        if params.ndim != 1 or not np.isfinite(params).all():
-            raise ValueError("eval_params must be a one-dimensional array of finite numbers")
-        self.game = game
-        self.config = config
         self.clock = clock
-        self.params = params
-        self._evaluate = evaluate_kernel
-        self._fns = (K.function_value(kernels.legal, K.SIG_LEGAL, "the game's legal kernel"),
-                     K.function_value(kernels.apply, K.SIG_APPLY, "the game's apply kernel"),
-                     K.function_value(kernels.terminal, K.SIG_TERMINAL, "the game's terminal kernel"),
-                     K.function_value(kernels.hash, K.SIG_HASH, "the game's hash kernel"),
-                     K.function_value(evaluate_kernel, K.SIG_EVALUATE, "evaluate_kernel"))
+        self.params = knowledge.eval_params.copy()
+        self._evaluate = knowledge.evaluate
+        self._kernels = (K.function_value(kernels.legal, K.SIG_LEGAL, "the game's legal kernel"),
+                         K.function_value(kernels.apply, K.SIG_APPLY, "the game's apply kernel"),
+                         K.function_value(kernels.terminal, K.SIG_TERMINAL, "the game's terminal kernel"),
+                         K.function_value(kernels.hash, K.SIG_HASH, "the game's hash kernel"),
+                         K.function_value(knowledge.evaluate, K.SIG_EVALUATE, "the evaluate kernel"))
         self.num_actions = int(game.num_actions)
         self.state_len = int(game.initial_state().shape[0])
         self.max_ply = config.max_ply or min(MAX_PLY_LIMIT, 2 * self.num_actions + 4)
-        P = self.max_ply + 1
-        self._S = np.zeros((P, self.state_len), dtype=np.int64)
-        self._MV = np.zeros((P, self.num_actions), dtype=np.int32)
-        self._PI = np.zeros((P, NPI), dtype=np.int64)
-        self._PF = np.zeros((P, NPF), dtype=np.float64)
-        self._PV = np.zeros((P, P), dtype=np.int32)
-        self._OS = np.zeros(self.num_actions, dtype=np.float64)
-        self._ROOT = np.zeros(self.num_actions, dtype=np.float64)
-        tt = config.tt_size if config.use_cache else 1
-        self._tt_key = np.zeros(tt, dtype=np.int64)
-        self._tt_data = np.zeros(tt, dtype=np.int64)
-        self._tt_score = np.zeros(tt, dtype=np.float64)
-        self._CTL = np.zeros(NCTL, dtype=np.int64)
-        self._gen = 0
-        self._flags = ((FL_ALPHABETA if config.use_alphabeta else 0) | (FL_CACHE if config.use_cache else 0)
-                       | (FL_ORDERING if config.use_ordering else 0))
+        plies = self.max_ply + 1
+        self._positions = np.zeros((plies, self.state_len), dtype=np.int64)
+        self._moves = np.zeros((plies, self.num_actions), dtype=np.int32)
+        self._ply_ints = np.zeros((plies, N_PLY_INTS), dtype=np.int64)
+        self._ply_floats = np.zeros((plies, N_PLY_FLOATS), dtype=np.float64)
+        self._pv_table = np.zeros((plies, plies), dtype=np.int32)
+        self._order_scores = np.zeros(self.num_actions, dtype=np.float64)
+        self._root_scores = np.zeros(self.num_actions, dtype=np.float64)
+        slots = config.tt_size if config.use_cache else 1
+        self._table_keys = np.zeros(slots, dtype=np.int64)
+        self._table_data = np.zeros(slots, dtype=np.int64)
+        self._table_scores = np.zeros(slots, dtype=np.float64)
+        self._control = np.zeros(N_CONTROL, dtype=np.int64)
+        self._generation = 0
+        self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
+                          | (USE_ORDERING if config.use_ordering else 0))
+
+    def advance(self, move: int) -> None:
+        """Nothing to keep: the transposition table lives for one search."""
+
+    def reset(self) -> None:
+        """Nothing to forget: every search starts afresh."""
 
     # ---- the search ---------------------------------------------------------------------------
-    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
-        t0 = self.clock()
-        if not isinstance(limits, Limits):
-            raise ValueError(f"limits must be a Limits, got {limits!r}")
+    def _check(self, state, limits):
+        state = checked_position(self.game, state, limits, self.state_len)
+        if limits.simulations is not None:
+            raise ValueError("alpha-beta counts depth, nodes and time: Limits.simulations is an MCTS budget "
+                             "it cannot honour")
         if limits.time is None and limits.depth is None and limits.nodes is None:
             raise ValueError("alpha-beta needs a time, depth or nodes limit")
-        state = np.asarray(state)
-        if state.dtype != np.int64 or state.shape != (self.state_len,):
-            raise ValueError(f"state must be an int64 array of length {self.state_len} for {self.game!r}")
-        k = self.game.kernels
-        if k.terminal(state):
-            raise ValueError("the game is over: there is no move to search")
+        return state
+
+    def _static_choice(self, state, legal):
+        """(move, score) before any iteration completes: the best static score with ordering on,
+        else the first legal move."""
+        apply = self.game.kernels.apply
+        candidates = legal if self.config.use_ordering else legal[:1]
+        move, value = int(candidates[0]), -np.inf
+        for action in candidates:
+            child = state.copy()
+            apply(child, action)
+            score = -float(self._evaluate(child, self.params))
+            if score > value:
+                move, value = int(action), score
+        return move, value
+
+    def _new_generation(self):
+        """A new table generation empties the table; it is wiped for real when the counter wraps."""
+        if self._generation == GENERATION_MASK:
+            self._table_keys[:] = 0
+            self._table_data[:] = 0
+            self._generation = 0
+        self._generation += 1
+
+    def _run_iteration(self, state, depth, deadline, budget, chunk):
+        """Search state to depth in kernel calls of about CHUNK_SECONDS; returns (finished, chunk)."""
+        control = self._control
+        self._positions[0] = state
+        self._root_scores[:] = -np.inf
+        control[TOP_PLY] = 0
+        control[ITERATION_DEPTH] = depth
+        control[STATUS] = STATUS_START
+        while True:
+            step = chunk if deadline is not None else MAX_CHUNK
+            if budget is not None:
+                step = min(step, budget - control[NODES])
+            before = control[NODES]
+            started = self.clock()
+            control[NODE_LIMIT] = before + step
+            _negamax(*self._kernels, self.params, self._positions, self._moves, self._ply_ints, self._ply_floats,
+                     self._pv_table, self._order_scores, self._root_scores, self._table_keys, self._table_data,
+                     self._table_scores, control)
+            if control[STATUS] == STATUS_DONE:
+                return True, chunk
+            now = self.clock()
+            if (deadline is not None and now >= deadline) or (budget is not None and control[NODES] >= budget):
+                return False, chunk
+            done = control[NODES] - before
+            if now > started and done > 0:
+                # aim the next call at CHUNK_SECONDS and at most half the time left, growing at most 4x
+                rate = done / (now - started)
+                seconds = CHUNK_SECONDS if deadline is None else min(CHUNK_SECONDS, 0.5 * (deadline - now))
+                chunk = int(min(max(1, rate * seconds), 4 * chunk + 4, MAX_CHUNK))
+
+    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
+        started = self.clock()
+        state = self._check(state, limits)
+        kernels = self.game.kernels
         buf = np.empty(self.num_actions, dtype=np.int32)
-        legal = buf[:k.legal(state, buf)].copy()
+        legal = buf[:kernels.legal(state, buf)].copy()
         if legal.shape[0] == 0:
             raise ValueError("no legal move in this position")
-        deadline = limits.deadline(t0)
-        cfg = self.config
+        deadline = limits.deadline(started)
+        config = self.config
 
-        # a move ready before any iteration completes
-        move = int(legal[0])
-        child = state.copy()
-        k.apply(child, move)
-        value = -float(self._evaluate(child, self.params))
-        if cfg.use_ordering:
-            best = -np.inf
-            for a in legal:
-                child = state.copy()
-                k.apply(child, a)
-                s = -float(self._evaluate(child, self.params))
-                if s > best:
-                    best, move, value = s, int(a), s
+        move, value = self._static_choice(state, legal)
         moves, values, pv = [], [], [move]
         done_depth, complete, iterations = 0, False, 0
-
         max_depth = self.max_ply if limits.depth is None else max(1, min(limits.depth, self.max_ply))
-        depths = range(1, max_depth + 1) if cfg.iterative_deepening else (max_depth,)
-        if cfg.use_cache:  # a new generation empties the table; wiped for real when the counter wraps
-            if self._gen == GEN_MASK:
-                self._tt_key[:] = 0
-                self._tt_data[:] = 0
-                self._gen = 0
-            self._gen += 1
-        ctl = self._CTL
-        ctl[:] = 0
-        ctl[C_FLAGS] = self._flags
-        ctl[C_GEN] = self._gen
+        depths = range(1, max_depth + 1) if config.iterative_deepening else (max_depth,)
+        if config.use_cache:
+            self._new_generation()
+        control = self._control
+        control[:] = 0
+        control[FEATURES] = self._features
+        control[GENERATION] = self._generation
         budget = limits.nodes
         chunk = FIRST_CHUNK
-        stopped = False
         for depth in depths:
-            if budget is not None and ctl[C_NODES] >= budget:
+            if budget is not None and control[NODES] >= budget:
                 break
             if deadline is not None and self.clock() >= deadline:
                 break
-            self._S[0] = state
-            self._ROOT[:] = -np.inf
-            ctl[C_SP] = 0
-            ctl[C_DEPTH] = depth
-            ctl[C_STATUS] = ST_START
-            while True:
-                step = chunk if deadline is not None else MAX_CHUNK
-                if budget is not None:
-                    step = min(step, budget - ctl[C_NODES])
-                before = ctl[C_NODES]
-                t1 = self.clock()
-                ctl[C_LIMIT] = before + step
-                _negamax(*self._fns, self.params, self._S, self._MV, self._PI, self._PF, self._PV, self._OS,
-                         self._ROOT, self._tt_key, self._tt_data, self._tt_score, ctl)
-                if ctl[C_STATUS] == ST_DONE:
-                    break
-                now = self.clock()
-                if (deadline is not None and now >= deadline) or (budget is not None and ctl[C_NODES] >= budget):
-                    stopped = True
-                    break
-                done = ctl[C_NODES] - before
-                if now > t1 and done > 0:  # aim the next call at CHUNK_SECONDS, growing at most 4x
-                    chunk = int(min(max(1, done * CHUNK_SECONDS / (now - t1)), 4 * chunk + 4, MAX_CHUNK))
-            if stopped:
+            finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk)
+            if not finished:
                 break
             # the iteration completed: it becomes the answer
             iterations += 1
             done_depth = depth
-            n = int(self._PI[0, P_NM])
-            score = dict(zip(self._MV[0, :n].tolist(), self._ROOT[:n].tolist()))
+            count = int(self._ply_ints[0, CHILD_COUNT])
+            score = dict(zip(self._moves[0, :count].tolist(), self._root_scores[:count].tolist()))
             moves = legal.tolist()
             values = [score[a] for a in moves]
-            move = int(self._PI[0, P_BM])
-            value = float(self._PF[0, F_BEST])
-            pv = self._PV[0, :self._PI[0, P_PVLEN]].tolist()
-            complete = bool(self._PI[0, P_CUT] == 0)
+            move = int(self._ply_ints[0, BEST_MOVE])
+            value = float(self._ply_floats[0, BEST_SCORE])
+            pv = self._pv_table[0, :self._ply_ints[0, PV_LENGTH]].tolist()
+            complete = bool(self._ply_ints[0, CUT_BELOW] == 0)
             if complete:
                 break
-        if cfg.use_cache and done_depth > 0:
+        if config.use_cache and done_depth > 0:
             pv = self._extend_pv(state, pv, done_depth)
-        elapsed = self.clock() - t0
-        stats = {"nodes": int(ctl[C_NODES]), "depth": done_depth, "time": elapsed, "tt_hits": int(ctl[C_TTHITS]),
-                 "complete": bool(complete), "iterations": iterations}
-        return SearchResult(move=move, value=value, moves=moves, values=values, pv=pv, stats=stats)
+        stats = {"nodes": int(control[NODES]), "depth": done_depth, "time": self.clock() - started,
+                 "tt_hits": int(control[TT_HITS]), "complete": bool(complete), "iterations": iterations}
+        return SearchResult(move=move, value=value, scale=SCORE, moves=moves, values=values, pv=pv, stats=stats)
 
     def _extend_pv(self, state, pv, depth):
         """Continue a principal variation cut short by a table hit with the table's best moves."""
-        k = self.game.kernels
+        kernels = self.game.kernels
         buf = np.empty(self.num_actions, dtype=np.int32)
         s = state.copy()
         for a in pv:
-            k.apply(s, a)
-        mask = self._tt_key.shape[0] - 1
-        while len(pv) < depth and not k.terminal(s):
-            key = int(k.hash(s))
+            kernels.apply(s, a)
+        mask = self._table_keys.shape[0] - 1
+        while len(pv) < depth and not kernels.terminal(s):
+            key = int(kernels.hash(s))
             slot = key & mask
-            d = int(self._tt_data[slot])
-            if self._tt_key[slot] != key or (d >> 48) != self._gen:
+            entry = int(self._table_data[slot])
+            if self._table_keys[slot] != key or (entry >> GENERATION_SHIFT) != self._generation:
                 break
-            a = (d & 0xFFFFFFFF) - 1
-            if a < 0 or a not in buf[:k.legal(s, buf)]:
+            a = (entry & MOVE_MASK) - 1
+            if a < 0 or a not in buf[:kernels.legal(s, buf)]:
                 break
             pv.append(a)
-            k.apply(s, a)
+            kernels.apply(s, a)
         return pv

@@ -28,9 +28,12 @@ from numba import types
 
 from engines import kernels as K
 from engines.knowledge import mlp
+from engines.knowledge.bundle import NETWORK_PRIOR
 from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
 from engines.rng import below, make_rng, uniform
-from engines.search.result import Limits, SearchResult
+from engines.search.base import checked_position, config_from, knowledge_from
+from engines.search.result import WIN_PROBABILITY, Limits, SearchResult
+from engines.validate import check_bool, check_choice, check_int, check_number
 
 # tree_f columns
 VISITS, WINS, PRIOR, SUMSQ = 0, 1, 2, 3
@@ -43,21 +46,28 @@ M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
 # params fields (float64 vector handed to the kernel, built from MCTSConfig)
 P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
     P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_PRIOR_NET, P_NPARAMS = range(16)
-SELECTIONS = {"ucb1": 0, "uct": 1, "puct": 2}
-PRIOR_USES = {"none": 0, "init": 1, "additive": 2, "multiplicative": 3}
-ROLLOUTS = {"random": 0, "weighted": 1, "network": 2, "value": 3}
+# codes of the parts chosen by MCTSConfig, as the kernel reads them from params
+SELECT_UCB1, SELECT_UCT, SELECT_PUCT = 0, 1, 2
+PRIOR_NONE, PRIOR_INIT, PRIOR_ADDITIVE, PRIOR_MULTIPLICATIVE = 0, 1, 2, 3
+ROLLOUT_RANDOM, ROLLOUT_WEIGHTED, ROLLOUT_NETWORK, ROLLOUT_VALUE = 0, 1, 2, 3
+SELECTIONS = {"ucb1": SELECT_UCB1, "uct": SELECT_UCT, "puct": SELECT_PUCT}
+PRIOR_USES = {"none": PRIOR_NONE, "init": PRIOR_INIT, "additive": PRIOR_ADDITIVE,
+              "multiplicative": PRIOR_MULTIPLICATIVE}
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "weighted": ROLLOUT_WEIGHTED, "network": ROLLOUT_NETWORK,
+            "value": ROLLOUT_VALUE}
 
 MAX_PATH = 4096  # deepest simulation path; a longer one stops descending and rolls out from there
 
 
-@dataclass
+@dataclass(frozen=True)
 class MCTSConfig:
-    """Tunables of the MCTS family.  Results are in [0, 1] (1 = win), so c is on that scale."""
+    """Tunables of the MCTS family (frozen: derive variants with dataclasses.replace).  Results are
+    in [0, 1] (1 = win), so c is on that scale."""
     selection: str = "uct"          # "ucb1": flat Monte-Carlo, UCB1 over the root moves only; "uct"; "puct"
     c: float = 0.7                  # exploration constant
     prior_use: str = "none"         # "init": virtual visits/wins; "additive": + bias*P/(n+1);
                                     # "multiplicative": UCT exploration term scaled by P*(number of moves)
-    prior_strength: float = 10.0    # virtual visits given to the best move by "init" (Go5's 10)
+    prior_strength: float = 10.0    # virtual visits given to the best move by "init" (Go5 uses 10)
     prior_bias: float = 1.0         # weight of the "additive" term
     rollout: str = "random"         # "random" (game kernel), "weighted", "network" (epsilon-greedy), "value"
     epsilon: float = 0.1            # random-move probability of the network rollout policy
@@ -70,18 +80,13 @@ class MCTSConfig:
 
     def __post_init__(self):
         for name, table in (("selection", SELECTIONS), ("prior_use", PRIOR_USES), ("rollout", ROLLOUTS)):
-            if getattr(self, name) not in table:
-                raise ValueError(f"MCTSConfig.{name} must be one of {', '.join(table)}, got {getattr(self, name)!r}")
+            check_choice(f"MCTSConfig.{name}", getattr(self, name), tuple(table))
         for name in ("c", "prior_strength", "prior_bias", "pp_rd", "fpu"):
-            v = getattr(self, name)
-            if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-                raise ValueError(f"MCTSConfig.{name} must be a finite number >= 0, got {v!r}")
-        if not (isinstance(self.epsilon, (int, float)) and 0.0 <= self.epsilon <= 1.0):
-            raise ValueError(f"MCTSConfig.epsilon must be in [0, 1], got {self.epsilon!r}")
+            check_number(f"MCTSConfig.{name}", getattr(self, name), 0.0)
+        check_number("MCTSConfig.epsilon", self.epsilon, 0.0, 1.0)
         for name in ("rollout_limit", "pp_min_samples", "expand_visits"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"MCTSConfig.{name} must be an integer >= 1, got {v!r}")
+            check_int(f"MCTSConfig.{name}", getattr(self, name), 1)
+        check_bool("MCTSConfig.progressive_pruning", self.progressive_pruning)
 
     def to_params(self, net_activation: int = 0, prior_from_network: bool = False) -> np.ndarray:
         p = np.zeros(P_NPARAMS, dtype=np.float64)
@@ -123,17 +128,17 @@ def _select(tree_f, tree_i, node, params):
             continue
         n = tree_f[j, VISITS]
         p = tree_f[j, PRIOR]
-        if mode == 2:  # PUCT: exploration multiplied by the prior
+        if mode == SELECT_PUCT:  # exploration multiplied by the prior
             q = tree_f[j, WINS] / n if n > 0 else params[P_FPU]
             score = q + c * p * sqrt_n / (1.0 + n)
         elif n <= 0:
             return j  # UCB1/UCT: an unvisited child first, in child order
         else:
             u = c * math.sqrt(log_n / n)
-            if prior_use == 3:
+            if prior_use == PRIOR_MULTIPLICATIVE:
                 u *= p * count
             score = tree_f[j, WINS] / n + u
-            if prior_use == 2:
+            if prior_use == PRIOR_ADDITIVE:
                 score += params[P_PRIOR_BIAS] * p / (n + 1.0)
         if score > best_score:
             best_score = score
@@ -181,7 +186,7 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, 
     if used + n > tree_f.shape[0]:
         meta[M_FULL] = 1
         return False
-    need_prior = params[P_PRIOR_USE] != 0 or params[P_SELECT] == 2
+    need_prior = params[P_PRIOR_USE] != PRIOR_NONE or params[P_SELECT] == SELECT_PUCT
     if need_prior and params[P_PRIOR_NET] != 0.0:  # softmax of the policy network over the legal moves
         observe(scratch, obs)
         mlp.forward(obs, net_params, net_layers, np.int64(params[P_NET_ACT]), logits)
@@ -209,7 +214,9 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, 
         tree_i[row, FLAGS] = 0
         tree_f[row, PRIOR] = p
         tree_f[row, SUMSQ] = 0.0
-        if params[P_PRIOR_USE] == 1 and pmax > 0.0:  # node initialisation (seed 002)
+        if params[P_PRIOR_USE] == PRIOR_INIT and pmax > 0.0:
+            # knowledge as node initialisation: a child with prior ratio r = P / Pmax starts with
+            # strength * r virtual visits, of which a share 0.5 + 0.5 r are wins
             r = p / pmax
             tree_f[row, VISITS] = params[P_PRIOR_STRENGTH] * r
             tree_f[row, WINS] = params[P_PRIOR_STRENGTH] * r * (0.5 + 0.5 * r)
@@ -225,7 +232,7 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, 
 @nb.njit(cache=True)
 def _policy_rollout(s, rng, params, actions, weights, net_params, net_layers, obs, logits,
                     rollout_moves, apply, terminal, result, observe):
-    """A rollout driven by a weight vector (mode 1) or an epsilon-greedy network (mode 2)."""
+    """A rollout driven by a weight vector (ROLLOUT_WEIGHTED) or an epsilon-greedy network (ROLLOUT_NETWORK)."""
     mode = params[P_ROLLOUT]
     limit = params[P_ROLLOUT_LIMIT]
     steps = 0
@@ -234,7 +241,7 @@ def _policy_rollout(s, rng, params, actions, weights, net_params, net_layers, ob
         if n == 0:
             break
         pick = 0
-        if mode == 1:
+        if mode == ROLLOUT_WEIGHTED:
             total = 0.0
             for i in range(n):
                 total += weights[actions[i]]
@@ -278,7 +285,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
                     legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value):
     """Runs n_sims simulations from the root; returns how many ran."""
     root = meta[M_ROOT]
-    flat = params[P_SELECT] == 0
+    flat = params[P_SELECT] == SELECT_UCB1  # flat Monte-Carlo: the tree never grows below the root
     rollout_mode = params[P_ROLLOUT]
     expand_visits = params[P_EXPAND]
     for _ in range(n_sims):
@@ -309,14 +316,14 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         # rollout: r is the result for player 0
         if terminal(scratch):
             r = result(scratch)
-        elif rollout_mode == 0:
+        elif rollout_mode == ROLLOUT_RANDOM:
             r = playout(scratch, rng)
-        elif rollout_mode == 3:
+        elif rollout_mode == ROLLOUT_VALUE:
             r = value(scratch, value_params)
         else:
             r = _policy_rollout(scratch, rng, params, actions, weights, net_params, net_layers, obs, logits,
                                 rollout_moves, apply, terminal, result, observe)
-        # backup
+        # backup: each node's wins count for the player who made the move into it
         for i in range(depth + 1):
             v = r if path_mover[i] == 0 else 1.0 - r
             row = path[i]
@@ -352,93 +359,94 @@ def compact(tree_f, tree_i, root, new_f, new_i):
 
 
 class MCTS:
-    """MCTS for one game.  ``search(state, limits)`` returns a SearchResult; ``advance(move)`` keeps
-    the subtree of a move played (tree reuse).  Deterministic for a fixed seed and simulation budget.
+    """MCTS for one game (the Searcher interface of engines/search/base.py).
 
-    Knowledge is injected: ``prior`` (a SIG_PRIOR kernel with its ``prior_params``; default uniform;
-    a per-action weight vector via ``prior_weights``; or "network": the softmax of ``network``), ``rollout_weights`` (per-action weights for
-    the "weighted" rollout), ``network`` = (params float32, layers, activation name) for the "network"
-    rollout, ``value`` (a SIG_VALUE kernel with ``value_params``) for rollout="value".
+    ``search(state, limits)`` returns a SearchResult on the WIN_PROBABILITY scale; ``advance(move)``
+    keeps the subtree of a move played (tree reuse); ``reset()`` forgets the tree.  Deterministic
+    for a fixed seed and simulation budget.  Limits: simulations and/or time (depth and nodes are
+    alpha-beta budgets and are refused).
+
+    Knowledge comes in one bundle (engines.knowledge.bundle.Knowledge; None: the game's registered
+    default), of which the config decides what is used: ``prior`` / ``prior_params`` (uniform when
+    None; "network" for the softmax of ``network``) when selection is "puct" or prior_use is not
+    "none"; ``rollout_weights`` for rollout="weighted"; ``network`` for rollout="network"; ``value`` /
+    ``value_params`` for rollout="value".  ``capacity`` is the node pool's size (rows), ``clock``
+    the time source of Limits.time (seconds).
     """
 
     BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
 
-    def __init__(self, game, config: MCTSConfig | None = None, seed: int = 0, capacity: int = 1 << 23,
-                 prior=None, prior_params=None, prior_weights=None, rollout_weights=None, network=None,
-                 value=None, value_params=None, clock=time.perf_counter):
+    def __init__(self, game, config: MCTSConfig | None = None, knowledge=None, seed: int = 0,
+                 capacity: int = 1 << 23, clock=time.perf_counter):
+        kernels = getattr(game, "kernels", None)
+        if not isinstance(kernels, K.GameKernels):
+            raise ValueError(f"game must be a game with compiled kernels (engines.games), got {game!r}")
         self.game = game
-        self.config = config or MCTSConfig()
-        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 2:
-            raise ValueError(f"capacity must be an integer >= 2 nodes, got {capacity!r}")
-        self.capacity = capacity
+        self.config = config_from(MCTSConfig, config)
+        self.knowledge = knowledge = knowledge_from(game, knowledge)
+        self.seed = check_int("seed", seed)
+        self.capacity = check_int("capacity (nodes)", capacity, 2)
+        if not callable(clock):
+            raise ValueError("clock must be a callable returning seconds")
         self.clock = clock
-        self.seed = seed
+        config = self.config
         na = game.num_actions
-        if prior_weights is not None:
-            if prior is not None:
-                raise ValueError("give either prior or prior_weights, not both")
-            prior, prior_params = weighted_prior, self._vector(prior_weights, na, "prior_weights")
-        prior_from_network = isinstance(prior, str)
-        if prior_from_network and (prior != "network" or network is None):
-            raise ValueError('prior must be a prior kernel or "network" (which needs network=...)')
+        obs_size = int(np.prod(game.observation_shape))
+
+        prior = knowledge.prior
+        prior_from_network = isinstance(prior, str) and prior == NETWORK_PRIOR
+        if prior is weighted_prior and knowledge.prior_params.shape != (na,):
+            raise ValueError(f"prior weights must be {na} numbers, one per action, got {knowledge.prior_params.shape[0]}")
         prior = uniform_prior if prior is None or prior_from_network else prior
-        self.prior_params = np.asarray(prior_params if prior_params is not None else np.zeros(1), np.float64)
-        self.rollout_weights = (self._vector(rollout_weights, na, "rollout_weights")
-                                if rollout_weights is not None else np.zeros(1))
-        if self.config.rollout == "weighted" and rollout_weights is None:
-            raise ValueError("rollout='weighted' needs rollout_weights")
-        self.net_activation = 0
-        if network is not None:
-            net_params, layers, activation = network
-            layers = np.asarray(layers, dtype=np.int64)
-            if activation not in mlp.ACTIVATIONS:
-                raise ValueError(f"network activation must be one of {', '.join(mlp.ACTIVATIONS)}")
-            obs_size = int(np.prod(game.observation_shape))
-            if layers[0] != obs_size or layers[-1] != na:
-                raise ValueError(f"network layers must map {obs_size} inputs to {na} outputs, got {layers.tolist()}")
-            if len(net_params) != mlp.param_count(layers):
-                raise ValueError(f"network needs {mlp.param_count(layers)} parameters, got {len(net_params)}")
-            self.net_params = np.ascontiguousarray(net_params, dtype=np.float32)
-            self.net_layers = layers
-            self.net_activation = mlp.ACTIVATIONS[activation]
-        elif self.config.rollout == "network":
-            raise ValueError("rollout='network' needs network=(params, layers, activation)")
+        self.prior_params = knowledge.prior_params.copy()
+        if knowledge.rollout_weights is not None:
+            if knowledge.rollout_weights.shape != (na,):
+                raise ValueError(f"rollout_weights must be {na} numbers, one per action, "
+                                 f"got {knowledge.rollout_weights.shape[0]}")
+            self.rollout_weights = knowledge.rollout_weights.copy()
+        elif config.rollout == "weighted":
+            raise ValueError("rollout='weighted' needs Knowledge.rollout_weights")
+        else:
+            self.rollout_weights = np.zeros(1)
+        net = knowledge.network
+        if net is not None:
+            if net.layers[0] != obs_size or net.layers[-1] != na:
+                raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got layers {list(net.layers)}")
+            self.net_params = net.params.copy()
+            self.net_layers = np.array(net.layers, dtype=np.int64)
+            self.net_activation = net.activation_code
+        elif config.rollout == "network":
+            raise ValueError("rollout='network' needs Knowledge.network")
         else:
             self.net_params = np.zeros(1, np.float32)
             self.net_layers = np.array([1, 1], np.int64)
-        if self.config.rollout == "value" and value is None:
-            raise ValueError("rollout='value' needs a value kernel")
-        value = value or no_value
-        self.value_params = np.asarray(value_params if value_params is not None else np.zeros(1), np.float64)
-        self.params = self.config.to_params(self.net_activation, prior_from_network)
-        k = game.kernels
+            self.net_activation = mlp.ACT_LINEAR
+        if config.rollout == "value" and knowledge.value is None:
+            raise ValueError("rollout='value' needs a value kernel (Knowledge.value)")
+        value = knowledge.value or no_value
+        self.value_params = knowledge.value_params.copy()
+        self.params = config.to_params(self.net_activation, prior_from_network)
         self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
-            (k.legal, K.SIG_LEGAL, "legal"), (k.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
-            (k.apply, K.SIG_APPLY, "apply"), (k.terminal, K.SIG_TERMINAL, "terminal"),
-            (k.to_move, K.SIG_TO_MOVE, "to_move"), (k.result, K.SIG_RESULT, "result"),
-            (k.playout, K.SIG_PLAYOUT, "playout"), (k.observe, K.SIG_OBSERVE, "observe"),
+            (kernels.legal, K.SIG_LEGAL, "legal"), (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
+            (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
+            (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
+            (kernels.playout, K.SIG_PLAYOUT, "playout"), (kernels.observe, K.SIG_OBSERVE, "observe"),
             (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
-        self.rng = make_rng(seed)
+        self.rng = make_rng(self.seed)
+        self._state_len = int(game.initial_state().shape[0])
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
-        self._obs = np.zeros(int(np.prod(game.observation_shape)), dtype=np.float32)
+        self._obs = np.zeros(obs_size, dtype=np.float32)
         self._logits = np.zeros(max(na, int(self.net_layers[-1])), dtype=np.float32)
         self._path = np.empty(MAX_PATH, dtype=np.int64)
         self._path_mover = np.empty(MAX_PATH, dtype=np.int64)
-        self.tree_f = np.zeros((capacity, 4), dtype=np.float32)  # zeros: pages are touched only as used
-        self.tree_i = np.zeros((capacity, 4), dtype=np.int32)
+        self.tree_f = np.zeros((self.capacity, 4), dtype=np.float32)  # zeros: pages are touched only as used
+        self.tree_i = np.zeros((self.capacity, 4), dtype=np.int32)
         self.meta = np.zeros(8, dtype=np.int64)
         self.root_state = None
         self.reset()
 
-    @staticmethod
-    def _vector(values, n, name):
-        v = np.ascontiguousarray(values, dtype=np.float64)
-        if v.shape != (n,) or not np.isfinite(v).all() or (v < 0).any():
-            raise ValueError(f"{name} must be {n} finite non-negative numbers (one per action)")
-        return v
-
-    def reset(self):
+    def reset(self) -> None:
         """Forget the tree."""
         self.meta[:] = 0
         self.meta[M_NODES] = 1
@@ -447,10 +455,11 @@ class MCTS:
         self.root_state = None
 
     @property
-    def nodes(self) -> int:
+    def tree_size(self) -> int:
+        """Nodes held in the tree (the root included)."""
         return int(self.meta[M_NODES])
 
-    def advance(self, move: int):
+    def advance(self, move: int) -> None:
         """The game went on with move: keep its subtree (or start afresh when it is not in the tree)."""
         if self.root_state is None:
             return
@@ -473,6 +482,7 @@ class MCTS:
             self.tree_f, self.tree_i = new_f, new_i
             self.meta[M_NODES] = used
             self.meta[M_ROOT] = 0
+            self.meta[M_FULL] = 0  # the pool has room again
 
     def _run(self, n):
         return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
@@ -480,12 +490,20 @@ class MCTS:
                                self.rollout_weights, self.value_params, self.net_params, self.net_layers,
                                self._obs, self._logits, self.rng, n, *self._kernels)
 
+    def _check(self, state, limits):
+        state = checked_position(self.game, state, limits, self._state_len)
+        if limits.depth is not None or limits.nodes is not None:
+            raise ValueError("MCTS counts simulations and time: Limits.depth and Limits.nodes are alpha-beta "
+                             "budgets it cannot honour")
+        if limits.simulations is None and limits.time is None:
+            raise ValueError("MCTS needs Limits.simulations or Limits.time")
+        return state
+
     def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
-        """Search from state within limits (simulations and/or wall-clock time)."""
+        """Search from state within limits (simulations and/or time on the clock)."""
         started = self.clock()
+        state = self._check(state, limits)
         deadline = limits.deadline(started)
-        if self.game.is_terminal(state):
-            raise ValueError("cannot search a final position: the game is over")
         if self.root_state is None or not np.array_equal(self.root_state, state):
             self.reset()
             self.root_state = state.copy()
@@ -535,8 +553,8 @@ class MCTS:
             pv.append(int(self.tree_i[node, MOVE]))
         total = visits.sum()
         return SearchResult(
-            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, moves=moves,
-            visits=visits.tolist(), values=means.tolist(), pv=pv,
-            stats={"simulations": int(sims), "nodes": self.nodes, "time": elapsed,
+            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, scale=WIN_PROBABILITY,
+            moves=moves, visits=visits.tolist(), values=means.tolist(), pv=pv,
+            stats={"simulations": int(sims), "tree_size": self.tree_size, "time": elapsed,
                    "max_depth": int(self.meta[M_MAXDEPTH]), "tree_full": bool(self.meta[M_FULL]),
                    "pruned": [int(m) for m, f in zip(moves, self.tree_i[first:first + count, FLAGS]) if f & PRUNED]})

@@ -1,0 +1,154 @@
+"""Knowledge handed to a search as one bundle, and the registry of each game's default knowledge.
+
+A ``Knowledge`` holds every game-specific piece a search may use, as compiled kernels with their
+parameter vectors (signatures in engines/kernels.py):
+  evaluate, eval_params    SIG_EVALUATE: a heuristic score for the side to move (alpha-beta)
+  value, value_params      SIG_VALUE: P(player 0 wins) of a position (MCTS with rollout="value")
+  prior, prior_params      SIG_PRIOR: prior probabilities of the moves (MCTS priors); the string
+                           "network" for the softmax of ``network``; None for uniform priors
+  rollout_weights          one non-negative weight per action (MCTS rollout="weighted")
+  network                  a small fully connected Network (MCTS rollout="network", prior="network")
+A search takes what its configuration needs and says so when a needed piece is missing.
+
+The registry maps a game's name to the module holding its knowledge; each such module offers
+``EVALUATIONS`` (name -> function game -> Knowledge) and ``DEFAULT_EVALUATION``.  Modules are
+imported on first use, so a search never names a game.
+"""
+import importlib
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from engines import kernels as K
+from engines.knowledge import mlp
+from engines.validate import check_choice, check_int
+
+# game name -> module holding its knowledge (EVALUATIONS, DEFAULT_EVALUATION)
+REGISTRY = {
+    "go": "engines.knowledge.go",
+    "othello": "engines.knowledge.othello",
+    "hex": "engines.knowledge.hex",
+}
+
+NETWORK_PRIOR = "network"  # Knowledge.prior value: priors from the softmax of the policy network
+
+
+def _params(name: str, values) -> np.ndarray:
+    """values as a fresh one-dimensional float64 array of finite numbers (ValueError naming it)."""
+    try:
+        array = np.array(values, dtype=np.float64) if np.ndim(values) == 1 else None
+    except (TypeError, ValueError):
+        array = None
+    if array is None or not np.isfinite(array).all():
+        raise ValueError(f"{name} must be a one-dimensional array of finite numbers, got {values!r}")
+    return np.ascontiguousarray(array)
+
+
+def _kernel(name: str, kernel, sig):
+    if kernel is not None:
+        K.function_value(kernel, sig, name)  # ValueError unless a numba kernel with that signature
+    return kernel
+
+
+@dataclass(frozen=True, eq=False)
+class Network:
+    """A small fully connected network (engines/knowledge/mlp.py): ``layers`` = [inputs, hidden...,
+    outputs], ``params`` the float32 weights and biases layer by layer, ``activation`` of the hidden
+    layers (one of mlp.ACTIVATIONS; the output layer is linear)."""
+    params: np.ndarray
+    layers: tuple
+    activation: str = "relu"
+
+    def __post_init__(self):
+        check_choice("Network.activation", self.activation, tuple(mlp.ACTIVATIONS))
+        try:
+            layers = tuple(check_int("Network.layers entries", v, 1) for v in self.layers)
+        except TypeError:
+            raise ValueError(f"Network.layers must be a sequence of layer widths, got {self.layers!r}") from None
+        if len(layers) < 2:
+            raise ValueError(f"Network.layers needs at least an input and an output width, got {layers!r}")
+        params = np.ascontiguousarray(np.array(self.params, dtype=np.float32).reshape(-1))
+        if params.shape[0] != mlp.param_count(layers) or not np.isfinite(params).all():
+            raise ValueError(f"Network with layers {list(layers)} needs {mlp.param_count(layers)} finite "
+                             f"parameters, got {params.shape[0]}")
+        object.__setattr__(self, "layers", layers)
+        object.__setattr__(self, "params", params)
+
+    @property
+    def activation_code(self) -> int:
+        return mlp.ACTIVATIONS[self.activation]
+
+
+@dataclass(frozen=True, eq=False)
+class Knowledge:
+    """Everything game-specific a search may use (see the module docstring).  Arrays are copied at
+    construction; ``with_prior_weights`` and ``dataclasses.replace`` derive variants."""
+    evaluate: object = None
+    eval_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    value: object = None
+    value_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    prior: object = None
+    prior_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    rollout_weights: np.ndarray | None = None
+    network: Network | None = None
+
+    def __post_init__(self):
+        _kernel("Knowledge.evaluate", self.evaluate, K.SIG_EVALUATE)
+        _kernel("Knowledge.value", self.value, K.SIG_VALUE)
+        if isinstance(self.prior, str):
+            check_choice("Knowledge.prior (as text)", self.prior, (NETWORK_PRIOR,))
+            if self.network is None:
+                raise ValueError('Knowledge.prior="network" needs Knowledge.network')
+        else:
+            _kernel("Knowledge.prior", self.prior, K.SIG_PRIOR)
+        if self.network is not None and not isinstance(self.network, Network):
+            raise ValueError(f"Knowledge.network must be a Network or None, got {self.network!r}")
+        for name in ("eval_params", "value_params", "prior_params"):
+            object.__setattr__(self, name, _params(f"Knowledge.{name}", getattr(self, name)))
+        if self.rollout_weights is not None:
+            weights = _params("Knowledge.rollout_weights", self.rollout_weights)
+            if (weights < 0).any():
+                raise ValueError("Knowledge.rollout_weights must be non-negative")
+            object.__setattr__(self, "rollout_weights", weights)
+
+    def with_prior_weights(self, weights) -> "Knowledge":
+        """A copy whose prior is proportional to a fixed per-action weight vector (weights >= 0)."""
+        from engines.knowledge.priors import weighted_prior
+        weights = _params("prior weights", weights)
+        if (weights < 0).any():
+            raise ValueError("prior weights must be non-negative")
+        return replace(self, prior=weighted_prior, prior_params=weights)
+
+    def replace(self, **changes) -> "Knowledge":
+        """A copy with some fields changed (validated like a new bundle)."""
+        return replace(self, **changes)
+
+
+def _module(game):
+    name = getattr(game, "name", None)
+    path = REGISTRY.get(name)
+    return importlib.import_module(path) if path is not None else None
+
+
+def evaluations(game) -> tuple[str, ...]:
+    """The names of the evaluations registered for the game (the default first); () if none."""
+    module = _module(game)
+    if module is None:
+        return ()
+    names = tuple(module.EVALUATIONS)
+    return (module.DEFAULT_EVALUATION,) + tuple(n for n in names if n != module.DEFAULT_EVALUATION)
+
+
+def knowledge_for(game, evaluation: str | None = None) -> Knowledge:
+    """The registered knowledge of the game: the named evaluation (default: the game's default) with
+    its value function.  A game with nothing registered gets an empty bundle (uniform priors, random
+    rollouts, no evaluation); naming an evaluation for it is a ValueError."""
+    module = _module(game)
+    if module is None:
+        if evaluation is not None:
+            raise ValueError(f"no evaluations are registered for the game {getattr(game, 'name', game)!r}")
+        return Knowledge()
+    if evaluation is None:
+        evaluation = module.DEFAULT_EVALUATION
+    check_choice(f"evaluation for {game.name}", evaluation, evaluations(game))
+    return module.EVALUATIONS[evaluation](game)

@@ -1,0 +1,103 @@
+"""The one search interface: the Searcher protocol, and the factory that builds a search by name.
+
+Every search is built the same way, ``Search(game, config, knowledge, seed, **options)``:
+  game       an engines.games Game (its compiled kernels)
+  config     the search's frozen config dataclass, a mapping of its fields, or None for the defaults
+  knowledge  an engines.knowledge.bundle.Knowledge, or None for the game's registered default
+  seed       the random seed (searches without randomness accept and ignore it)
+and offers ``search(state, limits) -> SearchResult``, ``advance(move)`` (the game went on with
+move: keep what is still useful) and ``reset()`` (forget everything from earlier searches).
+"""
+import dataclasses
+import importlib
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from engines.errors import GameOver
+from engines.search.result import Limits, SearchResult
+from engines.validate import check_choice
+
+# searcher name -> (module, class name, config class name)
+_SEARCHERS = {
+    "mcts": ("engines.search.mcts", "MCTS", "MCTSConfig"),
+    "alphabeta": ("engines.search.alphabeta", "AlphaBeta", "AlphaBetaConfig"),
+}
+SEARCHERS = tuple(_SEARCHERS)
+# keyword options of the constructors beyond (game, config, knowledge, seed)
+OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",)}
+
+
+@runtime_checkable
+class Searcher(Protocol):
+    """What adapters and command lines use of any search."""
+    game: Any
+    config: Any
+
+    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
+        """The best move from state within limits; GameOver on a final state, ValueError for limits
+        the search cannot honour."""
+
+    def advance(self, move: int) -> None:
+        """The game went on with move from the last searched position."""
+
+    def reset(self) -> None:
+        """Forget everything kept from earlier searches."""
+
+
+def config_from(config_class, config):
+    """config as a config_class instance: None gives the defaults, a mapping gives its fields (an
+    unknown key is a ValueError naming it and listing the valid ones)."""
+    if config is None:
+        return config_class()
+    if isinstance(config, config_class):
+        return config
+    if isinstance(config, Mapping):
+        valid = [f.name for f in dataclasses.fields(config_class)]
+        for key in config:
+            if key not in valid:
+                raise ValueError(f"unknown {config_class.__name__} key {key!r}; valid keys: {', '.join(valid)}")
+        return config_class(**config)
+    raise ValueError(f"config must be a {config_class.__name__}, a mapping of its fields or None, got {config!r}")
+
+
+def knowledge_from(game, knowledge):
+    """knowledge as a Knowledge bundle: None gives the game's registered default."""
+    from engines.knowledge.bundle import Knowledge, knowledge_for
+    if knowledge is None:
+        return knowledge_for(game)
+    if not isinstance(knowledge, Knowledge):
+        raise ValueError(f"knowledge must be an engines.knowledge.bundle.Knowledge or None, got {knowledge!r}")
+    return knowledge
+
+
+def checked_position(game, state, limits, length: int) -> np.ndarray:
+    """The checks every search makes of its input: limits a Limits, state an int64 position of the
+    game's length (ValueError), and not final (GameOver)."""
+    if not isinstance(limits, Limits):
+        raise ValueError(f"limits must be a Limits, got {limits!r}")
+    state = np.asarray(state)
+    if state.dtype != np.int64 or state.shape != (length,):
+        raise ValueError(f"state must be an int64 array of length {length} for {game!r}")
+    if game.kernels.terminal(state):
+        raise GameOver()
+    return state
+
+
+def searcher_classes(name: str):
+    """(search class, config class) of a searcher name."""
+    module, cls, config_cls = _SEARCHERS[check_choice("searcher", name, SEARCHERS)]
+    module = importlib.import_module(module)
+    return getattr(module, cls), getattr(module, config_cls)
+
+
+def make_searcher(name: str, game, config=None, knowledge=None, seed: int = 0, **options) -> Searcher:
+    """Build the search called name ("mcts" or "alphabeta") for game.  config: the search's config
+    dataclass, a mapping of its fields, or None; knowledge: None for knowledge_for(game); options:
+    the constructor's other keywords (OPTIONS[name], e.g. capacity, clock)."""
+    cls, config_cls = searcher_classes(name)
+    for key in options:
+        if key not in OPTIONS[name]:
+            raise ValueError(f"unknown option {key!r} for {name}; valid options: {', '.join(OPTIONS[name])}")
+    return cls(game, config_from(config_cls, config), knowledge, seed, **options)
