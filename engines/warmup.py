@@ -12,15 +12,16 @@ import numpy as np
 def warm_searches(game):
     """A tiny search of every kind the engine offers, on game."""
     from engines.knowledge import mlp
-    from engines.knowledge.bundle import Knowledge, Network, evaluations, knowledge_for
+    from engines.knowledge.bundle import Knowledge, Network, evaluations, knowledge_for, warm_up
     from engines.search import Limits, make_searcher
 
+    warm_up(game)
     state = game.initial_state()
     obs = int(np.prod(game.observation_shape))
     layers = (obs, 4, game.num_actions)
     network = Network(np.zeros(mlp.param_count(layers), np.float32), layers, "relu")
     tools = Knowledge(rollout_weights=np.ones(game.num_actions), network=network)
-    for config in ({}, {"selection": "puct", "prior_use": "additive"},
+    for config in ({}, {"selection": "puct", "prior_use": "additive"}, {"rollout": "prior"},
                    {"rollout": "weighted", "progressive_pruning": True}, {"rollout": "network"},
                    {"selection": "puct", "prior_use": "init"}):
         knowledge = tools.replace(prior="network") if config.get("prior_use") == "init" else tools

@@ -1,10 +1,16 @@
-"""GTP (Go Text Protocol) wire formats: colours, vertices and the score text.
+"""GTP (Go Text Protocol): colours, vertices, the score text, and the engine core (a command table
+answered line by line).
 
 A vertex is a column letter (``a``..``z`` without ``i``) and a row number counted from 1 at the
 BOTTOM, for example ``d4``; ``pass`` is the pass.  In the board view (protocols/common.py) row 0 is
 the top, so vertex row r is view row size - r.
 """
-from protocols.common import PASS, ProtocolError, check_point
+import sys
+import traceback
+from dataclasses import dataclass
+from typing import Callable
+
+from protocols.common import PASS, FatalError, ProtocolError, Quit, check_point
 
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # GTP column letters: no 'i'
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
@@ -60,3 +66,128 @@ def format_score(score: float) -> str:
     if score < 0:
         return f"W+{-score}"
     return "0"
+
+
+def area_score_text(cells, komi: float) -> str:
+    """The Go5 engine's score text of a board view (rows from the top; 0 empty, 1 black, 2 white).
+
+    B counts black stones and the empty regions bordered only by black; W starts at komi and adds,
+    as a float, one per white stone and the size of each empty region bordered only by white,
+    walking the points in board order (a1, b1, ..., a2, ...) and adding a region when its first
+    point is reached.  That order decides the last bits of W: komi 0.03 gives 'W+0.03000000000000025'
+    where komi + W computed at once gives 'W+0.029999999999999805'."""
+    n = len(cells)
+    black, white = 0.0, float(komi)
+    seen = set()
+    for r in range(n - 1, -1, -1):  # board order: the bottom row first
+        for c in range(n):
+            colour = cells[r][c]
+            if colour == 1:
+                black += 1
+            elif colour == 2:
+                white += 1
+            elif (r, c) not in seen:
+                region, borders, stack = {(r, c)}, set(), [(r, c)]
+                while stack:
+                    i, j = stack.pop()
+                    for ii, jj in ((i, j - 1), (i, j + 1), (i + 1, j), (i - 1, j)):
+                        if 0 <= ii < n and 0 <= jj < n:
+                            if cells[ii][jj] == 0:
+                                if (ii, jj) not in region:
+                                    region.add((ii, jj))
+                                    stack.append((ii, jj))
+                            else:
+                                borders.add(cells[ii][jj])
+                seen |= region
+                if borders == {1}:
+                    black += len(region)
+                elif borders == {2}:
+                    white += len(region)
+    return format_score(black - white)
+
+
+# ==== the GTP engine core: a command table, handle(line) -> reply, and a stdin/stdout transport ====
+
+@dataclass(frozen=True)
+class Command:
+    """One command of the table: its handler (args list -> reply text) and the usage text replied
+    when fewer than ``min_args`` arguments are given (extra arguments are ignored)."""
+    handler: Callable[[list[str]], str]
+    min_args: int = 0
+    usage: str = ""
+
+
+class GtpEngine:
+    """The protocol core every GTP engine of the project shares.
+
+    ``handle(line)`` returns the complete reply, ``'= text\\n\\n'`` or ``'? text\\n\\n'``, or None for a
+    line that gets no reply (empty, white space only, or starting with '#').  A leading number is
+    the command's id: echoed after '=' / '?' when ``echo_ids`` (GTP v2), dropped otherwise (engines
+    that never repeat it).  Handlers raise ProtocolError for an error reply (the session goes on),
+    FatalError to reply and end, Quit after a normal last reply; any other exception becomes an
+    error reply with its traceback on stderr, and the session goes on.
+    """
+
+    def __init__(self, commands: dict[str, Command], echo_ids: bool = True, unknown: str = "unknown command",
+                 stderr=None):
+        self.commands = dict(commands)
+        self.commands.setdefault("list_commands", Command(self._list_commands))
+        self.commands.setdefault("known_command", Command(self._known_command, 1, "known_command CMD_NAME"))
+        self.commands.setdefault("protocol_version", Command(lambda args: "2"))
+        self.echo_ids = echo_ids
+        self.unknown = unknown
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.finished = False  # set after a Quit or FatalError reply
+
+    def _list_commands(self, args):
+        return "\n".join(self.commands)
+
+    def _known_command(self, args):
+        return "true" if args[0] in self.commands else "false"
+
+    def _reply(self, ok: bool, ident: str, text: str) -> str:
+        return ("=" if ok else "?") + (ident if self.echo_ids else "") + " " + text + "\n\n"
+
+    def handle(self, line: str) -> str | None:
+        line = line.rstrip("\r\n")
+        if not line.strip() or line.startswith("#"):
+            return None
+        ident = ""
+        if line[0].isascii() and line[0].isdigit():  # an id only when the line starts with it
+            digits = len(line) - len(line.lstrip("0123456789"))
+            ident, line = line[:digits], line[digits:]
+        words = line.split()
+        if not words:
+            return self._reply(False, ident, self.unknown)
+        command = self.commands.get(words[0])
+        if command is None:
+            return self._reply(False, ident, self.unknown)
+        args = words[1:]
+        if len(args) < command.min_args:
+            return self._reply(False, ident, command.usage)
+        try:
+            return self._reply(True, ident, command.handler(args))
+        except ProtocolError as err:
+            return self._reply(False, ident, str(err))
+        except (Quit, FatalError) as end:
+            self.finished = True
+            return self._reply(isinstance(end, Quit), ident, str(end))
+        except Exception as err:  # an engine bug: reply, show it on stderr, keep serving
+            traceback.print_exc(file=self.stderr)
+            return self._reply(False, ident, f"internal error: {type(err).__name__}: {err}")
+
+    def serve(self, stdin=None, stdout=None) -> int:
+        """Answer commands from stdin on stdout, one reply per command, flushed, until quit or EOF."""
+        stdin = stdin if stdin is not None else sys.stdin
+        stdout = stdout if stdout is not None else sys.stdout
+        try:
+            for line in stdin:
+                reply = self.handle(line)
+                if reply is not None:
+                    stdout.write(reply)
+                    stdout.flush()
+                if self.finished:
+                    break
+        except (BrokenPipeError, KeyboardInterrupt):
+            return 1
+        return 0

@@ -8,6 +8,8 @@ parameter vectors (signatures in engines/kernels.py):
                            "network" for the softmax of ``network``; None for uniform priors
   rollout_weights          one non-negative weight per action (MCTS rollout="weighted")
   network                  a small fully connected Network (MCTS rollout="network", prior="network")
+  children                 SIG_LEGAL: the moves an MCTS node gets as children, in child order (None:
+                           the game's legal moves)
 A search takes what its configuration needs and says so when a needed piece is missing.
 
 The registry maps a game's name to the module holding its knowledge; each such module offers
@@ -91,10 +93,12 @@ class Knowledge:
     prior_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rollout_weights: np.ndarray | None = None
     network: Network | None = None
+    children: object = None
 
     def __post_init__(self):
         _kernel("Knowledge.evaluate", self.evaluate, K.SIG_EVALUATE)
         _kernel("Knowledge.value", self.value, K.SIG_VALUE)
+        _kernel("Knowledge.children", self.children, K.SIG_LEGAL)
         if isinstance(self.prior, str):
             check_choice("Knowledge.prior (as text)", self.prior, (NETWORK_PRIOR,))
             if self.network is None:
@@ -137,6 +141,13 @@ def evaluations(game) -> tuple[str, ...]:
         return ()
     names = tuple(module.EVALUATIONS)
     return (module.DEFAULT_EVALUATION,) + tuple(n for n in names if n != module.DEFAULT_EVALUATION)
+
+
+def warm_up(game):
+    """Compile whatever the game's knowledge module compiles lazily (its optional ``warm_up(game)``)."""
+    module = _module(game)
+    if module is not None and hasattr(module, "warm_up"):
+        module.warm_up(game)
 
 
 def knowledge_for(game, evaluation: str | None = None) -> Knowledge:

@@ -58,3 +58,21 @@ def _score(game):
 
 
 EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
+
+
+def warm_up(game):
+    """Compile the move-feature kernels (engines/knowledge/go_features.py, go_prior.py) on game."""
+    from engines.knowledge.go_features import candidate_gammas, compute_features
+    from engines.knowledge.go_prior import PRIOR_PARAMS_LEN, go5_children, go5_prior
+    from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES
+    state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    na = game.num_actions
+    actions = np.empty(na, dtype=np.int32)
+    out = np.empty(na, dtype=np.float64)
+    feats = np.empty((na, 6), dtype=np.int32)
+    nfeat = np.empty(na, dtype=np.int32)
+    for table in (np.full(PATTERN_CODES, -1, dtype=np.int32), np.full(PATTERN_CODES, -1.0)):
+        compute_features(state, table, feats, nfeat)
+    candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
+    k = go5_children(state, actions)
+    go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))

@@ -229,3 +229,67 @@ def gammas(game, state, weights: GoWeights) -> tuple[list[int], np.ndarray]:
 
 
 assert PATTERN_CODES == 4 ** 8 and NUM_FEATURES == 1080
+
+
+def _liberties(cells, n, r, c):
+    """(stones, liberties) of the block at (r, c) of a top-first grid."""
+    colour = cells[r][c]
+    block, libs, stack = {(r, c)}, set(), [(r, c)]
+    while stack:
+        i, j = stack.pop()
+        for ii, jj in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
+            if 0 <= ii < n and 0 <= jj < n:
+                v = cells[ii][jj]
+                if v == 0:
+                    libs.add((ii, jj))
+                elif v == colour and (ii, jj) not in block:
+                    block.add((ii, jj))
+                    stack.append((ii, jj))
+    return block, libs
+
+
+def is_self_atari(game, state, action: int) -> bool:
+    """For the player to move: no orthogonally adjacent own block has more than 2 liberties, and
+    after the move (captures included) its block has exactly 1 liberty.  An illegal move is not one."""
+    n = game.size
+    colour = game.to_move(state)
+    after, reason = game.go5_play(state, action, colour)
+    if reason is not None:
+        return False
+    cells = game.cells(state)
+    r, c = game.coords(action)
+    for i, j in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= i < n and 0 <= j < n and cells[i][j] == colour + 1 and len(_liberties(cells, n, i, j)[1]) > 2:
+            return False
+    return len(_liberties(game.cells(after), n, r, c)[1]) == 1
+
+
+def pattern_moves(game, state, weights: GoWeights, filter_self_atari: bool) -> list[int]:
+    """The rule-based policy's pattern moves for the player to move: the empty points among the 8
+    neighbours of the last and second-last moves whose 3x3 neighbourhood has a pattern feature,
+    kept when legal, not an own eye, and (with the filter) not a self-atari."""
+    state = _check_args(game, state, weights)
+    n = game.size
+    colour = game.to_move(state)
+    cells = game.cells(state)
+    digit = {0: 1, colour + 1: 3, 2 - colour: 2}  # '.', 'X' (to move), 'O'; off the board is '#' 0
+    legal = set(game.go5_candidates(state))  # legal and not an own eye
+    found = []
+    for last in (game.last(state), game.last2(state)):
+        if last is None:
+            continue
+        r0, c0 = game.coords(last)
+        for r in (r0 + 1, r0, r0 - 1):  # south (lower on the board, so larger grid row) first
+            for c in (c0 - 1, c0, c0 + 1):
+                if not (0 <= r < n and 0 <= c < n) or cells[r][c] != 0 or (r, c) == (r0, c0):
+                    continue
+                code = 0
+                for i in (r + 1, r, r - 1):
+                    for j in (c - 1, c, c + 1):
+                        if (i, j) != (r, c):
+                            code = code * 4 + (digit[int(cells[i][j])] if 0 <= i < n and 0 <= j < n else 0)
+                a = game.action(r, c)
+                if weights.table[code] >= 0 and a in legal and a not in found \
+                        and not (filter_self_atari and is_self_atari(game, state, a)):
+                    found.append(a)
+    return found

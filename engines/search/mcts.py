@@ -45,16 +45,22 @@ M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
 
 # params fields (float64 vector handed to the kernel, built from MCTSConfig)
 P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
-    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_PRIOR_NET, P_NPARAMS = range(16)
+    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_PRIOR_NET, P_PARENT_VISITS, P_PRIOR_ROUNDED, \
+    P_PRIOR_PLAYER0, P_EXPAND_DESCENDS, P_NPARAMS = range(20)
 # codes of the parts chosen by MCTSConfig, as the kernel reads them from params
 SELECT_UCB1, SELECT_UCT, SELECT_PUCT = 0, 1, 2
 PRIOR_NONE, PRIOR_INIT, PRIOR_ADDITIVE, PRIOR_MULTIPLICATIVE = 0, 1, 2, 3
-ROLLOUT_RANDOM, ROLLOUT_WEIGHTED, ROLLOUT_NETWORK, ROLLOUT_VALUE = 0, 1, 2, 3
+ROLLOUT_RANDOM, ROLLOUT_WEIGHTED, ROLLOUT_NETWORK, ROLLOUT_VALUE, ROLLOUT_PRIOR = 0, 1, 2, 3, 4
+PARENT_CHILDREN, PARENT_NODE = 0, 1
 SELECTIONS = {"ucb1": SELECT_UCB1, "uct": SELECT_UCT, "puct": SELECT_PUCT}
 PRIOR_USES = {"none": PRIOR_NONE, "init": PRIOR_INIT, "additive": PRIOR_ADDITIVE,
               "multiplicative": PRIOR_MULTIPLICATIVE}
 ROLLOUTS = {"random": ROLLOUT_RANDOM, "weighted": ROLLOUT_WEIGHTED, "network": ROLLOUT_NETWORK,
-            "value": ROLLOUT_VALUE}
+            "value": ROLLOUT_VALUE, "prior": ROLLOUT_PRIOR}
+PARENT_VISITS = {"children": PARENT_CHILDREN, "node": PARENT_NODE}
+FINAL_MOVES = ("most_visits_best_mean", "first_most_visited")
+PRIOR_COUNTS = ("exact", "rounded")
+PRIOR_VIEWS = ("mover", "player0")
 
 MAX_PATH = 4096  # deepest simulation path; a longer one stops descending and rolls out from there
 
@@ -69,24 +75,38 @@ class MCTSConfig:
                                     # "multiplicative": UCT exploration term scaled by P*(number of moves)
     prior_strength: float = 10.0    # virtual visits given to the best move by "init" (Go5 uses 10)
     prior_bias: float = 1.0         # weight of the "additive" term
-    rollout: str = "random"         # "random" (game kernel), "weighted", "network" (epsilon-greedy), "value"
+    rollout: str = "random"         # "random" (game kernel), "weighted", "network" (epsilon-greedy), "value",
+                                    # "prior" (moves drawn in proportion to the prior kernel)
     epsilon: float = 0.1            # random-move probability of the network rollout policy
     rollout_limit: int = 1000       # moves after which a policy rollout stops and the game's score decides
     progressive_pruning: bool = False
     pp_rd: float = 1.0              # pruning margin r_d, in standard deviations of the mean
     pp_min_samples: int = 50        # visits a root move needs before it can prune or be pruned
-    expand_visits: int = 1          # visits a leaf needs before it is expanded (the root always is)
+    expand_visits: int = 1          # visits a leaf needs before it is expanded (the root always is; 0: every leaf)
+    expand_descends: bool = True    # after expanding a leaf, step into one of its children before the rollout
+                                    # (False: roll out from the leaf itself; the root is expanded before selection)
     fpu: float = 0.5                # PUCT value of an unvisited child (first-play urgency)
+    parent_visits: str = "children" # UCT's N: "children" (sum of the children's visits) or "node" (the node's own
+                                    # visits; an expanded root's are set to its children's initial sums)
+    prior_counts: str = "exact"     # "init" virtual visits/wins as computed, or "rounded" to integers (half to even)
+    prior_view: str = "mover"       # "init" wins counted for the mover, or "player0": for player 0 whoever moves
+                                    # (a player-1 child then starts with visits - wins wins of its own)
+    final_move: str = "most_visits_best_mean"  # the answer: most visits, ties to the best mean, or
+                                    # "first_most_visited": ties to the first child in child order
 
     def __post_init__(self):
-        for name, table in (("selection", SELECTIONS), ("prior_use", PRIOR_USES), ("rollout", ROLLOUTS)):
+        for name, table in (("selection", SELECTIONS), ("prior_use", PRIOR_USES), ("rollout", ROLLOUTS),
+                            ("parent_visits", PARENT_VISITS), ("final_move", FINAL_MOVES),
+                            ("prior_counts", PRIOR_COUNTS), ("prior_view", PRIOR_VIEWS)):
             check_choice(f"MCTSConfig.{name}", getattr(self, name), tuple(table))
         for name in ("c", "prior_strength", "prior_bias", "pp_rd", "fpu"):
             check_number(f"MCTSConfig.{name}", getattr(self, name), 0.0)
         check_number("MCTSConfig.epsilon", self.epsilon, 0.0, 1.0)
-        for name in ("rollout_limit", "pp_min_samples", "expand_visits"):
+        for name in ("rollout_limit", "pp_min_samples"):
             check_int(f"MCTSConfig.{name}", getattr(self, name), 1)
+        check_int("MCTSConfig.expand_visits", self.expand_visits, 0)
         check_bool("MCTSConfig.progressive_pruning", self.progressive_pruning)
+        check_bool("MCTSConfig.expand_descends", self.expand_descends)
 
     def to_params(self, net_activation: int = 0, prior_from_network: bool = False) -> np.ndarray:
         p = np.zeros(P_NPARAMS, dtype=np.float64)
@@ -105,6 +125,10 @@ class MCTSConfig:
         p[P_FPU] = self.fpu
         p[P_NET_ACT] = net_activation
         p[P_PRIOR_NET] = 1.0 if prior_from_network else 0.0
+        p[P_PARENT_VISITS] = PARENT_VISITS[self.parent_visits]
+        p[P_PRIOR_ROUNDED] = 1.0 if self.prior_counts == "rounded" else 0.0
+        p[P_PRIOR_PLAYER0] = 1.0 if self.prior_view == "player0" else 0.0
+        p[P_EXPAND_DESCENDS] = 1.0 if self.expand_descends else 0.0
         return p
 
 
@@ -116,9 +140,12 @@ def _select(tree_f, tree_i, node, params):
     mode = params[P_SELECT]
     prior_use = params[P_PRIOR_USE]
     c = params[P_C]
-    parent_n = 0.0
-    for j in range(first, first + count):
-        parent_n += tree_f[j, VISITS]
+    if params[P_PARENT_VISITS] == PARENT_NODE:
+        parent_n = np.float64(tree_f[node, VISITS])
+    else:
+        parent_n = 0.0
+        for j in range(first, first + count):
+            parent_n += tree_f[j, VISITS]
     log_n = math.log(max(parent_n, 1.0))
     sqrt_n = math.sqrt(max(parent_n, 1.0))
     best = first
@@ -176,9 +203,10 @@ def _prune(tree_f, tree_i, root, params):
 
 
 @nb.njit(cache=True)
-def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, net_params, net_layers,
+def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_params, net_layers,
             obs, logits, legal, prior, observe):
-    """Create the children of node; False when it has none or the pool is full."""
+    """Create the children of node, where player ``mover`` is to move; False when it has none or the
+    pool is full."""
     n = legal(scratch, actions)
     used = meta[M_NODES]
     if n == 0:
@@ -218,21 +246,39 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, 
             # knowledge as node initialisation: a child with prior ratio r = P / Pmax starts with
             # strength * r virtual visits, of which a share 0.5 + 0.5 r are wins
             r = p / pmax
-            tree_f[row, VISITS] = params[P_PRIOR_STRENGTH] * r
-            tree_f[row, WINS] = params[P_PRIOR_STRENGTH] * r * (0.5 + 0.5 * r)
+            visits = params[P_PRIOR_STRENGTH] * r
+            wins = visits * (0.5 + 0.5 * r)
+            if params[P_PRIOR_ROUNDED] != 0.0:
+                visits = np.rint(visits)
+                wins = np.rint(wins)
+            if params[P_PRIOR_PLAYER0] != 0.0 and mover == 1:
+                wins = visits - wins  # the prior's wins are player 0's: the mover's own are the rest
+            tree_f[row, VISITS] = visits
+            tree_f[row, WINS] = wins
         else:
             tree_f[row, VISITS] = 0.0
             tree_f[row, WINS] = 0.0
     tree_i[node, FIRST] = used
     tree_i[node, COUNT] = n
     meta[M_NODES] = used + n
+    if params[P_PARENT_VISITS] == PARENT_NODE and node == meta[M_ROOT]:
+        # the root's own count starts as its children's (so that ln N is defined); its wins are
+        # counted for the player who moved into it, the one not to move now
+        visits = 0.0
+        mover_wins = 0.0
+        for row in range(used, used + n):
+            visits += tree_f[row, VISITS]
+            mover_wins += tree_f[row, WINS]
+        tree_f[node, VISITS] = visits
+        tree_f[node, WINS] = visits - mover_wins
     return True
 
 
 @nb.njit(cache=True)
-def _policy_rollout(s, rng, params, actions, weights, net_params, net_layers, obs, logits,
-                    rollout_moves, apply, terminal, result, observe):
-    """A rollout driven by a weight vector (ROLLOUT_WEIGHTED) or an epsilon-greedy network (ROLLOUT_NETWORK)."""
+def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_params, net_layers, obs, logits,
+                    rollout_moves, apply, terminal, result, observe, prior):
+    """A rollout driven by a weight vector (ROLLOUT_WEIGHTED), the prior kernel (ROLLOUT_PRIOR) or an
+    epsilon-greedy network (ROLLOUT_NETWORK)."""
     mode = params[P_ROLLOUT]
     limit = params[P_ROLLOUT_LIMIT]
     steps = 0
@@ -250,6 +296,21 @@ def _policy_rollout(s, rng, params, actions, weights, net_params, net_layers, ob
                 pick = n - 1
                 for i in range(n):
                     x -= weights[actions[i]]
+                    if x < 0.0:
+                        pick = i
+                        break
+            else:
+                pick = below(rng, n)
+        elif mode == ROLLOUT_PRIOR:
+            prior(s, actions, n, priors, prior_params)
+            total = 0.0
+            for i in range(n):
+                total += priors[i]
+            if total > 0.0:
+                x = uniform(rng) * total
+                pick = n - 1
+                for i in range(n):
+                    x -= priors[i]
                     if x < 0.0:
                         pick = i
                         break
@@ -288,12 +349,16 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
     flat = params[P_SELECT] == SELECT_UCB1  # flat Monte-Carlo: the tree never grows below the root
     rollout_mode = params[P_ROLLOUT]
     expand_visits = params[P_EXPAND]
+    descends = params[P_EXPAND_DESCENDS] != 0.0
     for _ in range(n_sims):
         scratch[:] = root_state
         node = root
         depth = 0
         path[0] = root
         path_mover[0] = 1 - to_move(scratch)
+        if not descends and tree_i[root, COUNT] == 0 and not terminal(scratch):  # the root first
+            _expand(tree_f, tree_i, meta, root, to_move(scratch), scratch, actions, priors, prior_params, params,
+                    net_params, net_layers, obs, logits, legal, prior, observe)
         # selection
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2 and not (flat and depth >= 1):
             mover = to_move(scratch)
@@ -306,8 +371,8 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         if not terminal(scratch) and depth < MAX_PATH - 2 and (depth == 0 or not flat) \
                 and (node == root or tree_f[node, VISITS] >= expand_visits):
             mover = to_move(scratch)
-            if _expand(tree_f, tree_i, meta, node, scratch, actions, priors, prior_params, params, net_params,
-                       net_layers, obs, logits, legal, prior, observe):
+            if _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_params,
+                       net_layers, obs, logits, legal, prior, observe) and (descends or node == root):
                 node = _select(tree_f, tree_i, node, params)
                 apply(scratch, tree_i[node, MOVE])
                 depth += 1
@@ -321,8 +386,8 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         elif rollout_mode == ROLLOUT_VALUE:
             r = value(scratch, value_params)
         else:
-            r = _policy_rollout(scratch, rng, params, actions, weights, net_params, net_layers, obs, logits,
-                                rollout_moves, apply, terminal, result, observe)
+            r = _policy_rollout(scratch, rng, params, actions, priors, prior_params, weights, net_params, net_layers,
+                                obs, logits, rollout_moves, apply, terminal, result, observe, prior)
         # backup: each node's wins count for the player who made the move into it
         for i in range(depth + 1):
             v = r if path_mover[i] == 0 else 1.0 - r
@@ -427,7 +492,8 @@ class MCTS:
         self.value_params = knowledge.value_params.copy()
         self.params = config.to_params(self.net_activation, prior_from_network)
         self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
-            (kernels.legal, K.SIG_LEGAL, "legal"), (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
+            (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
+            (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
             (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
             (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
             (kernels.playout, K.SIG_PLAYOUT, "playout"), (kernels.observe, K.SIG_OBSERVE, "observe"),
@@ -543,7 +609,10 @@ class MCTS:
         visits = self.tree_f[first:first + count, VISITS].astype(np.float64)
         wins = self.tree_f[first:first + count, WINS].astype(np.float64)
         means = np.where(visits > 0, wins / np.maximum(visits, 1e-12), 0.0)
-        best = int(np.lexsort((-means, -visits))[0])  # most visits, then best mean
+        if self.config.final_move == "first_most_visited":
+            best = int(np.argmax(visits))  # the first of the most visited, in child order
+        else:
+            best = int(np.lexsort((-means, -visits))[0])  # most visits, then best mean
         pv, node = [], root
         while self.tree_i[node, COUNT] > 0 and len(pv) < 64:
             f, c = int(self.tree_i[node, FIRST]), int(self.tree_i[node, COUNT])

@@ -1,0 +1,299 @@
+"""plies-go5: a GTP engine that answers like the course's Go5 player (knowledge-initialised MCTS).
+
+    plies-go5 [--num_total_sim N] [--simulations random|rulebased|probabilistic] [--movefilter]
+              [--in_tree_knowledge probabilistic] [--weights PATH]
+
+The session (board, komi, flags, the search and its tree) lives in ``Go5Session``; the wire format
+(the command table, ids, replies) is protocols/gtp.py; the rules are the engine's "go5" preset and
+the knowledge engines/knowledge/go_*.py.  Go5 conventions kept here: ids are not repeated in
+replies; user errors of ``play`` are success replies with a message; list_commands is one line.
+"""
+import argparse
+import sys
+
+import numpy as np
+
+from engines.games.go import Go
+from engines.knowledge.go_weights import GoWeights, load_weights
+from engines.search import Limits, make_searcher
+from protocols import gtp
+from protocols.common import ProtocolError, Quit, parse_float, parse_int
+
+NAME, VERSION = "Go5", "0.22"
+START_SIZE, START_KOMI = 7, 0.5
+MIN_SIZE, MAX_SIZE = 2, 19            # board sizes the engine's rules support
+DEFAULT_SIMULATIONS = 300             # playouts per genmove
+UCT_C = 0.4                           # Go5's exploration constant
+ROLLOUT_LIMIT = 100                   # rollout moves after the tree
+SIMULATION_POLICIES = ("random", "rulebased", "probabilistic")
+BAD_COLOUR = ("Error: Valid color characters are: b, w, e, BORDER and FLOODFILL. "
+              "please provide the input in this format ")
+NO_WEIGHTS = "no move weights loaded: start the engine with --weights PATH"
+ANALYZE_COMMANDS = ("pstring/Legal Moves For ToPlay/legal_moves_for_toPlay\n"
+                    "pstring/Policy Moves/policy_moves\npstring/Random Moves/random_moves")
+
+
+def parse_colour(text: str) -> int:
+    """Go5's colours: 'b' or 'w' in any case (and 'black'/'white')."""
+    return gtp.parse_colour(text)
+
+
+class Go5Session:
+    """One engine session: the board and everything the commands change."""
+
+    def __init__(self, weights: GoWeights | None = None, num_total_sim: int = DEFAULT_SIMULATIONS,
+                 simulations: str = "random", movefilter: bool = False, knowledge: bool = False, seed: int = 0):
+        self.weights = weights
+        self.num_total_sim = num_total_sim
+        self.simulations = simulations
+        self.movefilter = movefilter
+        self.knowledge = knowledge
+        self.seed = seed
+        self.flags = {"use_pattern": 1, "random_simulation": 0, "use_ucb": 0}
+        self.komi = START_KOMI
+        self.searched = False  # mcts_info: has a genmove built a tree yet
+        self.new_board(START_SIZE)
+
+    # ---- the board --------------------------------------------------------------------------
+    def new_board(self, size: int):
+        self.game = Go(size, komi=self.komi, rules="go5")
+        self.state = self.game.initial_state()
+        self.reset_search()
+
+    def reset_search(self):
+        self.searcher = None
+        self.toplay = 0  # the colour the kept tree is for
+
+    def _vertex(self, action: int) -> str:
+        return gtp.format_vertex(self.game.point_of(action), self.game.size)
+
+    def _sorted_names(self, actions) -> str:
+        return " ".join(sorted(self._vertex(a) for a in actions))
+
+    def _need_weights(self) -> GoWeights:
+        if self.weights is None:
+            raise ProtocolError(NO_WEIGHTS)
+        return self.weights
+
+    # ---- commands ---------------------------------------------------------------------------
+    def cmd_boardsize(self, args):
+        size = parse_int(args[0], "board size")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
+        self.new_board(size)
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.new_board(self.game.size)
+        return ""
+
+    def cmd_komi(self, args):
+        self.komi = parse_float(args[0], "komi")
+        self.state = self.game.with_komi(self.state, self.komi)
+        return ""
+
+    def cmd_play(self, args):
+        colour_text, vertex = args[0].lower(), args[1]
+        try:
+            colour = parse_colour(colour_text)
+        except ProtocolError:
+            return BAD_COLOUR
+        try:
+            point = gtp.parse_vertex(vertex, self.game.size)
+        except ProtocolError as err:
+            return f"Error: {err}"
+        state, reason = self.game.go5_play(self.state, self.game.action_at(point), colour)
+        self.state = state  # an illegal attempt still has its side effects (the pass counter, the ko ban)
+        return "" if reason is None else f"Illegal Move: {vertex}"
+
+    def cmd_genmove(self, args):
+        colour = parse_colour(args[0].lower())
+        move = self.search_move(colour)
+        if move == self.game.pass_action:
+            return "pass"
+        self.state, reason = self.game.go5_play(self.state, move, colour)
+        assert reason is None, f"the search chose an illegal move: {reason}"
+        return self._vertex(move)
+
+    def cmd_legal_moves(self, args):
+        return self._sorted_names(self.game.go5_legal_points(self.state, parse_colour(args[0].lower())))
+
+    def cmd_legal_moves_for_toPlay(self, args):
+        return self._sorted_names(self.game.go5_legal_points(self.state, self.game.to_move(self.state)))
+
+    def cmd_random_moves(self, args):
+        moves = self.game.go5_candidates(self.state)
+        return self._sorted_names(moves) if moves else "Pass"
+
+    def cmd_policy_moves(self, args):
+        from engines.knowledge.go_features import pattern_moves
+        moves = pattern_moves(self.game, self.state, self._need_weights(), self.movefilter)
+        if moves:
+            return "Pattern " + self._sorted_names(moves)
+        candidates = self.game.go5_candidates(self.state)
+        return "Random " + self._sorted_names(candidates) if candidates else "Pass"
+
+    def cmd_prior_knowledge(self, args):
+        from engines.knowledge.go_prior import prior_knowledge, vertex_name
+        n = self.game.size
+        entries = prior_knowledge(self.game, self.state, self._need_weights())
+        return " ".join(f"{vertex_name(n, a)} {wins} {sims}" for a, wins, sims in entries)
+
+    def cmd_score(self, args):
+        return gtp.area_score_text(self.game.cells(self.state), self.komi)
+
+    def cmd_showboard(self, args):
+        return "\n" + str(np.array(self.game.cells(self.state)[::-1], dtype=np.int64))
+
+    def cmd_set_free_handicap(self, args):
+        self.state = self.game.initial_state()
+        self.state = self.game.with_komi(self.state, self.komi)
+        for vertex in args:
+            try:
+                point = gtp.parse_vertex(vertex, self.game.size)
+            except ProtocolError:
+                continue
+            if point is not None:
+                state, reason = self.game.go5_play(self.state, self.game.action_at(point), 0)
+                if reason is None:
+                    self.state = state
+        return ""
+
+    def flag_command(self, name):
+        def handler(args):
+            value = parse_int(args[0], name)
+            if value not in (0, 1):
+                raise ProtocolError(f"{name} takes 0 or 1, got {args[0]}")
+            if name == "selfatari":
+                self.movefilter = bool(value)
+            else:
+                self.flags[name] = value
+            return ""
+        return handler
+
+    def cmd_num_total_sim(self, args):
+        value = parse_int(args[0], "num_total_sim", low=1)
+        self.num_total_sim = value
+        return ""
+
+    def cmd_in_tree_knowledge(self, args):
+        if args[0] != "probabilistic":
+            raise ProtocolError(f"unknown in_tree_knowledge value {args[0]!r}: the only one is probabilistic")
+        self._need_weights()
+        self.knowledge = True
+        self.reset_search()
+        return ""
+
+    def cmd_mcts_info(self, args):
+        if not self.searched:
+            return "No avaiable MCTS tree"
+        stats = self.last_stats
+        print(f"mcts_info: tree size {stats.get('tree_size')}, max depth {stats.get('max_depth')}, "
+              f"simulations {stats.get('simulations')}", file=sys.stderr)
+        return ""
+
+    def cmd_quit(self, args):
+        raise Quit("")
+
+    # ---- the search -------------------------------------------------------------------------
+    def _make_searcher(self):
+        from engines.knowledge.bundle import Knowledge
+        from engines.knowledge.go_prior import go5_children, go5_prior, prior_params
+        knowledge = Knowledge(children=go5_children)
+        config = {"selection": "uct", "c": UCT_C, "rollout_limit": ROLLOUT_LIMIT, "final_move": "first_most_visited",
+                  "parent_visits": "node", "expand_descends": False}
+        if self.knowledge or self.simulations == "probabilistic":
+            knowledge = knowledge.replace(prior=go5_prior, prior_params=prior_params(self.weights))
+        if self.knowledge:
+            config.update(prior_use="init", prior_strength=10.0, prior_counts="rounded", prior_view="player0")
+        if self.simulations == "probabilistic":
+            config.update(rollout="prior")
+        return make_searcher("mcts", self.game, config, knowledge, self.seed, capacity=1 << 20)
+
+    def search_move(self, colour: int) -> int:
+        """The move of Go5's genmove for colour: num_total_sim playouts, then the most visited root
+        child (the first in child order on a tie).  The tree is kept for the next genmove of the
+        other colour (Go5's tree reuse) and thrown away otherwise."""
+        state = self.game.resumed(self.game.set_to_move(self.state, colour))
+        if self.searcher is None or colour != self.toplay:
+            self.searcher = self._make_searcher()
+        result = self.searcher.search(state, Limits(simulations=self.num_total_sim))
+        self.searched = True
+        self.last_stats = result.stats
+        if result.move == self.game.pass_action:  # a pass never keeps the tree
+            self.searcher = None
+        else:
+            self.searcher.advance(result.move)
+        self.toplay = 1 - colour
+        return result.move
+
+    # ---- the command table ------------------------------------------------------------------
+    def commands(self) -> dict:
+        C = gtp.Command
+        table = {
+            "protocol_version": C(lambda a: "2"), "name": C(lambda a: NAME), "version": C(lambda a: VERSION),
+            "quit": C(self.cmd_quit),
+            "boardsize": C(self.cmd_boardsize, 1, "boardsize INT"), "clear_board": C(self.cmd_clear_board),
+            "komi": C(self.cmd_komi, 1, "komi FLOAT"), "play": C(self.cmd_play, 2, "play {b,w} MOVE"),
+            "genmove": C(self.cmd_genmove, 1, "genmove {w,b}"),
+            "legal_moves": C(self.cmd_legal_moves, 1, "legal_moves {w,b}"),
+            "legal_moves_for_toPlay": C(self.cmd_legal_moves_for_toPlay), "random_moves": C(self.cmd_random_moves),
+            "policy_moves": C(self.cmd_policy_moves), "prior_knowledge": C(self.cmd_prior_knowledge),
+            "score": C(self.cmd_score), "final_score": C(self.cmd_score), "showboard": C(self.cmd_showboard),
+            "set_free_handicap": C(self.cmd_set_free_handicap, 1, "set_free_handicap MOVE (e.g. A4)"),
+            "num_total_sim": C(self.cmd_num_total_sim, 1, "num_total_sim #(e.g. num_total_sim 100 )"),
+            "in_tree_knowledge": C(self.cmd_in_tree_knowledge, 1, "in_tree_knowledge p r o b a b i l i s t i c"),
+            "mcts_info": C(self.cmd_mcts_info),
+            "gogui-analyze_commands": C(lambda a: ANALYZE_COMMANDS),
+        }
+        for flag in ("selfatari", "use_pattern", "random_simulation", "use_ucb"):
+            table[flag] = C(self.flag_command(flag), 1, f"{flag} INT")
+        table["known_command"] = C(lambda a: "true" if a[0] in table else "false", 1, "known_command CMD_NAME")
+        table["list_commands"] = C(lambda a: " ".join(table))
+        return table
+
+
+def make_engine(session: Go5Session) -> gtp.GtpEngine:
+    return gtp.GtpEngine(session.commands(), echo_ids=False, unknown="Unknown command")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="plies-go5", description=__doc__.splitlines()[0])
+    p.add_argument("--num_total_sim", type=int, default=DEFAULT_SIMULATIONS, help="playouts per genmove")
+    p.add_argument("--simulations", default="random", help="rollout policy: random, rulebased or probabilistic")
+    p.add_argument("--movefilter", action="store_true", help="filter self-atari moves in the policies")
+    p.add_argument("--in_tree_knowledge", default="None", help="'probabilistic' initialises new nodes with priors")
+    p.add_argument("--weights", help="move weights in the self-describing format (index weight key per line)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the rollouts")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.simulations not in SIMULATION_POLICIES:
+        # Go5's own reaction: a message on stderr and a normal exit
+        print(f"simulations must be one of {', '.join(SIMULATION_POLICIES)}, got {args.simulations!r}",
+              file=sys.stderr)
+        return 0
+    if args.num_total_sim < 1:
+        print("plies-go5: --num_total_sim must be at least 1", file=sys.stderr)
+        return 2
+    knowledge = args.in_tree_knowledge == "probabilistic"
+    needs_weights = knowledge or args.simulations != "random"
+    weights = None
+    if args.weights is not None:
+        try:
+            weights = load_weights(args.weights)
+        except (OSError, ValueError) as err:
+            print(f"plies-go5: cannot load the weights: {err}", file=sys.stderr)
+            return 2
+    elif needs_weights:
+        print("plies-go5: --in_tree_knowledge=probabilistic and the rulebased and probabilistic simulations "
+              "need the move weights: add --weights PATH (the self-describing weights file)", file=sys.stderr)
+        return 2
+    session = Go5Session(weights, args.num_total_sim, args.simulations, args.movefilter, knowledge, args.seed)
+    return make_engine(session).serve()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
