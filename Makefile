@@ -4,8 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 GNUGO  := /usr/games/gnugo
+# the Go5 course weights (test data beside the project; any file in the same format works)
+WEIGHTS ?= ../shared/data/go5-course-weights.txt
+GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabilistic --num_total_sim=1 \
+          --weights $(abspath $(WEIGHTS))
 
-.PHONY: help install warmup demo test bench peers train-extra clean
+.PHONY: help install warmup demo demo-go5 test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -24,11 +28,24 @@ peers:  ## install GNU Go, the real engine the Go legality tests compare against
 	  (apt-get install -y -qq gnugo >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq gnugo >/dev/null)) ; } \
 	  || echo "peers: GNU Go not installed; its comparison tests will be skipped"
 
-demo: warmup  ## show the engine playing (one game of each game)
+demo: warmup  ## show the engine playing (one game of each game, then each harness adapter)
 	$(BIN)/plies demo
+	@$(MAKE) --no-print-directory demo-go5
+
+demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
+	@echo "===== Go5 over GTP: regress/basics.gtp through plies-regress ====="
+	@if [ -f $(WEIGHTS) ]; then \
+	  $(BIN)/plies-regress --long "$(GO5)" regress/basics.gtp; \
+	  echo "===== Go5 over GTP: prior_knowledge and genmove on 5x5 ====="; \
+	  printf 'boardsize 5\nplay b c3\nplay w d4\nprior_knowledge\ngenmove b\nshowboard\nfinal_score\nquit\n' | $(GO5); \
+	else echo "(no weights at $(WEIGHTS): set WEIGHTS=PATH to see the knowledge commands)"; \
+	  printf 'boardsize 5\nplay b c3\ngenmove w\nshowboard\nquit\n' | $(abspath $(BIN))/plies-go5 --num_total_sim=300; fi
 
 test: warmup peers  ## run the tests
 	$(BIN)/pytest -q
+
+regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests
+	$(BIN)/plies-regress "$(GO5)" $(wildcard regress/*.gtp) ../shared/data/go5-tests.gtp
 
 bench: warmup  ## speed and strength figures, side by side with OpenSpiel -> bench/results/
 	$(BIN)/python -m bench.run
