@@ -17,7 +17,7 @@ from engines.games.go import Go
 from engines.knowledge.go_weights import GoWeights, load_weights
 from engines.search import Limits, make_searcher
 from protocols import gtp
-from protocols.common import ProtocolError, Quit, parse_float, parse_int
+from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 
 NAME, VERSION = "Go5", "0.22"
 START_SIZE, START_KOMI = 7, 0.5
@@ -36,6 +36,31 @@ ANALYZE_COMMANDS = ("pstring/Legal Moves For ToPlay/legal_moves_for_toPlay\n"
 def parse_colour(text: str) -> int:
     """Go5's colours: 'b' or 'w' in any case (and 'black'/'white')."""
     return gtp.parse_colour(text)
+
+
+def parse_vertex(text: str, size: int):
+    """Go5's vertex rule (spec 1.2): 'pass' in any case, or a column letter (no 'i') followed by
+    anything Python's int() reads as a row >= 1 ('a01', 'a+3', non-ASCII digits), as (row, col)
+    of the board view.  gtp.InvalidPoint / gtp.OffBoard with the lowercased text otherwise."""
+    t = text.lower()
+    if t == "pass":
+        return PASS
+    if not t or t[0] not in gtp.COLUMNS:
+        raise gtp.InvalidPoint(f"invalid point: '{t}'")
+    digits = t[1:]
+    try:
+        row = int(digits)
+    except ValueError:  # not an integer, or more digits than int() converts (leading zeros count)
+        significant = digits.lstrip("0")
+        if not (digits.isascii() and digits.isdigit() and significant):
+            raise gtp.InvalidPoint(f"invalid point: '{t}'") from None
+        row = int(significant) if len(significant) <= sys.get_int_max_str_digits() else size + 1
+    if row < 1:
+        raise gtp.InvalidPoint(f"invalid point: '{t}'")
+    col = gtp.COLUMNS.index(t[0])
+    if col >= size or row > size:
+        raise gtp.OffBoard(f"point is off board: '{t}'")
+    return size - row, col
 
 
 class Go5Session:
@@ -99,7 +124,7 @@ class Go5Session:
         except ProtocolError:
             return BAD_COLOUR
         try:
-            point = gtp.parse_vertex(vertex, self.game.size)
+            point = parse_vertex(vertex, self.game.size)
         except ProtocolError as err:
             return f"Error: {err}"
         state, reason = self.game.go5_play(self.state, self.game.action_at(point), colour)
@@ -150,7 +175,7 @@ class Go5Session:
         self.state = self.game.with_komi(self.state, self.komi)
         for vertex in args:
             try:
-                point = gtp.parse_vertex(vertex, self.game.size)
+                point = parse_vertex(vertex, self.game.size)
             except ProtocolError:
                 continue
             if point is not None:
@@ -180,8 +205,9 @@ class Go5Session:
         if args[0] != "probabilistic":
             raise ProtocolError(f"unknown in_tree_knowledge value {args[0]!r}: the only one is probabilistic")
         self._need_weights()
-        self.knowledge = True
-        self.reset_search()
+        if not self.knowledge:  # already on: Go5 keeps its tree
+            self.knowledge = True
+            self.reset_search()
         return ""
 
     def cmd_mcts_info(self, args):

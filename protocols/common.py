@@ -10,6 +10,7 @@ row 0 the top row and col 0 the left column; a pass is ``None``.
 """
 import math
 import numbers
+import sys
 
 PASS = None  # the pass, wherever a point is expected
 
@@ -32,7 +33,10 @@ def parse_int(text: str, name: str = "value", low: int | None = None, high: int 
     digits = t[1:] if t[:1] in "+-" else t
     if not digits.isascii() or not digits.isdigit():
         raise ProtocolError(f"{name} must be an integer, got {text!r}")
-    value = int(t)
+    try:
+        value = int(t)
+    except ValueError:  # more digits than Python converts
+        raise ProtocolError(f"{name} must be an integer of at most {sys.get_int_max_str_digits()} digits") from None
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low if low is not None else '-inf'}..{high if high is not None else 'inf'}"
         raise ProtocolError(f"{name} must be in {span}, got {value}")

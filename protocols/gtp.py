@@ -178,8 +178,16 @@ class GtpEngine:
 
     def serve(self, stdin=None, stdout=None) -> int:
         """Answer commands from stdin on stdout, one reply per command, flushed, until quit or EOF."""
-        stdin = stdin if stdin is not None else sys.stdin
-        stdout = stdout if stdout is not None else sys.stdout
+        if stdin is None:
+            stdin = sys.stdin
+            # bytes that are not text in the locale's encoding must not end the session: they pass
+            # through as lone surrogates (an unknown command, or echoed back byte for byte)
+            if hasattr(stdin, "reconfigure"):
+                stdin.reconfigure(errors="surrogateescape")
+        if stdout is None:
+            stdout = sys.stdout
+            if hasattr(stdout, "reconfigure"):
+                stdout.reconfigure(errors="surrogateescape")
         try:
             for line in stdin:
                 reply = self.handle(line)
