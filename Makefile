@@ -31,6 +31,8 @@ peers:  ## install GNU Go, the real engine the Go legality tests compare against
 demo: warmup  ## show the engine playing (one game of each game, then each harness adapter)
 	$(BIN)/plies demo
 	@$(MAKE) --no-print-directory demo-go5
+	@echo "===== Little-Go: my_player3.py (black) against the greedy opponent through the local host ====="
+	$(BIN)/plies littlego match me greedy --games 1 --show
 
 demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
 	@echo "===== Go5 over GTP: regress/basics.gtp through plies-regress ====="

@@ -172,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=int)
     p.set_defaults(func=cmd_perft)
 
+    from adapters.littlego_host import add_littlego_parser
+    add_littlego_parser(sub)
+
     p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")
     p.add_argument("--seconds", type=_positive_float, default=0.5)
     p.add_argument("--repeats", type=int, default=3)

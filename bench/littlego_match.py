@@ -30,10 +30,19 @@ GOAL = 0.95
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def engine_sources() -> dict:
+    """Modification times of the engine's sources: an edit during a match makes the next player
+    process recompile its kernels (seconds of CPU in one move), which spoils the per-move maxima."""
+    root = Path(__file__).resolve().parent.parent / "engines"
+    return {str(p): p.stat().st_mtime for p in sorted(root.rglob("*.py"))}
+
+
 def measure(opponent: str, games: int, jobs: int, seconds: float | None) -> dict:
     me = host.make_player("me", seconds)
     t0 = time.perf_counter()
+    before = engine_sources()
     result = host.run_match(me, host.make_player(opponent), games, jobs=jobs)
+    edited = sorted(Path(k).name for k, v in engine_sources().items() if before.get(k) != v)
     wins, n = result.wins(True)
     wb, nb = result.wins(True, 1)
     ww, nw = result.wins(True, 2)
@@ -54,6 +63,7 @@ def measure(opponent: str, games: int, jobs: int, seconds: float | None) -> dict
         "wall_median": statistics.median(m.wall for m in ours), "wall_max": max(m.wall for m in ours),
         "peak_rss_mb": max(m.max_rss_kb for m in ours) / 1024,
         "lost_moves": [m.verdict for m in ours if m.verdict != "ok"],
+        "engine_edited_during_match": edited,
         "minutes": (time.perf_counter() - t0) / 60,
     }
 
@@ -82,6 +92,11 @@ def report(rows: list, settings: dict) -> str:
               "- endings: " + "; ".join(f"{r['opponent']}: " + ", ".join(f"{k} {v}" for k, v in r['endings'].items())
                                         for r in rows),
               f"- command: `{settings['command']}`"]
+    for r in rows:
+        if r.get("engine_edited_during_match"):
+            lines.append(f"- {r['opponent']}: engine sources were edited during the match "
+                         f"({', '.join(r['engine_edited_during_match'])}): a move after an edit recompiles, "
+                         f"so its CPU maximum is not the player's")
     return "\n".join(lines) + "\n"
 
 

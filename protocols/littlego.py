@@ -53,3 +53,22 @@ def format_move(point, size: int = SIZE) -> str:
     """'i,j' of (row, col), or 'PASS' (no newline)."""
     point = check_point(point, size)
     return "PASS" if point is PASS else f"{point[0]},{point[1]}"
+
+
+def write_input(colour: int, previous, current, size: int = SIZE) -> str:
+    """The text of input.txt as the host writes it (11 lines, LF endings): the inverse of read_input."""
+    if colour not in (1, 2) or isinstance(colour, bool):
+        raise ProtocolError(f"the colour must be 1 (black) or 2 (white), got {colour!r}")
+    lines = [str(colour)]
+    for name, board in (("previous", previous), ("current", current)):
+        rows = list(board)
+        if len(rows) != size or any(len(row) != size or any(v not in (0, 1, 2) or isinstance(v, bool)
+                                                            for v in row) for row in rows):
+            raise ProtocolError(f"the {name} board must be {size} rows of {size} cells 0, 1 or 2")
+        lines.extend("".join(str(int(v)) for v in row) for row in rows)
+    return "\n".join(lines) + "\n"
+
+
+def write_output(point, size: int = SIZE) -> str:
+    """The text of output.txt: the move line ('i,j' or 'PASS') and an LF."""
+    return format_move(point, size) + "\n"

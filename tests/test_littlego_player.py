@@ -1,0 +1,378 @@
+"""The Little-Go player (adapters/littlego.py, my_player3.py), the local host and the opponents.
+
+The host on hand-made rule cases and against the engine's rules; the player end to end through the
+local host against every opponent in both colours (small budget: outcomes are asserted, never
+timings); every bad input; the notes missing, corrupt or from another game.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from adapters import littlego as player
+from adapters import littlego_host as host
+from adapters import littlego_opponents as opp
+from engines.games.go import Go
+from protocols.common import PASS
+from protocols.littlego import read_input, write_input
+
+E = [[0] * 5 for _ in range(5)]
+MOVE_LINE = re.compile(r"^([0-4],[0-4]|PASS)\n$")
+BUDGET = 0.3  # CPU seconds per move in the end-to-end games (process start alone takes more)
+
+
+def grid(*rows):
+    return [[int(c) for c in r] for r in rows]
+
+
+def game_at(board, previous, n_move, died=()):
+    g = host.Game()
+    g.board, g.previous, g.n_move, g.died = host.copy_board(board), host.copy_board(previous), n_move, list(died)
+    return g
+
+
+# ==== the host's rules ===========================================================================
+def test_validation_order_and_reasons():
+    board = grid("02000", "20000", "00000", "00000", "00000")
+    g = game_at(board, board, 2)
+    assert host.try_place(g.board, g.previous, [], 1, 5, 0)[2] == "off the board"
+    assert host.try_place(g.board, g.previous, [], 1, 0, 1)[2] == "occupied"
+    assert host.try_place(g.board, g.previous, [], 1, 0, 0)[2] == "suicide"
+    assert g.play((0, 0)) == "suicide" and g.over and g.winner == 2 and "suicide" in g.reason
+
+
+def test_a_capture_without_own_liberty_is_valid():
+    # the seed's example 4: the stone has no liberty until the white pair is removed
+    board = grid("00000", "00000", "00011", "00122", "00210")
+    g = game_at(board, board, 8)
+    assert g.play((4, 4)) is None
+    assert g.board[3:] == grid("00100", "00211") and g.died == [(3, 3), (3, 4)]
+
+
+KO_PREVIOUS = grid("00000", "01200", "10120", "01200", "00000")
+KO_CURRENT = grid("00000", "01200", "12020", "01200", "00000")  # White (2,1) took the black (2,2)
+
+
+def test_ko_is_judged_against_the_previous_board_when_stones_just_died():
+    g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
+    assert g.play((2, 2)) == "ko" and g.winner == 2
+    # the same boards without a capture on the previous turn: the retake is not a ko
+    g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[])
+    assert g.play((2, 2)) is None and g.board[2] == [1, 0, 1, 2, 0]
+    # a move elsewhere, the answer, then the retake is valid
+    g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
+    assert g.play((0, 4)) is None and g.play((4, 4)) is None and g.play((2, 2)) is None
+
+
+def test_snapback_is_not_ko():
+    previous = grid("02100", "22121", "20010", "02112", "01201")
+    current = grid("02100", "22121", "20010", "02112", "01220")  # White (4,3) took the black (4,4)
+    g = game_at(current, previous, 18, died=[(4, 4)])
+    assert g.play((4, 4)) is None and g.board[4] == [0, 1, 0, 0, 1]
+
+
+def test_pass_handling_and_the_end_of_the_game():
+    g = host.Game()
+    assert g.play(PASS) is None and g.over and g.winner == 2  # a black pass on move 1: 0 > 0 + 2.5 fails
+    g = host.Game()
+    g.play((2, 2))
+    g.play(PASS)  # white passes: previous becomes current, the game goes on
+    assert not g.over and g.previous == g.board and g.input_text().splitlines()[1:6] == g.input_text().splitlines()[6:]
+    g.play(PASS)
+    assert g.over and "pass" in g.reason and g.winner == 2  # 1 stone against 0 + 2.5
+    g = host.Game()
+    g.play((2, 2))
+    g.play(PASS)
+    g.play((0, 0))
+    g.play(PASS)
+    assert not g.over  # a pass after a stone does not end it
+
+
+def test_the_game_ends_after_move_24_and_scores_stones_only():
+    g = host.Game()
+    rng = np.random.default_rng(3)
+    while not g.over:
+        pos = opp.Position(g.board, g.previous, bool(g.died), g.colour)
+        moves = pos.moves()
+        g.play(moves[rng.integers(len(moves))][0] if moves else PASS)
+        if not g.over:
+            assert g.n_move < 24
+    assert g.n_move == 24 or "pass" in g.reason
+    full = grid("11111", "11111", "11000", "22222", "22222")  # the seed's example: 12 < 10 + 2.5
+    assert not host.black_wins(full)
+    full[2][2] = 1
+    assert host.black_wins(full)  # 13 > 12.5
+
+
+def test_input_for_the_mover_has_its_own_last_board_as_previous():
+    g = host.Game()
+    g.play((2, 2))
+    assert read_input(g.input_text()) == (2, E, grid("00000", "00000", "00100", "00000", "00000"))
+    g.play((1, 1))
+    after_black = grid("00000", "00000", "00100", "00000", "00000")
+    assert read_input(g.input_text())[1:] == (after_black, grid("00000", "02000", "00100", "00000", "00000"))
+
+
+def test_the_host_agrees_with_the_engine_rules():
+    """Random games: the host's valid moves are the engine's legal stones, its end and winner too."""
+    game = Go(rules="littlego")
+    rng = np.random.default_rng(561)
+    kos = 0
+    for _ in range(40):
+        g, s = host.Game(), game.initial_state()
+        while not g.over:
+            pos = opp.Position(g.board, g.previous, bool(g.died), g.colour)
+            valid = sorted(game.action(*p) for p, _, _ in pos.moves())
+            assert valid == sorted(game.legal_moves(s)[:-1])
+            kos += sum(1 for i in range(5) for j in range(5)
+                       if host.try_place(g.board, g.previous, g.died, g.colour, i, j)[2] == "ko")
+            m = valid[rng.integers(len(valid))] if valid and rng.random() > 0.05 else game.pass_action
+            g.play(game.point_of(m))
+            s = game.play(s, m)
+            assert g.board == game.cells(s).tolist() and g.over == game.is_terminal(s)
+        assert g.winner == game.winner(s) + 1
+    assert kos > 0
+
+
+# ==== the host's handling of player processes ====================================================
+def script_player(tmp_path, name, body):
+    path = tmp_path / f"{name}.py"
+    path.write_text(body)
+    return host.Player(name, (sys.executable, str(path)))
+
+
+@pytest.mark.parametrize("body, verdict", [
+    ("open('output.txt','w').write('garbage\\n')", "unparseable"),
+    ("open('output.txt','w').write('5,0\\n')", "unparseable"),
+    ("pass", "unparseable"),                                         # no output.txt at all
+    ("open('output.txt','w').write('2,2\\n')", "occupied"),          # white answers on black's stone
+    ("import time\nt=time.process_time()\nwhile time.process_time()-t<1.2: pass\n"
+     "open('output.txt','w').write('0,0\\n')", "time"),
+])
+def test_a_bad_or_slow_move_loses_at_once(tmp_path, body, verdict):
+    first = script_player(tmp_path, "centre", "open('output.txt','w').write('2,2\\n')")
+    bad = script_player(tmp_path, "bad", body)
+    db = host.prepare(bad, tmp_path / "b")
+    (db / "output.txt").write_text("0,0\n")  # an older, valid move: never to be read
+    rec = host.play_game(first, bad, (host.prepare(first, tmp_path / "a"), db), time_limit=1.0)
+    assert rec.winner == 1 and len(rec.moves) == 2 and verdict in rec.moves[1].verdict
+
+
+def test_the_player_runs_in_its_own_directory_and_sees_a_fresh_input(tmp_path):
+    echo = script_player(tmp_path, "echo", "import os\nt=open('input.txt').read()\n"
+                         "open('seen.txt','a').write(os.getcwd()+'|'+t.replace('\\n','/')+'\\n')\n"
+                         "open('output.txt','w').write('PASS\\n')")
+    da, db = host.prepare(echo, tmp_path / "a"), host.prepare(echo, tmp_path / "b")
+    rec = host.play_game(echo, echo, (da, db))
+    assert rec.winner == 2 and len(rec.moves) == 1  # black passes on move 1: the game ends
+    assert (da / "seen.txt").read_text().startswith(str(da.resolve()) + "|1/00000/")
+
+
+# ==== the player end to end through the host =====================================================
+@pytest.mark.parametrize("opponent", host.OPPONENTS)
+def test_the_player_finishes_games_against_every_opponent_in_both_colours(tmp_path, opponent):
+    me = host.make_player("me", seconds=BUDGET)
+    result = host.run_match(me, host.make_player(opponent), games=2, jobs=2, workroot=tmp_path)
+    for k, rec in enumerate(result.games):
+        mine = 1 if k % 2 == 0 else 2
+        assert rec.black == ("me" if mine == 1 else opponent)
+        assert all(m.verdict == "ok" for m in rec.moves), [m.verdict for m in rec.moves]
+        assert rec.reason.startswith(("move 24", "a pass"))  # finished by the rules, nobody forfeited
+        ours = [m for m in rec.moves if m.colour == mine]
+        assert ours and all(m.exit_code == 0 and MOVE_LINE.match(m.raw) for m in ours)
+        assert all(m.cpu < host.TIME_LIMIT for m in ours)
+    for job in ("job0", "job1"):
+        notes = json.loads((tmp_path / job / "A" / player.NOTES_FILE).read_text())
+        assert notes["move_number_from"] == "notes" and notes["moves_played"] in (23, 24)
+
+
+def test_the_copied_player_finds_plies_from_another_python_and_writes_one_lf_line(tmp_path):
+    """python3 on PATH (here without numba) restarts under the Python named in my_player3.json."""
+    me = host.make_player("me")
+    host.prepare(me, tmp_path)
+    (tmp_path / "input.txt").write_text(write_input(2, E, grid("00000", "00000", "00100", "00000", "00000")))
+    env = dict(os.environ, PLIES_LITTLEGO_SECONDS="0.2")
+    env.pop("PLIES_PYTHON", None)
+    run = subprocess.run([host.python3(), "my_player3.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    out = (tmp_path / "output.txt").read_bytes()
+    assert MOVE_LINE.match(out.decode()) and out != b"2,2\n"
+    notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
+    assert notes["moves_played"] == 2 and notes["colour"] == 2 and notes["move_number_from"] == "start"
+
+
+def test_without_plies_the_player_names_the_fix(tmp_path):
+    (tmp_path / "my_player3.py").write_text(host.PLAYER_FILE.read_text())
+    (tmp_path / "input.txt").write_text(write_input(1, E, E))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    python = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+    check = subprocess.run([python, "-c", "import numba"], env=env, capture_output=True)
+    if check.returncode == 0:
+        pytest.skip("this python3 has numba: nothing to find")
+    run = subprocess.run([python, "my_player3.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 1 and "PLIES_PYTHON" in run.stderr and "plies littlego install" in run.stderr
+    assert not (tmp_path / "output.txt").exists()
+
+
+# ==== bad input ==================================================================================
+def one_move(workdir, env=None):
+    """play() in this process with a tiny budget counted from now."""
+    env = {"PLIES_LITTLEGO_SECONDS": "0.15", **(env or {})}
+    import io
+    err = io.StringIO()
+    code = player.play(workdir, None, env=env, err=err, started=time.process_time())
+    return code, err.getvalue()
+
+
+GOOD = write_input(2, E, grid("00000", "00000", "00100", "00000", "00000"))
+LINES = GOOD.splitlines()
+BAD_INPUTS = {
+    "empty": "",
+    "short": "\n".join(LINES[:10]) + "\n",
+    "extra line": GOOD + "00000\n",
+    "colour 0": "\n".join(["0"] + LINES[1:]) + "\n",
+    "colour 3": "\n".join(["3"] + LINES[1:]) + "\n",
+    "colour x": "\n".join(["x"] + LINES[1:]) + "\n",
+    "digit 3": "\n".join(LINES[:3] + ["00300"] + LINES[4:]) + "\n",
+    "short row": "\n".join(LINES[:3] + ["0000"] + LINES[4:]) + "\n",
+    "spaces in a row": "\n".join(LINES[:3] + ["0 0 0"] + LINES[4:]) + "\n",
+    "two new stones": write_input(2, E, grid("00000", "00000", "00110", "00000", "00000")),
+    "own stone appeared": write_input(1, E, grid("00000", "00000", "00100", "00000", "00000")),
+    "opponent stone vanished": write_input(1, grid("00000", "00000", "00120", "00000", "00000"),
+                                           grid("00000", "00000", "00100", "00000", "00000")),
+    "capture not made": write_input(1, grid("12000", "00000", "00000", "00000", "00000"),
+                                    grid("12000", "20000", "00000", "00000", "00000")),
+    "stones vanished uncaptured": write_input(1, grid("10000", "00000", "00000", "00000", "00000"),
+                                              grid("00000", "00000", "00000", "00000", "02000")),
+    "chain without liberty": write_input(2, E, grid("21000", "10000", "00000", "00000", "00000")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_exits_2_with_a_message_and_no_output(tmp_path, name):
+    (tmp_path / "input.txt").write_text(BAD_INPUTS[name])
+    (tmp_path / "output.txt").write_text("0,0\n")  # an older move
+    code, err = one_move(tmp_path)
+    assert code == 2 and "input.txt" in err and not (tmp_path / "output.txt").exists()
+
+
+def test_missing_and_undecodable_input_through_the_entry_file(tmp_path):
+    me = host.make_player("me")
+    host.prepare(me, tmp_path)
+    for content in (None, b"\xff\xfe\x00garbage\n", "1\r\n" + "00000\r\n" * 10):
+        if content is None:
+            (tmp_path / "input.txt").unlink(missing_ok=True)
+        elif isinstance(content, bytes):
+            (tmp_path / "input.txt").write_bytes(content)
+        else:
+            (tmp_path / "input.txt").write_text(content)
+        run = subprocess.run([sys.executable, "my_player3.py"], cwd=tmp_path, capture_output=True, text=True,
+                             env=dict(os.environ, PLIES_LITTLEGO_SECONDS="0.2"))
+        if content is not None and isinstance(content, str):  # CR LF endings are tolerated
+            assert run.returncode == 0 and MOVE_LINE.match((tmp_path / "output.txt").read_text())
+        else:
+            assert run.returncode == 2 and "input.txt" in run.stderr and not (tmp_path / "output.txt").exists()
+        (tmp_path / "output.txt").unlink(missing_ok=True)
+
+
+# ==== notes ======================================================================================
+def test_move_number_from_start_notes_and_estimate():
+    b = grid("00000", "00000", "00100", "00000", "00000")
+    assert player.move_number(None, 1, E, E) == (0, "start")
+    assert player.move_number(None, 2, E, b) == (1, "start")
+    after = grid("00000", "00000", "00100", "00200", "00000")
+    cur = grid("00000", "01000", "00100", "00200", "00000")
+    notes = {"colour": 2, "moves_played": 10, "board": player.board_text(after)}  # captures happened
+    assert player.move_number(notes, 2, after, cur) == (11, "notes")
+    assert player.move_number({**notes, "colour": 1}, 2, after, cur) == (3, "estimate")  # another game
+    assert player.move_number({**notes, "board": player.board_text(cur)}, 2, after, cur) == (3, "estimate")
+    assert player.move_number({**notes, "moves_played": 9}, 2, after, cur) == (3, "estimate")  # wrong parity
+    assert player.move_number({**notes, "moves_played": 23}, 2, after, cur)[1] == "estimate"  # past the end
+
+
+def test_notes_carry_the_move_number_and_survive_corruption(tmp_path):
+    path = tmp_path / player.NOTES_FILE
+    (tmp_path / "input.txt").write_text(write_input(1, E, E))
+    assert one_move(tmp_path)[0] == 0
+    notes = json.loads(path.read_text())
+    assert notes["moves_played"] == 1 and notes["move_number_from"] == "start"
+    mine = [[int(c) for c in row] for row in notes["board"]]
+    # the opponent answers somewhere empty; the notes give move 2 played, we play move 3
+    i, j = next((i, j) for i in range(5) for j in range(5) if mine[i][j] == 0)
+    cur = host.copy_board(mine)
+    cur[i][j] = 2
+    (tmp_path / "input.txt").write_text(write_input(1, mine, cur))
+    assert one_move(tmp_path)[0] == 0
+    notes = json.loads(path.read_text())
+    assert notes["moves_played"] == 3 and notes["move_number_from"] == "notes"
+    for corrupt in ("{not json", "[]", '{"format": 1, "colour": 1, "moves_played": "3", "board": []}', "\x00\x01"):
+        path.write_text(corrupt)
+        (tmp_path / "input.txt").write_text(write_input(1, mine, cur))
+        code, err = one_move(tmp_path)
+        assert code == 0 and MOVE_LINE.match((tmp_path / "output.txt").read_text())
+        assert json.loads(path.read_text())["move_number_from"] == "estimate"
+    path.unlink()  # missing
+    assert one_move(tmp_path)[0] == 0 and json.loads(path.read_text())["move_number_from"] == "estimate"
+    # a new game (empty boards) with notes of the old one left behind
+    (tmp_path / "input.txt").write_text(write_input(1, E, E))
+    assert one_move(tmp_path)[0] == 0 and json.loads(path.read_text())["moves_played"] == 1
+
+
+def test_the_player_knows_the_last_move(tmp_path):
+    """From the notes White knows it plays move 24, the last one."""
+    previous = grid("11111", "12221", "10000", "02000", "00000")
+    current = grid("11111", "12221", "10001", "02000", "00000")   # black played (2,4), move 23
+    after_ours = previous
+    notes = {"format": player.NOTES_FORMAT, "colour": 2, "moves_played": 22, "board": player.board_text(after_ours)}
+    (tmp_path / player.NOTES_FILE).write_text(json.dumps(notes))
+    (tmp_path / "input.txt").write_text(write_input(2, previous, current))
+    assert one_move(tmp_path, {"PLIES_LITTLEGO_SECONDS": "0.6"})[0] == 0
+    notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
+    assert notes["moves_played"] == 24 and notes["move_number_from"] == "notes"
+
+
+# ==== budget and watchdog ========================================================================
+def test_budget_sources_and_limits():
+    warnings = []
+    assert player.budget({}, {}) == player.DEFAULT_SECONDS
+    assert player.budget({}, {"seconds": 1.5}) == 1.5
+    assert player.budget({"PLIES_LITTLEGO_SECONDS": "3"}, {"seconds": 1.5}) == 3.0
+    assert player.budget({"PLIES_LITTLEGO_SECONDS": "nan"}, {"seconds": 1.5}, warnings.append) == 1.5
+    assert player.budget({"PLIES_LITTLEGO_SECONDS": "-1"}, {}, warnings.append) == player.DEFAULT_SECONDS
+    assert player.budget({"PLIES_LITTLEGO_SECONDS": "60"}, {}, warnings.append) == player.MAX_SECONDS
+    assert len(warnings) == 3 and player.MAX_SECONDS < host.TIME_LIMIT - 1
+
+
+def test_the_watchdog_leaves_with_the_fallback_move(tmp_path):
+    code = ("from adapters import littlego\nlittlego.arm_watchdog(0.4)\n"
+            "open('output.txt','w').write('0,0\\n')\nwhile True: pass\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, timeout=60)
+    assert run.returncode == 0 and (tmp_path / "output.txt").read_text() == "0,0\n"
+
+
+def test_the_fallback_move_is_valid_for_the_host():
+    g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
+    move = player.fallback_move(1, KO_PREVIOUS, KO_CURRENT)
+    assert move != (2, 2) and g.play(move) is None  # greedy would take the ko; the rules forbid it
+
+
+# ==== the command line ===========================================================================
+def test_the_littlego_subcommands_parse_and_install(tmp_path, capsys):
+    import argparse
+    parser = argparse.ArgumentParser(prog="plies")
+    host.add_littlego_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["littlego", "match", "me", "greedy", "--games", "4", "--jobs", "2"])
+    assert args.func is host.match_command and (args.a, args.b, args.games, args.jobs) == ("me", "greedy", 4, 2)
+    args = parser.parse_args(["littlego", "install", str(tmp_path / "hw2"), "--seconds", "1.5"])
+    assert args.func(args) == 0
+    config = json.loads((tmp_path / "hw2" / "my_player3.json").read_text())
+    assert config == {"python": sys.executable, "seconds": 1.5}
+    assert (tmp_path / "hw2" / "my_player3.py").read_text() == host.PLAYER_FILE.read_text()
+    with pytest.raises(ValueError):
+        host.make_player("")
