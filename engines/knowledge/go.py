@@ -12,8 +12,8 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.go import result, score, terminal, to_move
+from engines.knowledge.scores import WIN_SCORE, final_score
 
-WIN_SCORE = 1e4  # final states: WIN_SCORE * sign(d) + d; heuristic scores are clamped to +-(WIN_SCORE - 1)
 VALUE_SCALE = 0  # params[VALUE_SCALE]: points of score per unit of the logistic's argument
 DEFAULT_WEIGHTS = np.array([5.0], dtype=np.float64)  # the value's scale, in points
 _DEFAULT_SCALE = 5.0  # used when params is shorter (an exception cannot cross a compiled search)
@@ -28,11 +28,7 @@ def evaluate_score(s, params):
     if to_move(s) == 1:
         d = -d
     if terminal(s):
-        if d > 0.0:
-            return WIN_SCORE + d
-        if d < 0.0:
-            return -WIN_SCORE + d
-        return 0.0
+        return final_score(d)
     limit = WIN_SCORE - 1.0
     return min(max(d, -limit), limit)
 

@@ -14,6 +14,7 @@ from engines import kernels as K
 from engines.bits import popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, HEADER, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE,
                                    U1, VALID_BB, WHITE_BB, _mb_count_moves, bb_moves, disc_counts, result)
+from engines.knowledge.scores import WIN_SCORE, final_score
 
 # STRONG_WEIGHTS: one weight per feature of evaluate_strong, all from the mover's view (0 = off),
 # then the logistic scale of value_strong (ignored by evaluate_strong).  Hand-set, not tuned.
@@ -28,7 +29,6 @@ STRONG_WEIGHTS = np.array([
     40.0,  # value_strong: P(black wins) = 1 / (1 + exp(-score_for_black / scale))
 ], dtype=np.float64)
 _DEFAULT_WEIGHTS = STRONG_WEIGHTS.copy()  # frozen into the kernels as a constant
-WIN_SCORE = 1e4  # final states: WIN_SCORE * sign(d) + d; heuristic scores are clamped to +-(WIN_SCORE - 1)
 
 
 @nb.njit(cache=True, inline="always")
@@ -125,15 +125,6 @@ def stable_discs(s):
     return b, w
 
 
-@nb.njit(cache=True, inline="always")
-def _final_score(d):
-    if d > 0:
-        return WIN_SCORE + d
-    if d < 0:
-        return -WIN_SCORE + d
-    return 0.0
-
-
 @nb.njit(K.SIG_EVALUATE, cache=True)
 def evaluate_disc_difference(s, params):
     """Mover's discs minus the opponent's; on a final state this is the exact outcome in discs (the
@@ -149,7 +140,7 @@ def _evaluate_strong(s, w):
     nblack, nwhite = disc_counts(s)
     mine, theirs = (nblack, nwhite) if p == 0 else (nwhite, nblack)
     if s[STATUS] == OVER:
-        return _final_score(np.float64(mine - theirs))
+        return final_score(np.float64(mine - theirs))
     me = p + 1
     score = 0.0
     if w[W_DISCS] != 0.0:
