@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TRAIN  := $(VENV)/.installed-train
 GNUGO  := /usr/games/gnugo
 # the Go5 course weights (test data beside the project; any file in the same format works)
 WEIGHTS ?= ../shared/data/go5-course-weights.txt
@@ -43,7 +44,7 @@ demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through ou
 	else echo "(no weights at $(WEIGHTS): set WEIGHTS=PATH to see the knowledge commands)"; \
 	  printf 'boardsize 5\nplay b c3\ngenmove w\nshowboard\nquit\n' | $(abspath $(BIN))/plies-go5 --num_total_sim=300; fi
 
-test: warmup peers  ## run the tests
+test: warmup peers train-extra  ## run the tests (the training tests need the train extra: installed first)
 	$(BIN)/pytest -q
 
 regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests
@@ -52,9 +53,11 @@ regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the
 bench: warmup  ## speed and strength figures, side by side with OpenSpiel -> bench/results/
 	$(BIN)/python -m bench.run
 
-train-extra: install  ## add PyTorch (local CPU build 2.13.0) for training
-	$(BIN)/pip install torch==2.13.0
-	$(BIN)/pip install -e '.[train]'
+train-extra: $(TRAIN)  ## add the training extra: PyTorch (the local CPU build 2.13.0, never CUDA) and Ray
+$(TRAIN): $(STAMP)
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	touch $(TRAIN)
 
 clean:  ## remove the virtual environment and compiled caches
 	rm -rf $(VENV) build *.egg-info
