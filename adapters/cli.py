@@ -174,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from adapters.littlego_host import add_littlego_parser
     add_littlego_parser(sub)
+    from adapters.hex_cli import add_hex_parser
+    add_hex_parser(sub)
 
     p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")
     p.add_argument("--seconds", type=_positive_float, default=0.5)
