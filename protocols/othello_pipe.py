@@ -1,14 +1,18 @@
-"""The Othello game manager's pipe protocol: moves and the board literal.
+"""The Othello game manager's pipe protocol (specs/othello-pipe.md): lines, moves, the board literal,
+and the agent's side of the dialogue as a pure core (``AgentSession``).
 
 A move is ``i j`` with i the COLUMN and j the row (0 at the top); the manager's game never passes.
 The board comes as a Python literal of rows (a list of lists or a tuple of tuples) of 0 empty,
-1 dark, 2 light; it is parsed with ``ast.literal_eval``, never ``eval``.
+1 dark, 2 light; it is parsed with ``ast.literal_eval``, never ``eval``.  The other lines:
+``color,limit,minimax,caching,ordering`` once, ``SCORE d l`` before each board, ``FINAL d l`` at
+the end (d dark's discs, l light's).
 """
 import ast
-import warnings
 import re
+import warnings
+from dataclasses import dataclass
 
-from protocols.common import ProtocolError, check_point
+from protocols.common import FatalError, ProtocolError, Quit, check_point, parse_int
 
 _TWO_INTS = re.compile(r"\s*([+-]?[0-9]+)\s+([+-]?[0-9]+)\s*")
 
@@ -56,3 +60,114 @@ def parse_board(text: str) -> list[list[int]]:
 def format_board(cells) -> str:
     """The manager's literal: a tuple of row tuples (what it sends after the first turn)."""
     return str(tuple(tuple(int(v) for v in row) for row in cells))
+
+
+# ==== the dialogue ================================================================================
+# The manager: runs ``python3 FILE``; reads the agent's name (one line); sends the flags line
+# ``color,limit,minimax,caching,ordering``; then each turn ``SCORE d l`` (dark, light counts) and
+# the board literal, and reads ``i j``; at the end it may send ``FINAL d l``.
+DARK, LIGHT = 1, 2
+NO_LIMIT = -1
+
+
+@dataclass(frozen=True)
+class Flags:
+    """The manager's flags line: our colour (1 dark, 2 light), the depth limit (NO_LIMIT: none) and
+    the -m (plain minimax), -c (state caching) and -o (node ordering) switches."""
+    color: int
+    limit: int = NO_LIMIT
+    minimax: bool = False
+    caching: bool = False
+    ordering: bool = False
+
+
+def parse_flags(line: str) -> Flags:
+    """Flags of 'color,limit,minimax,caching,ordering' (e.g. '1,3,0,1,0'); ProtocolError otherwise."""
+    fields = line.strip().split(",") if isinstance(line, str) else []
+    if len(fields) != 5:
+        raise ProtocolError(f"bad flags line {str(line)[:80]!r}: expected 'color,limit,minimax,caching,ordering' "
+                            "(five comma-separated integers, e.g. '1,-1,0,1,0')")
+    color = parse_int(fields[0], "color", DARK, LIGHT)
+    limit = parse_int(fields[1], "limit (-1 for none)", NO_LIMIT)
+    switches = [parse_int(v, name, 0, 1) == 1 for v, name in zip(fields[2:], ("minimax", "caching", "ordering"))]
+    return Flags(color, limit, *switches)
+
+
+def format_flags(flags: Flags) -> str:
+    return f"{flags.color},{flags.limit},{int(flags.minimax)},{int(flags.caching)},{int(flags.ordering)}"
+
+
+def _parse_counts(line: str, word: str) -> tuple[int, int]:
+    parts = line.split() if isinstance(line, str) else []
+    if len(parts) != 3 or parts[0] != word:
+        raise ProtocolError(f"expected '{word} DARK LIGHT', got {str(line)[:80]!r}")
+    return parse_int(parts[1], "dark count", 0), parse_int(parts[2], "light count", 0)
+
+
+def parse_score(line: str) -> tuple[int, int]:
+    """(dark, light) of 'SCORE d l'."""
+    return _parse_counts(line, "SCORE")
+
+
+def parse_final(line: str) -> tuple[int, int]:
+    """(dark, light) of 'FINAL d l'."""
+    return _parse_counts(line, "FINAL")
+
+
+def format_score(dark: int, light: int) -> str:
+    return f"SCORE {int(dark)} {int(light)}"
+
+
+def format_final(dark: int, light: int) -> str:
+    return f"FINAL {int(dark)} {int(light)}"
+
+
+def counts(board) -> tuple[int, int]:
+    """(dark, light) discs of a board's rows."""
+    return sum(row.count(DARK) for row in board), sum(row.count(LIGHT) for row in board)
+
+
+class AgentSession:
+    """The agent's side of the dialogue after its name line: ``handle(line, received)`` returns the
+    reply line (the move, for a board) or None (after the flags and SCORE lines).
+
+    ``choose(board, flags, received)`` picks our move: board the rows (board[row][col]), flags the
+    parsed Flags, received the caller's clock when the board line arrived; it returns (row, col).
+    ``warn(text)`` receives remarks that do not stop the game (e.g. a SCORE not matching the board).
+    Raises Quit on FINAL and FatalError on anything the agent cannot go on from (a bad flags line,
+    a line out of turn, a board not a literal or not sized min_size..max_size, a choose error).
+    """
+    FLAGS, TURN, BOARD = "flags", "turn", "board"
+
+    def __init__(self, choose, min_size: int = 4, max_size: int = 16, warn=None):
+        self.choose = choose
+        self.min_size, self.max_size = min_size, max_size
+        self.warn = warn or (lambda text: None)
+        self.expect = self.FLAGS
+        self.flags = None
+        self.score = None
+
+    def handle(self, line: str, received: float | None = None) -> str | None:
+        try:
+            if self.expect == self.FLAGS:
+                self.flags = parse_flags(line)
+                self.expect = self.TURN
+                return None
+            if self.expect == self.TURN:
+                if line.strip().startswith("FINAL"):
+                    raise Quit(line.strip())
+                self.score = parse_score(line)
+                self.expect = self.BOARD
+                return None
+            board = parse_board(line)
+            self.expect = self.TURN
+        except ProtocolError as e:
+            raise FatalError(str(e)) from None
+        size = len(board)
+        if not self.min_size <= size <= self.max_size:
+            raise FatalError(f"a {size}x{size} board: this agent plays sizes {self.min_size} to {self.max_size}")
+        if counts(board) != self.score:
+            self.warn(f"SCORE {self.score[0]} {self.score[1]} does not match the board's discs "
+                      f"{counts(board)[0]} {counts(board)[1]}; playing the board")
+        point = self.choose(board, self.flags, received)
+        return format_move(point, size)
