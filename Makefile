@@ -34,6 +34,9 @@ demo: warmup  ## show the engine playing (one game of each game, then each harne
 	@$(MAKE) --no-print-directory demo-go5
 	@echo "===== Little-Go: my_player3.py (black) against the greedy opponent through the local host ====="
 	$(BIN)/plies littlego match me greedy --games 1 --show
+	@echo "===== Othello game manager: the pipe agent (dark) against Randy through the local manager, 6x6, -l 4 -c -o ====="
+	PATH="$(abspath $(BIN)):$$PATH" OTHELLO_RANDY_SEED=1 $(BIN)/python -m bench.othello_manager -d 6 \
+	  -a adapters/othello_agent.py -b bench/othello_randy.py -l 4 -c -o --show
 
 demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
 	@echo "===== Go5 over GTP: regress/basics.gtp through plies-regress ====="
