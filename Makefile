@@ -10,7 +10,7 @@ WEIGHTS ?= ../shared/data/go5-course-weights.txt
 GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabilistic --num_total_sim=1 \
           --weights $(abspath $(WEIGHTS))
 
-.PHONY: help install warmup demo demo-go5 test bench regress peers train-extra clean
+.PHONY: help install warmup demo demo-go5 demo-hex train-hex test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -37,6 +37,7 @@ demo: warmup  ## show the engine playing (one game of each game, then each harne
 	@echo "===== Othello game manager: the pipe agent (dark) against Randy through the local manager, 6x6, -l 4 -c -o ====="
 	PATH="$(abspath $(BIN)):$$PATH" OTHELLO_RANDY_SEED=1 $(BIN)/python -m bench.othello_manager -d 6 \
 	  -a adapters/othello_agent.py -b bench/othello_randy.py -l 4 -c -o --show
+	@$(MAKE) --no-print-directory demo-hex
 
 demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
 	@echo "===== Go5 over GTP: regress/basics.gtp through plies-regress ====="
@@ -46,6 +47,22 @@ demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through ou
 	  printf 'boardsize 5\nplay b c3\nplay w d4\nprior_knowledge\ngenmove b\nshowboard\nfinal_score\nquit\n' | $(GO5); \
 	else echo "(no weights at $(WEIGHTS): set WEIGHTS=PATH to see the knowledge commands)"; \
 	  printf 'boardsize 5\nplay b c3\ngenmove w\nshowboard\nquit\n' | $(abspath $(BIN))/plies-go5 --num_total_sim=300; fi
+
+demo-hex: warmup  ## Hex: a very short training session and its TOPP, then the shipped 5x5 network against random
+	@if $(BIN)/python -c "import torch" 2>/dev/null; then \
+	  echo "===== Hex: a very short training session (4 episodes, K = 3, the last game drawn), then its TOPP ====="; \
+	  $(BIN)/plies hex train --config weights/hex/hex.toml --episodes 4 --networks 3 --search-games 200 --display 4 \
+	    --games 4 --out runs/hex-demo-short; \
+	else \
+	  echo "(Hex training needs PyTorch: make train-extra.  Meanwhile the TOPP of the shipped 200-episode run.)"; \
+	fi
+	@echo "===== Hex: TOPP of the networks saved by a 200-episode 5x5 run (weights/hex/topp5) ====="
+	$(BIN)/plies hex topp weights/hex/topp5 --games 4 --no-progress --out runs/hex-topp5
+	@echo "===== Hex: the shipped 5x5 network (greedy, no search) against random ====="
+	$(BIN)/plies hex play --size 5 --opponent random
+
+train-hex: warmup train-extra  ## the seed's demonstration: 200 episodes, K = 4, 5x5, then the TOPP (runs/hex5)
+	$(BIN)/plies hex train --config weights/hex/hex.toml --out runs/hex5
 
 test: warmup peers train-extra  ## run the tests (the training tests need the train extra: installed first)
 	$(BIN)/pytest -q
