@@ -10,10 +10,4 @@ def add_hex_parser(sub):
     p = sub.add_parser("hex", help="Hex: train networks, run their tournament, serve a local Hex tournament")
     hexsub = p.add_subparsers(dest="hex_command", required=True)
     for name in MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:  # TEMPORARY while the modules are being written
-            if err.name != name:
-                raise
-            continue
-        module.add_parsers(hexsub)
+        importlib.import_module(name).add_parsers(hexsub)

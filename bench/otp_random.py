@@ -1,0 +1,52 @@
+"""A random OTP engine for tests and demos: a uniformly random legal move (or 8 0 when stuck).
+
+    python -m bench.otp_random [HOST PORT] [--seed N]     (no HOST PORT: stdin/stdout)
+
+It runs the same session as plies-otp (adapters.otp.OtpSession), with a random player.
+"""
+import argparse
+import socket
+import sys
+
+import numpy as np
+
+from adapters.otp import OtpSession, serve
+from engines.games import make_game
+from protocols import otp
+
+
+class RandomPlayer:
+    """adapters.otp.Player's surface, choosing uniformly among the legal moves."""
+
+    def __init__(self, seed: int = 0):
+        self.game = make_game("othello", size=8)
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, state, seconds, start=None) -> int:
+        moves = self.game.legal_moves(state)
+        return int(moves[self.rng.integers(len(moves))])
+
+    def played(self, move):
+        pass
+
+    def reset(self):
+        pass
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="otp_random")
+    parser.add_argument("host", nargs="?")
+    parser.add_argument("port", nargs="?", type=int)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    session = OtpSession(RandomPlayer(args.seed), name="random")
+    if args.host is None:
+        serve(session, otp.LineChannel(sys.stdin, sys.stdout))
+        return 0
+    with socket.create_connection((args.host, args.port), timeout=10) as sock:
+        sock.settimeout(None)
+        return serve(session, otp.SocketChannel(sock)) and 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
