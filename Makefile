@@ -71,8 +71,9 @@ train-hex: warmup train-extra  ## the seed's demonstration: 200 episodes, K = 4,
 test: warmup peers train-extra  ## run the tests (the training tests need the train extra: installed first)
 	$(BIN)/pytest -q
 
-regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests
+regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests, then Hex (regress/hex)
 	$(BIN)/plies-regress "$(GO5)" $(wildcard regress/*.gtp) ../shared/data/go5-tests.gtp
+	$(BIN)/plies-regress "$(abspath $(BIN))/plies-gtp-hex --time 0 --simulations 300" $(wildcard regress/hex/*.gtp)
 
 bench: warmup  ## speed and strength figures, side by side with OpenSpiel -> bench/results/
 	$(BIN)/python -m bench.run

@@ -423,7 +423,7 @@ def test_engine_beats_random_moves_from_both_sides():
 # ==== the regression file ==========================================================================
 
 def test_regression_file_passes():
-    files = sorted((ROOT / "regress").glob("hex_*.gtp"))
+    files = sorted((ROOT / "regress" / "hex").glob("*.gtp"))
     assert files
     engine = shlex.join([sys.executable, "-m", "adapters.gtp_hex", *FAST])
     done = subprocess.run([sys.executable, "-m", "regress.runner", engine, *map(str, files)], capture_output=True,
