@@ -172,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=int)
     p.set_defaults(func=cmd_perft)
 
-    from adapters.littlego_host import add_littlego_parser
+    from standins.littlego_host import add_littlego_parser
     add_littlego_parser(sub)
     from adapters.hex_cli import add_hex_parser
     add_hex_parser(sub)

@@ -3,7 +3,7 @@ Tournament server and clients).  Each owning module offers ``add_parsers(hexsub)
 import importlib
 
 # modules contributing `plies hex` verbs, each with add_parsers(subparsers)
-MODULES = ("adapters.hex_train", "adapters.oht_server")
+MODULES = ("adapters.hex_train", "standins.oht_server")
 
 
 def add_hex_parser(sub):

@@ -232,7 +232,7 @@ def write_move(out_path: Path, point) -> None:
 def fallback_move(colour: int, previous, current):
     """A valid move found in pure Python in milliseconds (the most captures), written before the
     engine loads so that a host still gets a move if anything later fails or runs out of time."""
-    from adapters.littlego_opponents import Position, play_greedy
+    from standins.littlego_opponents import Position, play_greedy
     import random
     return play_greedy(Position.from_input(colour, previous, current), random.Random(0))
 

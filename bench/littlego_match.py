@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from adapters import littlego as player
-from adapters import littlego_host as host
+from standins import littlego_host as host
 from bench.strength import wilson
 
 OPPONENTS = ("random", "greedy", "aggressive", "alphabeta", "strong")

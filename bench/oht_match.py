@@ -1,5 +1,5 @@
 """Online Hex Tournament figures: our client (a process, `python -m adapters.oht_client`) through the
-local server (adapters/oht_server.py, in this process, over TLS on loopback) against a scripted
+local server (standins/oht_server.py, in this process, over TLS on loopback) against a scripted
 opponent.
 
 Runs (``--only``):
@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-from adapters import oht_server as S
+from standins import oht_server as S
 from bench.strength import wilson
 
 ROOT = Path(__file__).resolve().parent.parent

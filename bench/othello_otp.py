@@ -140,13 +140,13 @@ def _random_position(game, empties, seed):
 def latency(games: int, move_time: float | None, progress=None) -> dict:
     """plies-otp (default player, default budget unless move_time) against the random engine through
     the local judge, colours alternating: every genmove latency the judge measured."""
-    from bench.otp_judge import run_match
+    from standins.otp_judge import run_match
     engine = [sys.executable, "-m", "adapters.otp"] + ([] if move_time is None else ["--time", str(move_time)])
     seen, results, forfeits = [], [], 0
     for i in range(games):
-        report = run_match([engine, [sys.executable, "-m", "bench.otp_random", "--seed", str(i)]], rounds=1) \
+        report = run_match([engine, [sys.executable, "-m", "standins.otp_random", "--seed", str(i)]], rounds=1) \
             if i % 2 == 0 else \
-            run_match([[sys.executable, "-m", "bench.otp_random", "--seed", str(i)], engine], rounds=1)
+            run_match([[sys.executable, "-m", "standins.otp_random", "--seed", str(i)], engine], rounds=1)
         ours = 0 if i % 2 == 0 else 1
         seen += report["latency"][ours]
         results.append(report["rounds"][0]["results"][ours])

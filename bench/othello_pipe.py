@@ -6,8 +6,8 @@ Two measurements per setting:
     colours to move, 8 to 44 discs placed), each searched in this process by the agent's own
     PipeAgent.choose with the CPU clock (time.thread_time): nodes, CPU seconds per move (median,
     max) and nodes per CPU second (all nodes / all seconds);
-  * games: whole games of adapters/othello_agent.py against bench/othello_randy.py through the local
-    manager (bench/othello_manager.py: ``python3 FILE`` over pipes, as the course's manager), our
+  * games: whole games of adapters/othello_agent.py against standins/othello_randy.py through the local
+    manager (standins/othello_manager.py: ``python3 FILE`` over pipes, as the course's manager), our
     agent dark in one game and light in the other: wall seconds per move as the manager measures
     them (median, max; the manager's limit is 10 s), and the result.
 
@@ -28,13 +28,13 @@ import time
 from pathlib import Path
 
 from adapters.othello_agent import PipeAgent
-from bench import othello_manager as manager
+from standins import othello_manager as manager
 from protocols.othello_pipe import Flags
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 AGENT = ROOT / "adapters" / "othello_agent.py"
-RANDY = ROOT / "bench" / "othello_randy.py"
+RANDY = ROOT / "standins" / "othello_randy.py"
 SIZE = 8
 LIMITS = (2, 4, 6)
 # (label, minimax, caching, ordering)

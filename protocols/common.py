@@ -1,9 +1,13 @@
-"""What every protocol shares: the three outcomes of handling a message, and argument parsers.
+"""What every protocol shares: the outcomes of handling a message, the session core (a command
+table and ``handle(message) -> reply``) and argument parsers.
 
-Outcomes (as gomill has them): a handler that cannot do what a message asks raises
+Outcomes are exceptions (as gomill has them): a handler that cannot do what a message asks raises
 ``ProtocolError`` (the session answers with an error reply and goes on, its state unchanged),
-``FatalError`` (the session answers, then ends), or ``Quit`` (a normal end after the reply).
-Parsers raise ProtocolError with a message fit for the reply.
+``FatalError`` (the session answers, then ends), or ``Quit`` (a normal end after the reply); a
+transport that has no more messages raises ``EndOfInput``.  The engine's own outcomes (an illegal
+move, a finished game) are ``engines.errors.IllegalMove`` / ``GameOver``: an adapter turns them into
+ProtocolError where the protocol answers them.  Parsers raise ProtocolError with a message fit for
+the reply.
 
 This package never imports the engine: it speaks in plain values.  A point is ``(row, col)`` with
 row 0 the top row and col 0 the left column; a pass is ``None``.
@@ -11,6 +15,9 @@ row 0 the top row and col 0 the left column; a pass is ``None``.
 import math
 import numbers
 import sys
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable
 
 PASS = None  # the pass, wherever a point is expected
 
@@ -25,6 +32,10 @@ class FatalError(Exception):
 
 class Quit(Exception):
     """A normal end of the session, after the reply."""
+
+
+class EndOfInput(Exception):
+    """No more messages: the peer closed the stream or the connection."""
 
 
 def parse_int(text: str, name: str = "value", low: int | None = None, high: int | None = None) -> int:
@@ -66,3 +77,77 @@ def check_point(point, size: int):
             or not (0 <= row < size and 0 <= col < size):
         raise ProtocolError(f"({row!r}, {col!r}) is not a point of a {size}x{size} board")
     return int(row), int(col)
+
+
+# ==== the session core: GTP's shape for every protocol ===========================================
+
+@dataclass(frozen=True)
+class Command:
+    """One entry of a command table: its handler (arguments -> reply text) and the usage text replied
+    when fewer than ``min_args`` arguments are given (extra arguments are the parser's business)."""
+    handler: Callable[[list], str]
+    min_args: int = 0
+    usage: str = ""
+
+
+@dataclass
+class Request:
+    """One message split into the command's name and arguments; ``tag`` is what the reply repeats
+    (GTP's id), ``name`` None when the message names no command at all."""
+    name: str | None
+    args: list = field(default_factory=list)
+    tag: str = ""
+
+
+class Session:
+    """The protocol core every harness session shares: a command table, and ``handle(message)``
+    returning the whole reply (or None for a message that gets none).
+
+    A protocol says how a message splits (``split``: a Request, None for no reply; ProtocolError for
+    a message it cannot read) and how its replies look (``success``, ``failure``).  Handlers raise
+    ProtocolError for an error reply (the session goes on, its state unchanged), FatalError to reply
+    and end, Quit after a normal last reply; ``finished`` is then True.  Any other exception is an
+    engine bug: an error reply with its traceback on stderr, and the session goes on.
+    """
+    unknown = "unknown command"
+
+    def __init__(self, commands: dict[str, Command], stderr=None):
+        self.commands = dict(commands)
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.finished = False
+
+    def split(self, message) -> Request | None:
+        words = str(message).split()
+        return Request(words[0], words[1:]) if words else None
+
+    def success(self, request: Request, text: str) -> str:
+        raise NotImplementedError
+
+    def failure(self, request: Request, text: str) -> str:
+        raise NotImplementedError
+
+    def handle(self, message):
+        try:
+            request = self.split(message)
+        except ProtocolError as err:
+            return self.failure(Request(None), str(err))
+        if request is None:
+            return None
+        command = self.commands.get(request.name) if request.name is not None else None
+        if command is None:
+            return self.failure(request, self.unknown)
+        if len(request.args) < command.min_args:
+            return self.failure(request, command.usage)
+        try:
+            return self.success(request, command.handler(request.args))
+        except ProtocolError as err:
+            return self.failure(request, str(err))
+        except Quit as end:
+            self.finished = True
+            return self.success(request, str(end))
+        except FatalError as end:
+            self.finished = True
+            return self.failure(request, str(end))
+        except Exception as err:  # an engine bug: reply, show it on stderr, keep serving
+            traceback.print_exc(file=self.stderr)
+            return self.failure(request, f"internal error: {type(err).__name__}: {err}")

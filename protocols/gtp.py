@@ -6,11 +6,8 @@ BOTTOM, for example ``d4``; ``pass`` is the pass.  In the board view (protocols/
 the top, so vertex row r is view row size - r.
 """
 import sys
-import traceback
-from dataclasses import dataclass
-from typing import Callable
 
-from protocols.common import PASS, FatalError, ProtocolError, Quit, check_point
+from protocols.common import PASS, Command, ProtocolError, Request, Session, check_point
 
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"  # GTP column letters: no 'i'
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
@@ -108,36 +105,23 @@ def area_score_text(cells, komi: float) -> str:
 
 # ==== the GTP engine core: a command table, handle(line) -> reply, and a stdin/stdout transport ====
 
-@dataclass(frozen=True)
-class Command:
-    """One command of the table: its handler (args list -> reply text) and the usage text replied
-    when fewer than ``min_args`` arguments are given (extra arguments are ignored)."""
-    handler: Callable[[list[str]], str]
-    min_args: int = 0
-    usage: str = ""
-
-
-class GtpEngine:
-    """The protocol core every GTP engine of the project shares.
+class GtpEngine(Session):
+    """The GTP core every GTP engine of the project shares (protocols.common.Session).
 
     ``handle(line)`` returns the complete reply, ``'= text\\n\\n'`` or ``'? text\\n\\n'``, or None for a
     line that gets no reply (empty, white space only, or starting with '#').  A leading number is
     the command's id: echoed after '=' / '?' when ``echo_ids`` (GTP v2), dropped otherwise (engines
-    that never repeat it).  Handlers raise ProtocolError for an error reply (the session goes on),
-    FatalError to reply and end, Quit after a normal last reply; any other exception becomes an
-    error reply with its traceback on stderr, and the session goes on.
+    that never repeat it).
     """
 
     def __init__(self, commands: dict[str, Command], echo_ids: bool = True, unknown: str = "unknown command",
                  stderr=None):
-        self.commands = dict(commands)
+        super().__init__(commands, stderr)
         self.commands.setdefault("list_commands", Command(self._list_commands))
         self.commands.setdefault("known_command", Command(self._known_command, 1, "known_command CMD_NAME"))
         self.commands.setdefault("protocol_version", Command(lambda args: "2"))
         self.echo_ids = echo_ids
         self.unknown = unknown
-        self.stderr = stderr if stderr is not None else sys.stderr
-        self.finished = False  # set after a Quit or FatalError reply
 
     def _list_commands(self, args):
         return "\n".join(self.commands)
@@ -145,10 +129,7 @@ class GtpEngine:
     def _known_command(self, args):
         return "true" if args[0] in self.commands else "false"
 
-    def _reply(self, ok: bool, ident: str, text: str) -> str:
-        return ("=" if ok else "?") + (ident if self.echo_ids else "") + " " + text + "\n\n"
-
-    def handle(self, line: str) -> str | None:
+    def split(self, line: str) -> Request | None:
         line = line.rstrip("\r\n")
         if not line.strip() or line.startswith("#"):
             return None
@@ -157,24 +138,16 @@ class GtpEngine:
             digits = len(line) - len(line.lstrip("0123456789"))
             ident, line = line[:digits], line[digits:]
         words = line.split()
-        if not words:
-            return self._reply(False, ident, self.unknown)
-        command = self.commands.get(words[0])
-        if command is None:
-            return self._reply(False, ident, self.unknown)
-        args = words[1:]
-        if len(args) < command.min_args:
-            return self._reply(False, ident, command.usage)
-        try:
-            return self._reply(True, ident, command.handler(args))
-        except ProtocolError as err:
-            return self._reply(False, ident, str(err))
-        except (Quit, FatalError) as end:
-            self.finished = True
-            return self._reply(isinstance(end, Quit), ident, str(end))
-        except Exception as err:  # an engine bug: reply, show it on stderr, keep serving
-            traceback.print_exc(file=self.stderr)
-            return self._reply(False, ident, f"internal error: {type(err).__name__}: {err}")
+        return Request(words[0] if words else None, words[1:], ident)
+
+    def _reply(self, ok: bool, request: Request, text: str) -> str:
+        return ("=" if ok else "?") + (request.tag if self.echo_ids else "") + " " + text + "\n\n"
+
+    def success(self, request: Request, text: str) -> str:
+        return self._reply(True, request, text)
+
+    def failure(self, request: Request, text: str) -> str:
+        return self._reply(False, request, text)
 
     def serve(self, stdin=None, stdout=None) -> int:
         """Answer commands from stdin on stdout, one reply per command, flushed, until quit or EOF."""

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from adapters import littlego as player
-from adapters import littlego_host as host
-from adapters import littlego_opponents as opp
+from standins import littlego_host as host
+from standins import littlego_opponents as opp
 from engines.games.go import Go
 from protocols.common import PASS
 from protocols.littlego import read_input, write_input

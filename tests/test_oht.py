@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from adapters import oht_client as C
-from adapters import oht_server as S
+from standins import oht_server as S
 from protocols import oht
 
 ROOT = Path(__file__).resolve().parent.parent

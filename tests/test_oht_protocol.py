@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from adapters import oht_client as C
 from adapters.hex_player import HexPlayer, PlayerConfig, network_module
-from adapters.oht_server import HexBoard
+from standins.oht_server import HexBoard
 from engines.games import make_game
 from protocols import oht
 from protocols.common import ProtocolError

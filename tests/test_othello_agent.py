@@ -1,6 +1,6 @@
 """The Othello game manager's pipe agent (adapters/othello_agent.py): the dialogue codec, the flags
 reaching the search, perfect 4x4 play, the time budget on the CPU clock, bad input, and whole games
-through our stand-in of the manager (bench/othello_manager.py), which runs ``python3 FILE`` as the
+through our stand-in of the manager (standins/othello_manager.py), which runs ``python3 FILE`` as the
 real one does (the venv's bin first on PATH)."""
 import ast
 import functools
@@ -18,13 +18,13 @@ from hypothesis import given, settings, strategies as st
 ROOT = Path(__file__).resolve().parent.parent
 from adapters import othello_agent
 from adapters.othello_agent import PipeAgent, search_config, search_depth
-from bench import othello_manager as manager
+from standins import othello_manager as manager
 from protocols.common import FatalError, ProtocolError, Quit
 from protocols.othello_pipe import (AgentSession, Flags, format_final, format_flags, format_score,
                                     parse_final, parse_flags, parse_score)
 
 AGENT = ROOT / "adapters" / "othello_agent.py"
-RANDY = ROOT / "bench" / "othello_randy.py"
+RANDY = ROOT / "standins" / "othello_randy.py"
 VENV_BIN = os.path.dirname(sys.executable)
 MOVE_LINE = re.compile(rb"[0-9]+ [0-9]+\n")
 STARTUP = 300.0   # seconds allowed for an agent's name (kernels load from the cache; generous for CI)
@@ -398,7 +398,7 @@ def test_self_play_replays_in_process(tmp_path):
 RECORDER = """
 import ast, os, sys
 sys.path.insert(0, {root!r})
-from bench.othello_manager import possible_moves
+from standins.othello_manager import possible_moves
 log = open(os.environ["RECORD_TO"], "a")
 print("Recorder", flush=True)
 flags = sys.stdin.readline()

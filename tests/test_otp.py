@@ -1,6 +1,6 @@
 """plies-otp (adapters/otp.py) and its codec (protocols/otp.py): golden dialogues in process, over a
 real socket and on stdin/stdout; bad input; the exact endgame solver; the genmove budget on the CPU
-clock; end-to-end rounds through the local judge (bench/otp_judge.py)."""
+clock; end-to-end rounds through the local judge (standins/otp_judge.py)."""
 import socket
 import subprocess
 import sys
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 
 from adapters.otp import OtpSession, Player  # noqa: E402
-from bench.otp_judge import Judge, run_match
-from bench.otp_random import RandomPlayer
+from standins.otp_judge import Judge, run_match
+from standins.otp_random import RandomPlayer
 from engines.games import make_game
 from engines.knowledge.bundle import knowledge_for
 from engines.knowledge.othello import solve_endgame
@@ -25,7 +25,7 @@ from engines.search import Limits, make_searcher
 from protocols import otp
 from protocols.common import PASS, ProtocolError
 ENGINE = [sys.executable, "-m", "adapters.otp"]
-RANDOM_ENGINE = [sys.executable, "-m", "bench.otp_random"]
+RANDOM_ENGINE = [sys.executable, "-m", "standins.otp_random"]
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 GAME = make_game("othello", size=8)
 

@@ -1,7 +1,7 @@
 """A local stand-in for the Little-Go course host (specs/littlego.md), and the match runner.
 
 Rules as the host implements them (pure Python, no engine: the host is the referee the engine is
-judged by, and the opponents in adapters/littlego_opponents.py reuse these functions):
+judged by, and the opponents in standins/littlego_opponents.py reuse these functions):
   * a board is a list of 5 lists of 5 ints (0 empty, 1 black, 2 white), row 0 at the top;
   * ``previous`` is the board before the last stone placement (after a PASS: the current board),
     so for the player to move it is the board after its own last move, as input.txt has it;
@@ -54,7 +54,7 @@ MIN_WALL = 30.0                   # ... but never sooner than this many seconds 
 STRONG_SECONDS = 5.0              # the "strong" opponent: our player at this CPU budget per move
 OPPONENTS = ("random", "greedy", "aggressive", "alphabeta")
 NAMED = ("me", "strong") + OPPONENTS
-PLAYER_FILE = Path(__file__).resolve().parent / "my_player3.py"
+PLAYER_FILE = Path(__file__).resolve().parent.parent / "adapters" / "my_player3.py"  # the real player
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
 
@@ -259,7 +259,7 @@ def make_player(spec: str, seconds: float | None = None, interpreter: str | None
         files = (("my_player3.py", PLAYER_FILE.read_text()), ("my_player3.json", player_config()))
         return Player(spec, (py, "my_player3.py"), files, env)
     if spec in OPPONENTS:
-        return Player(spec, (sys.executable, "-m", "adapters.littlego_opponents", spec))
+        return Player(spec, (sys.executable, "-m", "standins.littlego_opponents", spec))
     path = Path(spec)
     if spec.endswith(".py") and path.is_file():
         return Player(path.name, (py, path.name), ((path.name, path.read_text()),))
@@ -539,8 +539,8 @@ def add_littlego_parser(sub) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """``python -m adapters.littlego_host match A B --games N`` (the same as ``plies littlego``)."""
-    parser = argparse.ArgumentParser(prog="python -m adapters.littlego_host")
+    """``python -m standins.littlego_host match A B --games N`` (the same as ``plies littlego``)."""
+    parser = argparse.ArgumentParser(prog="python -m standins.littlego_host")
     sub = parser.add_subparsers(dest="command", required=True)
     add_littlego_parser(sub)
     args = parser.parse_args(["littlego"] + list(sys.argv[1:] if argv is None else argv))

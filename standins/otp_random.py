@@ -1,6 +1,6 @@
 """A random OTP engine for tests and demos: a uniformly random legal move (or 8 0 when stuck).
 
-    python -m bench.otp_random [HOST PORT] [--seed N]     (no HOST PORT: stdin/stdout)
+    python -m standins.otp_random [HOST PORT] [--seed N]     (no HOST PORT: stdin/stdout)
 
 It runs the same session as plies-otp (adapters.otp.OtpSession), with a random player.
 """

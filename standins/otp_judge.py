@@ -1,6 +1,6 @@
 """A local stand-in for the Othello course judge (OTP over TCP; ours, not the course's code).
 
-    python -m bench.otp_judge PORT ROUNDS -- CMD1 ... -- CMD2 ...     (PORT 0: any free port)
+    python -m standins.otp_judge PORT ROUNDS -- CMD1 ... -- CMD2 ...     (PORT 0: any free port)
 
 It listens on 127.0.0.1:PORT, starts CMD1 with "127.0.0.1 PORT" appended, waits for its connection,
 then starts CMD2 the same way, so CMD1 connects first and is black in round 1; colours swap every
@@ -208,11 +208,11 @@ def summary(report: dict) -> str:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["random"]:
-        from bench.otp_random import main as random_main
+        from standins.otp_random import main as random_main
         return random_main(argv[1:])
     if argv.count("--") != 2 or argv.index("--") != 2:
-        print("usage: python -m bench.otp_judge PORT ROUNDS -- CMD1 ... -- CMD2 ...\n"
-              "       python -m bench.otp_judge random HOST PORT   (a random OTP engine)", file=sys.stderr)
+        print("usage: python -m standins.otp_judge PORT ROUNDS -- CMD1 ... -- CMD2 ...\n"
+              "       python -m standins.otp_judge random HOST PORT   (a random OTP engine)", file=sys.stderr)
         return 2
     port, rounds = int(argv[0]), int(argv[1])
     second = argv.index("--", 3)

@@ -1,8 +1,8 @@
 """The Little-Go assignment's opponents, written from their descriptions, as single-shot players.
 
-Run in a folder with input.txt as ``python -m adapters.littlego_opponents NAME``: each reads
+Run in a folder with input.txt as ``python -m standins.littlego_opponents NAME``: each reads
 input.txt and writes output.txt exactly like my_player3.py, so the host treats all players alike.
-Pure Python on the host's own rules (adapters/littlego_host.py): no engine, quick to start.
+Pure Python on the host's own rules (standins/littlego_host.py): no engine, quick to start.
 
   random      a uniformly random valid move; PASS only when there is none
   greedy      the move capturing the most enemy stones (ties at random)
@@ -20,7 +20,7 @@ import os
 import random
 import sys
 
-from adapters.littlego_host import KOMI, SIZE, copy_board, group, stones, try_place
+from standins.littlego_host import KOMI, SIZE, copy_board, group, stones, try_place
 from protocols.common import PASS, ProtocolError
 from protocols.littlego import read_input, write_output
 
@@ -181,7 +181,7 @@ def make_rng(colour, previous, current) -> random.Random:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1 or argv[0] not in PLAYERS:
-        print("usage: python -m adapters.littlego_opponents " + "|".join(PLAYERS), file=sys.stderr)
+        print("usage: python -m standins.littlego_opponents " + "|".join(PLAYERS), file=sys.stderr)
         return 2
     try:
         with open("input.txt", encoding="utf-8") as f:

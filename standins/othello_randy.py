@@ -1,7 +1,7 @@
 """A random agent for the Othello game manager (like the course's randy_ai.py): ``python3 othello_randy.py``.
 
 It prints its name, reads the flags line, then answers each ``SCORE`` + board with a uniformly
-random legal move (the rules of bench/othello_manager.py); it quits on ``FINAL`` or end of input.
+random legal move (the rules of standins/othello_manager.py); it quits on ``FINAL`` or end of input.
 OTHELLO_RANDY_SEED seeds it (default: unseeded, as randy_ai.py).
 """
 import ast
@@ -10,7 +10,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the plies tree
-from bench.othello_manager import possible_moves  # noqa: E402  (pure Python: no engine)
+from standins.othello_manager import possible_moves  # noqa: E402  (pure Python: no engine)
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ rules, so that the pipe agent is tested end to end.
 A late, malformed or illegal answer, or an agent that died, loses the game (the real manager
 crashes or reports a time-out there; a stand-in must report it).
 
-    .venv/bin/python -m bench.othello_manager -d 6 -a adapters/othello_agent.py -b bench/othello_randy.py -l 4 --show
+    .venv/bin/python -m standins.othello_manager -d 6 -a adapters/othello_agent.py -b standins/othello_randy.py -l 4 --show
 """
 import argparse
 import queue

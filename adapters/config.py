@@ -1,0 +1,117 @@
+"""One way to configure every adapter.
+
+An adapter's settings are a frozen dataclass whose fields are made with ``setting(default, meaning)``
+(every tunable in one place, with its default and one line saying what it means).  ``load`` fills
+it from, in increasing priority:
+
+  1. the defaults;
+  2. one TOML file beside the player (``<player>.toml``, read with tomllib; same keys);
+  3. environment variables, ``PLIES_<ADAPTER>_<KEY>`` (the key in upper case), documented overrides
+     for harnesses that pass no flags;
+  4. command-line flags, where the harness lets a user pass them (a flag left at None is not given).
+
+A bad key or value raises ConfigError naming the key and where it came from.  ``describe`` lists the
+keys with their defaults and meanings (for ``--help`` and the README).
+"""
+import dataclasses
+import math
+import os
+import tomllib
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be used: names the key, the value and its source."""
+
+
+def setting(default, meaning: str, kind=None, choices=None):
+    """A settings field: its default, one line of meaning, its type (default: the default's type; give
+    it for a default of None) and the allowed values where they are few."""
+    kind = kind or type(default)
+    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices})
+
+
+def env_name(prefix: str, key: str) -> str:
+    return f"{prefix}_{key.upper()}"
+
+
+def _convert(cls, key: str, value, source: str):
+    meta = {f.name: f for f in dataclasses.fields(cls)}[key].metadata
+    kind, choices = meta.get("kind"), meta.get("choices")
+    if value is None or (isinstance(value, str) and value.strip().lower() == "none" and kind is not str):
+        return None
+    try:
+        if kind is bool:
+            if isinstance(value, str):
+                text = value.strip().lower()
+                if text not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError(value)
+                value = text in ("1", "true", "yes", "on")
+            elif not isinstance(value, bool):
+                raise ValueError(value)
+        elif kind is int:
+            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                raise ValueError(value)
+            value = int(value)
+        elif kind is float:
+            if isinstance(value, bool):
+                raise ValueError(value)
+            value = float(value)
+            if not math.isfinite(value):
+                raise ValueError(value)
+        elif kind is str:
+            if not isinstance(value, str):
+                raise ValueError(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{key} = {value!r} ({source}): expected {kind.__name__}") from None
+    if choices is not None and value not in choices:
+        raise ConfigError(f"{key} = {value!r} ({source}): one of {', '.join(map(str, choices))}")
+    return value
+
+
+def read_toml(path) -> dict:
+    """The table of a TOML settings file ({} when the file does not exist)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"cannot read the settings file {path}: {err}") from None
+
+
+def load(cls, *, file=None, env_prefix: str | None = None, env=os.environ, flags: dict | None = None):
+    """An instance of the settings dataclass cls from the defaults, the TOML file, the environment
+    and the flags, in that order of priority (see the module's docstring)."""
+    keys = [f.name for f in dataclasses.fields(cls)]
+    values = {}
+    if file is not None:
+        table = read_toml(file)
+        unknown = sorted(set(table) - set(keys))
+        if unknown:
+            raise ConfigError(f"unknown key(s) {', '.join(unknown)} in {file}; the keys: {', '.join(keys)}")
+        values.update({k: _convert(cls, k, v, str(file)) for k, v in table.items()})
+    if env_prefix:
+        for key in keys:
+            text = env.get(env_name(env_prefix, key))
+            if text not in (None, ""):
+                values[key] = _convert(cls, key, text, env_name(env_prefix, key))
+    for key, value in (flags or {}).items():
+        if key not in keys:
+            raise ConfigError(f"unknown setting {key!r}; the keys: {', '.join(keys)}")
+        if value is not None:
+            values[key] = _convert(cls, key, value, "command line")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as err:
+        raise ConfigError(str(err)) from None
+
+
+def describe(cls, env_prefix: str | None = None) -> str:
+    """One line per key: name, default, meaning (and its environment variable)."""
+    lines = []
+    for f in dataclasses.fields(cls):
+        env = f" [{env_name(env_prefix, f.name)}]" if env_prefix else ""
+        lines.append(f"  {f.name} = {f.default!r}{env}: {f.metadata.get('meaning', '')}")
+    return "\n".join(lines)
