@@ -33,12 +33,12 @@ demo: warmup  ## show the engine playing (one game of each game, then each harne
 	$(BIN)/plies demo
 	@$(MAKE) --no-print-directory demo-go5
 	@echo "===== Little-Go: my_player3.py (black) against the greedy opponent through the local host ====="
-	$(BIN)/plies littlego match me greedy --games 1 --show
+	$(BIN)/plies littlego match me greedy --games 1 --seed 1 --show
 	@echo "===== Othello game manager: the pipe agent (dark) against Randy through the local manager, 6x6, -l 4 -c -o ====="
 	PATH="$(abspath $(BIN)):$$PATH" OTHELLO_RANDY_SEED=1 $(BIN)/python -m standins.othello_manager -d 6 \
 	  -a adapters/othello_agent.py -b standins/othello_randy.py -l 4 -c -o --show
 	@echo "===== Othello over OTP: plies-otp against a random engine through the local judge (2 rounds, 1 s a move) ====="
-	$(BIN)/python -m standins.otp_judge 0 2 -- $(BIN)/plies-otp --time 1 -- $(BIN)/python -m standins.otp_random
+	$(BIN)/python -m standins.otp_judge 0 2 -- $(BIN)/plies-otp --time 1 -- $(BIN)/python -m standins.otp_random --seed 1
 	@$(MAKE) --no-print-directory demo-hex
 	@echo "===== Online Hex Tournament: the local server (TLS, throwaway certificate) and our generation-A client, 5x5 ====="
 	$(BIN)/plies hex demo

@@ -1,7 +1,11 @@
-"""The ``plies`` command: play a game on the terminal, count perft nodes, measure speed.
+"""The ``plies`` command: play a game on the terminal, count perft nodes, measure speed, and the
+verbs around the harness adapters: ``plies littlego`` (install the player, run the local host) and
+``plies hex`` (training, tournaments of networks, the local tournament server and client).
 
-Harness adapters (GTP, OTP, Little-Go, the Othello pipe, the Hex tournament) arrive as further
-sub-commands in later issues.
+The adapters a harness runs have their own entry points (plies-go5, plies-otp, plies-gtp-hex,
+my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file,
+hex_cli.py, hex_train.py) is the only part of adapters/ that may import the local stand-ins
+(standins/) or the training package (engines.learn).
 """
 import argparse
 import ast
@@ -107,7 +111,7 @@ def cmd_play(args):
 
 
 def cmd_demo(args):
-    """One short game of each game, boards shown (later issues add every harness adapter)."""
+    """One short game of each game, boards shown (`make demo` then runs each harness adapter)."""
     for name, options in (("othello", {"size": 8}), ("hex", {"size": 5}), ("go", {"size": 5})):
         game = make_game(name, **options)
         print(f"===== {name} {options}: MCTS (player 1) against random (player 2) =====")
@@ -137,6 +141,27 @@ def cmd_bench(args):
         s = simulations_per_second(game, args.seconds, args.repeats)
         print(f"{name + ' ' + str(options['size']):<14}{p:>14,.0f}{s:>14,.0f}")
     return 0
+
+
+def cmd_littlego_install(args):
+    from adapters.littlego import install
+    written = install(args.directory, args.seconds)
+    print(f"installed {' and '.join(map(str, written))} (python {sys.executable}"
+          + (f", {args.seconds:g} s per move" if args.seconds is not None else "") + ")")
+    return 0
+
+
+def add_littlego_parser(sub):
+    """``plies littlego``: install the real player (the adapter) and play matches through the local
+    host (a stand-in)."""
+    from standins.littlego_host import add_match_parser
+    p = sub.add_parser("littlego", help="the Little-Go course host: install the player, matches through a local host")
+    lsub = p.add_subparsers(dest="littlego_command", required=True)
+    add_match_parser(lsub)
+    i = lsub.add_parser("install", help="copy my_player3.py (and a my_player3.toml naming this Python) into a folder")
+    i.add_argument("directory")
+    i.add_argument("--seconds", type=_positive_float, help="CPU budget per move written to my_player3.toml")
+    i.set_defaults(func=cmd_littlego_install)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -172,7 +197,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("depth", type=int)
     p.set_defaults(func=cmd_perft)
 
-    from standins.littlego_host import add_littlego_parser
     add_littlego_parser(sub)
     from adapters.hex_cli import add_hex_parser
     add_hex_parser(sub)

@@ -24,11 +24,14 @@ class ConfigError(ValueError):
     """A setting that cannot be used: names the key, the value and its source."""
 
 
-def setting(default, meaning: str, kind=None, choices=None):
+def setting(default, meaning: str, kind=None, choices=None, optional: bool | None = None):
     """A settings field: its default, one line of meaning, its type (default: the default's type; give
-    it for a default of None) and the allowed values where they are few."""
+    it for a default of None, which makes the key optional: "none" in text is None) and the allowed
+    values where they are few; ``optional`` lets a key with another default take None too."""
     kind = kind or type(default)
-    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices})
+    optional = default is None if optional is None else optional
+    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices,
+                                                        "optional": optional})
 
 
 def env_name(prefix: str, key: str) -> str:
@@ -36,9 +39,10 @@ def env_name(prefix: str, key: str) -> str:
 
 
 def _convert(cls, key: str, value, source: str):
-    meta = {f.name: f for f in dataclasses.fields(cls)}[key].metadata
-    kind, choices = meta.get("kind"), meta.get("choices")
-    if value is None or (isinstance(value, str) and value.strip().lower() == "none" and kind is not str):
+    spec = {f.name: f for f in dataclasses.fields(cls)}[key]
+    kind, choices = spec.metadata.get("kind"), spec.metadata.get("choices")
+    optional = spec.metadata.get("optional", spec.default is None)  # takes None, written "none" in text
+    if value is None or (optional and isinstance(value, str) and value.strip().lower() == "none"):
         return None
     try:
         if kind is bool:
@@ -85,27 +89,33 @@ def load(cls, *, file=None, env_prefix: str | None = None, env=os.environ, flags
     """An instance of the settings dataclass cls from the defaults, the TOML file, the environment
     and the flags, in that order of priority (see the module's docstring)."""
     keys = [f.name for f in dataclasses.fields(cls)]
-    values = {}
+    values, sources = {}, {}
+
+    def take(key, value, source):
+        values[key], sources[key] = _convert(cls, key, value, source), source
+
     if file is not None:
         table = read_toml(file)
         unknown = sorted(set(table) - set(keys))
         if unknown:
             raise ConfigError(f"unknown key(s) {', '.join(unknown)} in {file}; the keys: {', '.join(keys)}")
-        values.update({k: _convert(cls, k, v, str(file)) for k, v in table.items()})
+        for key, value in table.items():
+            take(key, value, str(file))
     if env_prefix:
         for key in keys:
             text = env.get(env_name(env_prefix, key))
             if text not in (None, ""):
-                values[key] = _convert(cls, key, text, env_name(env_prefix, key))
+                take(key, text, env_name(env_prefix, key))
     for key, value in (flags or {}).items():
         if key not in keys:
             raise ConfigError(f"unknown setting {key!r}; the keys: {', '.join(keys)}")
         if value is not None:
-            values[key] = _convert(cls, key, value, "command line")
+            take(key, value, "command line")
     try:
         return cls(**values)
-    except (TypeError, ValueError) as err:
-        raise ConfigError(str(err)) from None
+    except (TypeError, ValueError) as err:  # the dataclass's own checks: say where the values came from
+        given = "; ".join(f"{key} from {source}" for key, source in sources.items())
+        raise ConfigError(f"{err}" + (f" ({given})" if given else "")) from None
 
 
 def describe(cls, env_prefix: str | None = None) -> str:

@@ -1,18 +1,31 @@
 """plies-go5: a GTP engine that answers like the course's Go5 player (knowledge-initialised MCTS).
 
-    plies-go5 [--num_total_sim N] [--simulations random|rulebased|probabilistic] [--movefilter]
-              [--in_tree_knowledge probabilistic] [--weights PATH]
+    plies-go5 [--num_total_sim N] [--simulations random|probabilistic] [--movefilter]
+              [--in_tree_knowledge probabilistic] [--weights PATH] [--seed N] [--config FILE]
 
-The session (board, komi, flags, the search and its tree) lives in ``Go5Session``; the wire format
-(the command table, ids, replies) is protocols/gtp.py; the rules are the engine's "go5" preset and
-the knowledge engines/knowledge/go_*.py.  Go5 conventions kept here: ids are not repeated in
-replies; user errors of ``play`` are success replies with a message; list_commands is one line.
+The session (board, komi, the search and its tree) lives in ``Go5Session``; the wire format (the
+command table, ids, replies) is protocols/gtp.py; the rules are the engine's "go5" preset and the
+knowledge engines/knowledge/go_*.py.  Go5 conventions kept here: ids are not repeated in replies;
+user errors of ``play`` are success replies with a message; list_commands is one line.
+
+The first four flags are Go5's own and mean what they meant to Go5.  ``--simulations rulebased``
+(Go5's pattern rollouts) is refused at start-up: the engine has no rule-based rollout policy, and
+it does not quietly play random rollouts instead.  The project's own settings (class Settings: the
+weights file, the seed, the search's constants) come from, in increasing priority: the defaults,
+``--config FILE`` (TOML, the same keys), the environment (PLIES_GO5_<KEY>, e.g. PLIES_GO5_WEIGHTS)
+and the flags --weights and --seed.
 """
 import argparse
+import dataclasses
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from adapters import config
+from adapters.config import ConfigError, setting
+from engines.errors import IllegalMove
 from engines.games.go import Go
 from engines.knowledge.go_weights import GoWeights, load_weights
 from engines.search import Limits, make_searcher
@@ -22,10 +35,17 @@ from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 NAME, VERSION = "Go5", "0.22"
 START_SIZE, START_KOMI = 7, 0.5
 MIN_SIZE, MAX_SIZE = 2, 19            # board sizes the engine's rules support
-DEFAULT_SIMULATIONS = 300             # playouts per genmove
-UCT_C = 0.4                           # Go5's exploration constant
-ROLLOUT_LIMIT = 100                   # rollout moves after the tree
-SIMULATION_POLICIES = ("random", "rulebased", "probabilistic")
+DEFAULT_SIMULATIONS = 300             # playouts per genmove (Go5's --num_total_sim default)
+SIMULATION_POLICIES = ("random", "rulebased", "probabilistic")  # what Go5's --simulations accepts
+PLAYABLE_POLICIES = ("random", "probabilistic")                 # the rollout policies this engine plays
+ENV_PREFIX = "PLIES_GO5"
+EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
+    "served": (0, "quit, or the end of the input"),
+    "unknown policy": (0, "a --simulations value Go5 does not know (Go5's own reaction: a message on stderr)"),
+    "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
+    "refused": (2, "bad settings (flags, --config, PLIES_GO5_*), an unreadable weights file, knowledge or "
+                   "probabilistic simulations without --weights, or --simulations rulebased"),
+}
 BAD_COLOUR = ("Error: Valid color characters are: b, w, e, BORDER and FLOODFILL. "
               "please provide the input in this format ")
 NO_WEIGHTS = "no move weights loaded: start the engine with --weights PATH"
@@ -63,18 +83,37 @@ def parse_vertex(text: str, size: int):
     return size - row, col
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The project's own settings of the engine, with their defaults and meanings (adapters/config.py).
+    The defaults of the search's constants are Go5's (spec 4.1)."""
+    weights: str | None = setting(None, "move weights in the self-describing format (index weight key per line); "
+                                        "in-tree knowledge and the probabilistic simulations need them", kind=str)
+    seed: int = setting(0, "random seed of the rollouts")
+    c: float = setting(0.4, "UCT exploration constant")
+    rollout_limit: int = setting(100, "rollout moves after the tree, at most (then the position is scored)")
+    capacity: int = setting(1 << 20, "MCTS tree nodes (a full tree goes on searching from its leaves)")
+
+    def __post_init__(self):
+        if not (self.c >= 0 and self.rollout_limit >= 1 and self.capacity >= 1):
+            raise ValueError(f"c must be >= 0, rollout_limit and capacity >= 1; got c = {self.c}, "
+                             f"rollout_limit = {self.rollout_limit}, capacity = {self.capacity}")
+
+
 class Go5Session:
     """One engine session: the board and everything the commands change."""
 
     def __init__(self, weights: GoWeights | None = None, num_total_sim: int = DEFAULT_SIMULATIONS,
-                 simulations: str = "random", movefilter: bool = False, knowledge: bool = False, seed: int = 0):
+                 simulations: str = "random", movefilter: bool = False, knowledge: bool = False,
+                 settings: Settings = Settings()):
+        if simulations not in PLAYABLE_POLICIES:
+            raise ValueError(f"simulations must be one of {', '.join(PLAYABLE_POLICIES)}, got {simulations!r}")
         self.weights = weights
         self.num_total_sim = num_total_sim
         self.simulations = simulations
         self.movefilter = movefilter
         self.knowledge = knowledge
-        self.seed = seed
-        self.flags = {"use_pattern": 1, "random_simulation": 0, "use_ucb": 0}
+        self.settings = settings
         self.komi = START_KOMI
         self.searched = False  # mcts_info: has a genmove built a tree yet
         self.new_board(START_SIZE)
@@ -127,17 +166,19 @@ class Go5Session:
             point = parse_vertex(vertex, self.game.size)
         except ProtocolError as err:
             return f"Error: {err}"
-        state, reason = self.game.go5_play(self.state, self.game.action_at(point), colour)
-        self.state = state  # an illegal attempt still has its side effects (the pass counter, the ko ban)
-        return "" if reason is None else f"Illegal Move: {vertex}"
+        try:
+            self.state = self.game.go5_play(self.state, self.game.action_at(point), colour)
+        except IllegalMove as illegal:
+            self.state = illegal.after  # an illegal attempt still has its side effects (the pass counter, the ko ban)
+            return f"Illegal Move: {vertex}"
+        return ""
 
     def cmd_genmove(self, args):
         colour = parse_colour(args[0].lower())
         move = self.search_move(colour)
         if move == self.game.pass_action:
             return "pass"
-        self.state, reason = self.game.go5_play(self.state, move, colour)
-        assert reason is None, f"the search chose an illegal move: {reason}"
+        self.state = self.game.go5_play(self.state, move, colour)  # the search's moves are legal
         return self._vertex(move)
 
     def cmd_legal_moves(self, args):
@@ -179,20 +220,29 @@ class Go5Session:
             except ProtocolError:
                 continue
             if point is not None:
-                state, reason = self.game.go5_play(self.state, self.game.action_at(point), 0)
-                if reason is None:
-                    self.state = state
+                try:
+                    self.state = self.game.go5_play(self.state, self.game.action_at(point), 0)
+                except IllegalMove:
+                    pass  # Go5 skips a stone it cannot place
         return ""
 
-    def flag_command(self, name):
+    @staticmethod
+    def parse_flag(name: str, text: str) -> bool:
+        """The 0 or 1 of Go5's flag commands."""
+        value = parse_int(text, name)
+        if value not in (0, 1):
+            raise ProtocolError(f"{name} takes 0 or 1, got {text}")
+        return bool(value)
+
+    def cmd_selfatari(self, args):
+        self.movefilter = self.parse_flag("selfatari", args[0])
+        return ""
+
+    def ignored_flag(self, name):
+        """use_pattern, random_simulation, use_ucb: Go5 stores them; here nothing reads them (the
+        rule-based rollouts they would steer are refused at start-up), so they are only checked."""
         def handler(args):
-            value = parse_int(args[0], name)
-            if value not in (0, 1):
-                raise ProtocolError(f"{name} takes 0 or 1, got {args[0]}")
-            if name == "selfatari":
-                self.movefilter = bool(value)
-            else:
-                self.flags[name] = value
+            self.parse_flag(name, args[0])
             return ""
         return handler
 
@@ -222,19 +272,25 @@ class Go5Session:
         raise Quit("")
 
     # ---- the search -------------------------------------------------------------------------
-    def _make_searcher(self):
+    def new_searcher(self):
+        """Go5's search for the current board: UCT over the children K(X) then the pass, knowledge
+        as node initialisation (the integers prior_knowledge prints, as Black wins), rollouts random
+        or drawn in proportion to the move weights."""
+        # the knowledge modules are imported when first used: their kernels would slow the start-up
         from engines.knowledge.bundle import Knowledge
-        from engines.knowledge.go_prior import go5_children, go5_prior, prior_params
+        from engines.knowledge.go_prior import STRENGTH, go5_children, go5_prior, prior_params
         knowledge = Knowledge(children=go5_children)
-        config = {"selection": "uct", "c": UCT_C, "rollout_limit": ROLLOUT_LIMIT, "final_move": "first_most_visited",
-                  "parent_visits": "node", "expand_descends": False}
+        config = {"selection": "uct", "c": self.settings.c, "rollout_limit": self.settings.rollout_limit,
+                  "final_move": "first_most_visited", "parent_visits": "node", "expand_descends": False}
         if self.knowledge or self.simulations == "probabilistic":
             knowledge = knowledge.replace(prior=go5_prior, prior_params=prior_params(self.weights))
         if self.knowledge:
-            config.update(prior_use="init", prior_strength=10.0, prior_counts="rounded", prior_view="player0")
+            config.update(prior_use="init", prior_strength=float(STRENGTH), prior_counts="rounded",
+                          prior_view="player0")
         if self.simulations == "probabilistic":
             config.update(rollout="prior")
-        return make_searcher("mcts", self.game, config, knowledge, self.seed, capacity=1 << 20)
+        return make_searcher("mcts", self.game, config, knowledge, self.settings.seed,
+                             capacity=self.settings.capacity)
 
     def search_move(self, colour: int) -> int:
         """The move of Go5's genmove for colour: num_total_sim playouts, then the most visited root
@@ -242,7 +298,7 @@ class Go5Session:
         other colour (Go5's tree reuse) and thrown away otherwise."""
         state = self.game.resumed(self.game.set_to_move(self.state, colour))
         if self.searcher is None or colour != self.toplay:
-            self.searcher = self._make_searcher()
+            self.searcher = self.new_searcher()
         result = self.searcher.search(state, Limits(simulations=self.num_total_sim))
         self.searched = True
         self.last_stats = result.stats
@@ -271,9 +327,10 @@ class Go5Session:
             "in_tree_knowledge": C(self.cmd_in_tree_knowledge, 1, "in_tree_knowledge p r o b a b i l i s t i c"),
             "mcts_info": C(self.cmd_mcts_info),
             "gogui-analyze_commands": C(lambda a: ANALYZE_COMMANDS),
+            "selfatari": C(self.cmd_selfatari, 1, "selfatari INT"),
         }
-        for flag in ("selfatari", "use_pattern", "random_simulation", "use_ucb"):
-            table[flag] = C(self.flag_command(flag), 1, f"{flag} INT")
+        for flag in ("use_pattern", "random_simulation", "use_ucb"):
+            table[flag] = C(self.ignored_flag(flag), 1, f"{flag} INT")
         table["known_command"] = C(lambda a: "true" if a[0] in table else "false", 1, "known_command CMD_NAME")
         table["list_commands"] = C(lambda a: " ".join(table))
         return table
@@ -284,41 +341,78 @@ def make_engine(session: Go5Session) -> gtp.GtpEngine:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="plies-go5", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="plies-go5", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
+    # Go5's own flags, as Go5 spelled them
     p.add_argument("--num_total_sim", type=int, default=DEFAULT_SIMULATIONS, help="playouts per genmove")
-    p.add_argument("--simulations", default="random", help="rollout policy: random, rulebased or probabilistic")
+    p.add_argument("--simulations", default="random",
+                   help="rollout policy: random or probabilistic (rulebased is refused)")
     p.add_argument("--movefilter", action="store_true", help="filter self-atari moves in the policies")
     p.add_argument("--in_tree_knowledge", default="None", help="'probabilistic' initialises new nodes with priors")
-    p.add_argument("--weights", help="move weights in the self-describing format (index weight key per line)")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the rollouts")
+    # the project's own
+    p.add_argument("--config", type=Path, help="a TOML file of settings (the keys below)")
+    meaning = {f.name: f.metadata["meaning"] for f in dataclasses.fields(Settings)}
+    p.add_argument("--weights", help=meaning["weights"])
+    p.add_argument("--seed", type=int, help=meaning["seed"])
     return p
+
+
+def epilog() -> str:
+    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
+    return (f"settings (--config FILE, environment {ENV_PREFIX}_<KEY>; --weights and --seed override both):\n"
+            f"{config.describe(Settings, ENV_PREFIX)}\n\nexit status:\n{statuses}")
+
+
+class UnknownPolicy(Exception):
+    """A --simulations value Go5 does not know: Go5's message goes to stderr, and Go5 exits normally."""
+
+
+class Refused(Exception):
+    """The engine cannot start as asked: the message goes to stderr, the exit status is "refused"."""
+
+
+def start(args) -> Go5Session:
+    """The session the command line asks for (UnknownPolicy or Refused when it cannot be had)."""
+    if args.simulations not in SIMULATION_POLICIES:  # checked first, as Go5 does
+        raise UnknownPolicy(f"simulations must be one of {', '.join(SIMULATION_POLICIES)}, "
+                            f"got {args.simulations!r}")
+    if args.simulations == "rulebased":
+        raise Refused("--simulations rulebased is not available: this engine has no rule-based rollout policy "
+                      "(use random or probabilistic)")
+    if args.num_total_sim < 1:
+        raise Refused("--num_total_sim must be at least 1")
+    try:
+        if args.config is not None and not args.config.is_file():
+            raise ConfigError(f"--config: no file {args.config}")
+        settings = config.load(Settings, file=args.config, env_prefix=ENV_PREFIX,
+                               flags={"weights": args.weights, "seed": args.seed})
+    except ConfigError as err:
+        raise Refused(str(err)) from None
+    knowledge = args.in_tree_knowledge == "probabilistic"
+    weights = None
+    if settings.weights is not None:
+        try:
+            weights = load_weights(settings.weights)
+        except (OSError, ValueError) as err:
+            raise Refused(f"cannot load the weights: {err}") from None
+    elif knowledge or args.simulations == "probabilistic":
+        raise Refused("--in_tree_knowledge=probabilistic and the probabilistic simulations need the move "
+                      "weights: add --weights PATH (the self-describing weights file)")
+    return Go5Session(weights, args.num_total_sim, args.simulations, args.movefilter, knowledge, settings)
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    if args.simulations not in SIMULATION_POLICIES:
-        # Go5's own reaction: a message on stderr and a normal exit
-        print(f"simulations must be one of {', '.join(SIMULATION_POLICIES)}, got {args.simulations!r}",
-              file=sys.stderr)
-        return 0
-    if args.num_total_sim < 1:
-        print("plies-go5: --num_total_sim must be at least 1", file=sys.stderr)
-        return 2
-    knowledge = args.in_tree_knowledge == "probabilistic"
-    needs_weights = knowledge or args.simulations != "random"
-    weights = None
-    if args.weights is not None:
-        try:
-            weights = load_weights(args.weights)
-        except (OSError, ValueError) as err:
-            print(f"plies-go5: cannot load the weights: {err}", file=sys.stderr)
-            return 2
-    elif needs_weights:
-        print("plies-go5: --in_tree_knowledge=probabilistic and the rulebased and probabilistic simulations "
-              "need the move weights: add --weights PATH (the self-describing weights file)", file=sys.stderr)
-        return 2
-    session = Go5Session(weights, args.num_total_sim, args.simulations, args.movefilter, knowledge, args.seed)
-    return make_engine(session).serve()
+    try:
+        session = start(args)
+    except UnknownPolicy as err:
+        print(err, file=sys.stderr)
+        return EXIT_STATUS["unknown policy"][0]
+    except Refused as err:
+        print(f"plies-go5: {err}", file=sys.stderr)
+        return EXIT_STATUS["refused"][0]
+    served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
+    return EXIT_STATUS["served" if served else "interrupted"][0]
 
 
 if __name__ == "__main__":

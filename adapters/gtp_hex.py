@@ -1,6 +1,7 @@
 """plies-gtp-hex: a Hex engine speaking the GTP dialect of HexGui and MoHex (benzene).
 
     plies-gtp-hex [--size N] [--time SECONDS] [--simulations N] [--seed N] [--swap] [--network shipped|PATH]
+                  [--config FILE] [--c X] [--expand-visits N] [--capacity N] [--epsilon X] [--swap-below X]
 
 Attach it to HexGui as a program (Program > New program, command ``plies-gtp-hex``), or referee
 matches between it and any other Hex GTP engine.  HexGui's start-up dialogue is ``name``,
@@ -23,32 +24,49 @@ unchanged.  Unlike MoHex, ``genmove`` on a finished game is a failure too (MoHex
 
 The search is the engine's MCTS with random playouts, on a time budget per genmove (``--time``,
 from the command's arrival) and/or a simulation budget (``--simulations``); the tree is kept from
-move to move while the game goes on as it foresaw.  With ``--network shipped`` (the network
-engines.learn.network_file ships for the board size) or ``--network PATH`` (an ONNX file of that
-module), the playouts follow the policy network on the sizes it fits; other sizes keep random
-playouts, with a note on stderr.
+move to move while the game goes on as it foresaw.  With a policy network (``--network PATH``, an
+ONNX network file, or ``--network shipped``, the network shipped for each board size) the playouts
+follow the network.  A network plays one board size, and the engine never quietly plays without
+the network it was given: a file that is no network refuses the start; so does a ``--size`` the
+network cannot play (without ``--size`` the engine starts on the network's size, the smallest
+shipped size for ``shipped``); later, ``boardsize`` of a size the network cannot play is a GTP
+failure naming both sizes, and the board stays as it was.
+
+Settings (class Settings: every key with its default and meaning under --help) come from, in
+increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
+(PLIES_HEXGTP_<KEY>, e.g. PLIES_HEXGTP_SIMULATIONS=2000) and the flags.
 """
 import argparse
+import dataclasses
+import math
+import os
 import sys
 import time
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 
+from adapters import config
+from adapters.config import ConfigError, setting
 from engines.games import make_game
 from engines.games.hex import MAX_SIZE, MIN_SIZE
+from engines.knowledge.network import (NetworkError, load_network, network_size, policy_knowledge,
+                                       shipped_network_path, shipped_sizes)
 from engines.search import Limits, make_searcher
 from protocols import gtp, hex_gtp
 from protocols.common import ProtocolError, Quit
 
 NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
-DEFAULT_TIME = 1.0         # seconds per genmove, counted from the command's arrival
-SEARCH = {"expand_visits": 4}  # UCT, random playouts; a leaf grows children after 4 visits (memory)
-CAPACITY = 1 << 22         # tree nodes (32 bytes each): room for several seconds of search
-NETWORK_SEARCH = {"rollout": "network", "epsilon": 0.1}  # with a network: its epsilon-greedy playouts
-SWAP_BELOW = 0.5           # genmove w swaps when white's best win rate after black's first stone is below this
+SHIPPED = "shipped"        # --network shipped: the network shipped for each board size
+ENV_PREFIX = "PLIES_HEXGTP"
+EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
+    "served": (0, "quit, or the end of the input"),
+    "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
+    "refused": (2, "bad settings (flags, --config, PLIES_HEXGTP_*) or a network that cannot play the size"),
+}
 ANALYZE_COMMANDS = "\n".join((  # HexGui's "type/label/command" lines (benzene's own first five)
     "param/Game Param/param_game",
     "plist/All Legal Moves/all_legal_moves %c",
@@ -56,6 +74,55 @@ ANALYZE_COMMANDS = "\n".join((  # HexGui's "type/label/command" lines (benzene's
     "string/Final Score/final_score",
     "varc/Reg GenMove/reg_genmove %c",
 ))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of the engine, with its default and meaning (adapters/config.py)."""
+    size: int | None = setting(None, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; none: {DEFAULT_SIZE}, "
+                                     "or the network's size)", kind=int)
+    time: float = setting(1.0, "seconds per genmove, counted from the command's arrival (0: no time limit; "
+                               "then simulations is needed)")
+    simulations: int | None = setting(None, "MCTS simulations per genmove, at most (none: the time alone)", kind=int)
+    seed: int = setting(0, "random seed of the search")
+    swap: bool = setting(False, "allow the swap move from the start (as param_game allow_swap 1)")
+    network: str | None = setting(None, "policy network for the playouts: 'shipped' (the shipped network of "
+                                        "each size) or an ONNX network file (none: random playouts)", kind=str)
+    c: float = setting(0.7, "UCT exploration constant (results are on a 0..1 scale)")
+    expand_visits: int = setting(4, "visits a leaf needs before it grows children (saves memory)")
+    capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each): room for several seconds of search")
+    epsilon: float = setting(0.1, "with a network: probability of a uniformly random move in its playouts")
+    swap_below: float = setting(0.5, "genmove w swaps when white's best win rate after black's first stone "
+                                     "is below this")
+
+    def __post_init__(self):
+        problems = []
+        if self.size is not None and not MIN_SIZE <= self.size <= MAX_SIZE:
+            problems.append(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
+        if not (math.isfinite(self.time) and self.time >= 0):
+            problems.append(f"time must be a finite number >= 0, got {self.time}")
+        if self.simulations is not None and self.simulations < 1:
+            problems.append(f"simulations must be at least 1, got {self.simulations}")
+        if self.time == 0 and self.simulations is None:
+            problems.append("time 0 needs simulations N")
+        if self.expand_visits < 0 or self.capacity < 1:
+            problems.append("expand_visits must be >= 0 and capacity >= 1")
+        if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1 and self.c >= 0):
+            problems.append("epsilon and swap_below must be in 0..1, c >= 0")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @property
+    def seconds(self) -> float | None:
+        """The time budget of a genmove (None: simulations only)."""
+        return self.time if self.time > 0 else None
+
+    def search(self, with_network: bool) -> dict:
+        """The MCTS configuration: UCT with random playouts, or the network's epsilon-greedy ones."""
+        config = {"c": self.c, "expand_visits": self.expand_visits}
+        if with_network:
+            config.update(rollout="network", epsilon=self.epsilon)
+        return config
 
 
 def version() -> str:
@@ -68,55 +135,53 @@ def version() -> str:
 class HexSession:
     """One engine session: the board, its history (for undo) and the search with its tree."""
 
-    def __init__(self, size: int = DEFAULT_SIZE, seconds: float | None = DEFAULT_TIME,
-                 simulations: int | None = None, seed: int = 0, allow_swap: bool = False,
-                 network: str | None = None, stderr=None):
-        if seconds is None and simulations is None:
-            raise ValueError("a genmove budget is needed: seconds and/or simulations")
-        self.seconds = seconds
-        self.simulations = simulations
-        self.seed = seed
-        self.allow_swap = allow_swap
-        self.network = network   # None, "shipped" or the path of an ONNX network
-        self.stderr = stderr if stderr is not None else sys.stderr
-        self.uses_network = False
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.allow_swap = settings.swap
+        self.networks = {}       # board size -> the policy network loaded for it
         self.game = None
-        self.new_game(size)
+        self.network = None      # the network of the current size (None: random playouts)
+        self.new_game(settings.size if settings.size is not None else self.start_size())
+
+    def start_size(self) -> int:
+        """The size to start on when none is set: the network's (the smallest shipped one), else
+        DEFAULT_SIZE."""
+        choice = self.settings.network
+        if choice is None:
+            return DEFAULT_SIZE
+        if choice == SHIPPED:
+            sizes = shipped_sizes()
+            if not sizes:
+                raise NetworkError("no shipped network is installed (weights/hex/hex<size>.onnx)")
+            return sizes[0]
+        network, _sidecar = load_network(choice)
+        size = network_size(network)
+        self.networks[size] = network
+        return size
 
     def network_for(self, size: int):
-        """The policy network to play size with, or None (random playouts; the reason on stderr)."""
-        if self.network is None:
+        """The policy network that plays size (None when the settings name none); NetworkError when
+        the network cannot play size."""
+        choice = self.settings.network
+        if choice is None:
             return None
-        try:
-            from engines.learn import network_file
-        except ImportError as err:
-            return self.note(f"no network support ({err}): random playouts")
-        path = network_file.shipped_network_path(size) if self.network == "shipped" else Path(self.network)
-        if path is None or not path.is_file():
-            return self.note(f"no network for {size}x{size}: random playouts")
-        try:
-            network, _sidecar = network_file.load_network(path)
-        except Exception as err:  # an unreadable file in any way (protobuf's decode errors included)
-            return self.note(f"cannot read the network {path} ({err}): random playouts")
-        if network.layers[0] != 3 * size * size or network.layers[-1] != size * size:
-            return self.note(f"the network {path} is not for {size}x{size}: random playouts")
-        return network
-
-    def note(self, text: str):
-        print(f"plies-gtp-hex: {text}", file=self.stderr, flush=True)
-        return None
+        if size not in self.networks:
+            path = shipped_network_path(size) if choice == SHIPPED else Path(choice)
+            if path is None:
+                shipped = ", ".join(f"{n}x{n}" for n in shipped_sizes()) or "none"
+                raise NetworkError(f"no shipped network for {size}x{size} (shipped: {shipped})")
+            self.networks[size] = load_network(path, size)[0]
+        return self.networks[size]
 
     # ---- the board ----------------------------------------------------------------------------
     def new_game(self, size: int):
         if self.game is None or self.game.size != size:
+            network = self.network_for(size)  # first: a size the network cannot play changes nothing
             game = make_game("hex", size=size)
-            network = self.network_for(size)
-            config, knowledge = dict(SEARCH), None
-            if network is not None:
-                from engines.learn.network_file import policy_knowledge
-                config, knowledge = {**SEARCH, **NETWORK_SEARCH}, policy_knowledge(network)
-            self.searcher = make_searcher("mcts", game, config, knowledge, self.seed, capacity=CAPACITY)
-            self.game, self.uses_network = game, network is not None
+            knowledge = policy_knowledge(network) if network is not None else None
+            self.searcher = make_searcher("mcts", game, self.settings.search(network is not None), knowledge,
+                                          self.settings.seed, capacity=self.settings.capacity)
+            self.game, self.network = game, network
         else:
             self.searcher.reset()  # same size: keep the searcher (its random stream goes on)
         self.states = [self.game.initial_state()]
@@ -167,7 +232,7 @@ class HexSession:
     # ---- the search ---------------------------------------------------------------------------
     def search(self, colour: int, arrival: float):
         state = self.position_for(colour)
-        limits = Limits(time=self.seconds, simulations=self.simulations, start=arrival)
+        limits = Limits(time=self.settings.seconds, simulations=self.settings.simulations, start=arrival)
         result = self.searcher.search(state, limits)
         self.tree_state = state
         return result
@@ -177,7 +242,10 @@ class HexSession:
         size = hex_gtp.parse_boardsize(args)
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ProtocolError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
-        self.new_game(size)
+        try:
+            self.new_game(size)
+        except NetworkError as err:
+            raise ProtocolError(str(err)) from None
         return ""
 
     def cmd_clear_board(self, args):
@@ -211,7 +279,7 @@ class HexSession:
         if self.winner() is not None:
             raise ProtocolError(self.game_over_text())
         result = self.search(colour, arrival)
-        if self.swap_allowed(colour) and result.values[result.moves.index(result.move)] < SWAP_BELOW:
+        if self.swap_allowed(colour) and result.values[result.moves.index(result.move)] < self.settings.swap_below:
             self.swap()
             return hex_gtp.SWAP
         self.place(colour, result.move)
@@ -297,37 +365,46 @@ def make_engine(session: HexSession) -> gtp.GtpEngine:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="plies-gtp-hex", description=__doc__.splitlines()[0])
-    p.add_argument("--size", type=int, default=DEFAULT_SIZE, help=f"board size at start ({MIN_SIZE}..{MAX_SIZE})")
-    p.add_argument("--time", type=float, default=DEFAULT_TIME,
-                   help="seconds per genmove (0: no time limit, then --simulations is needed)")
-    p.add_argument("--simulations", type=int, default=None, help="MCTS simulations per genmove (at most)")
-    p.add_argument("--seed", type=int, default=0, help="random seed of the search")
-    p.add_argument("--swap", action="store_true", help="allow the swap move from the start (param_game allow_swap 1)")
-    p.add_argument("--network", default=None,
-                   help="'shipped' (the shipped network of each size) or an ONNX file: network playouts")
+    """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
+    p = argparse.ArgumentParser(prog="plies-gtp-hex", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
+    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (size = 7)")
+    for field in dataclasses.fields(Settings):
+        flag, kind = "--" + field.name.replace("_", "-"), field.metadata["kind"]
+        default = "none" if field.default is None else field.default
+        text = f"{field.metadata['meaning']} [default {default}]"
+        if kind is bool:
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
+        else:
+            p.add_argument(flag, type=kind, default=None, help=text)
     return p
+
+
+def epilog() -> str:
+    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
+    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. "
+            f"{ENV_PREFIX}_SIMULATIONS=2000);\nflags override the environment, which overrides the --config file."
+            f"\n\nexit status:\n{statuses}")
+
+
+def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
+    """The settings of a command line: its flags over the environment over --config FILE over the
+    defaults.  ConfigError for a bad key or value, naming it and where it came from."""
+    if args.config is not None and not args.config.is_file():
+        raise ConfigError(f"--config: no file {args.config}")
+    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(Settings)}
+    return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    seconds = args.time if args.time > 0 else None
-    problems = []
-    if not MIN_SIZE <= args.size <= MAX_SIZE:
-        problems.append(f"--size must be in {MIN_SIZE}..{MAX_SIZE}")
-    if not np.isfinite(args.time) or args.time < 0:
-        problems.append("--time must be a finite number >= 0")
-    if args.simulations is not None and args.simulations < 1:
-        problems.append("--simulations must be at least 1")
-    if seconds is None and args.simulations is None:
-        problems.append("--time 0 needs --simulations N")
-    if args.network not in (None, "shipped") and not Path(args.network).is_file():
-        problems.append(f"--network: no file {args.network}")
-    if problems:
-        print("plies-gtp-hex: " + "; ".join(problems), file=sys.stderr)
-        return 2
-    session = HexSession(args.size, seconds, args.simulations, args.seed, args.swap, args.network)
-    return make_engine(session).serve()
+    try:
+        session = HexSession(load_settings(args))
+    except (ConfigError, NetworkError) as err:
+        print(f"plies-gtp-hex: {err}", file=sys.stderr)
+        return EXIT_STATUS["refused"][0]
+    served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
+    return EXIT_STATUS["served" if served else "interrupted"][0]
 
 
 if __name__ == "__main__":

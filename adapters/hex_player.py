@@ -1,153 +1,174 @@
-"""The Hex move of a tournament client: a board (cells 0/1/2, the player to move) -> (row, col).
+"""The Hex moves of the Online Hex Tournament client (adapters/oht_client.py), and the client's one
+settings dataclass (``Settings``: how it plays, and where it keeps its record).
+
+A ``HexPlayer`` plays one board size: the game, the network (if any) and the searcher are made when
+it is built, and the client builds one at the start of each series, when the size is known.  So a
+network file for another size is refused there (NetworkError naming both sizes), never mid-game;
+``shipped`` is the network shipped for the size, and simply none for a size without one.
 
 Modes:
-  greedy  the shipped policy network's best move, no search (needs a network; without one the
-          player searches with FALLBACK_SIMULATIONS simulations and says so in ``notes``)
-  search  MCTS on a per-move budget (``seconds`` on ``clock`` and/or ``simulations``): with the
-          network's rollouts or priors when one is shipped for the board size (``network_use``),
-          else random rollouts
-The network comes from engines.learn.network_file (``shipped_network_path(size)`` unless a path is
-given) when that module exists.  Whatever goes wrong inside the engine, ``choose`` answers a legal
-move (the first empty cell, noted in ``notes``): a tournament forfeits nothing for a slow or broken
-player but a lot for an illegal or missing move.
+  greedy  the network's best move, no search (without a network the player searches
+          ``simulations`` or ``fallback_simulations`` simulations a move and says so in ``notes``)
+  search  MCTS on a per-move budget (``seconds`` on the player's clock and/or ``simulations``), with
+          the network's rollouts and/or priors (``network_use``) when it has a network, else random
+          rollouts
+Whatever goes wrong inside the engine during a game, ``choose`` answers a legal move (the first
+empty cell, noted in ``notes``): a tournament forfeits nothing for a slow or broken player but a lot
+for an illegal or missing move.
 """
-import importlib
-import importlib.util
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from adapters.config import setting
+from engines.games import make_game
+from engines.knowledge.network import greedy_move, load_network, policy_knowledge, shipped_network_path
+from engines.search import Limits, make_searcher
 
 MODES = ("greedy", "search")
 NETWORK_USES = ("rollout", "prior", "both")
-NETWORK_MODULE = "engines.learn.network_file"
-DEFAULT_SECONDS = 1.0            # per move, on the player's clock
-FALLBACK_SIMULATIONS = 2000      # greedy mode without a network
-CAPACITY = 1 << 22               # MCTS node pool (rows of 32 bytes, touched only as used)
-MARGIN = 0.05                    # seconds of the budget kept for the reply
-# MCTS tunables per kind of knowledge (engines/search/mcts.py MCTSConfig fields)
-RANDOM_SEARCH = {"selection": "uct", "c": 0.7}
-NETWORK_SEARCH = {
-    "rollout": {"selection": "uct", "c": 0.7, "rollout": "network", "epsilon": 0.1},
-    "prior": {"selection": "puct", "c": 1.5, "prior_use": "multiplicative"},
-    "both": {"selection": "puct", "c": 1.5, "prior_use": "multiplicative", "rollout": "network", "epsilon": 0.1},
-}
+PRIOR_USES = ("init", "additive", "multiplicative")   # engines/search/mcts.py, the ways that use priors
+DEFAULT_SECONDS = 1.0   # a move's budget when neither seconds nor simulations is set
 
 
-def network_module():
-    """engines.learn.network_file when it exists (it is being written alongside), else None."""
-    try:
-        if importlib.util.find_spec(NETWORK_MODULE) is None:
-            return None
-    except ModuleNotFoundError:
-        return None
-    return importlib.import_module(NETWORK_MODULE)
-
-
-@dataclass
-class PlayerConfig:
-    mode: str = "search"
-    seconds: float | None = DEFAULT_SECONDS   # per-move budget (None: simulations only)
-    simulations: int | None = None            # per-move simulations (None: time only)
-    network: str | None = "shipped"           # "shipped", a path to an ONNX file, or None (no network)
-    network_use: str = "rollout"              # with a network in search mode: NETWORK_USES
-    search: dict = field(default_factory=dict)  # extra MCTSConfig fields
-    seed: int = 0
+@dataclass(frozen=True)
+class Settings:
+    """The tournament client's settings: defaults here, then plies_oht.toml beside the course-class
+    subclass (or ``plies hex connect --config FILE``), then PLIES_OHT_<KEY>, then the command line's
+    flags (adapters/config.py)."""
+    mode: str = setting("search", "greedy: the network's best move, no search; search: MCTS", choices=MODES)
+    seconds: float | None = setting(None, f"a move's time budget on the player's clock (unset: {DEFAULT_SECONDS:g} s, "
+                                          "or none when simulations is set)", kind=float)
+    simulations: int | None = setting(None, "a move's MCTS simulations (unset: the clock decides)", kind=int)
+    network: str = setting("auto", "'shipped' (weights/hex/hex<K>.onnx; none for a size without one), an ONNX "
+                                   "file, 'none', or 'auto': shipped for greedy, none for search (random "
+                                   "rollouts measured stronger on 7x7: bench/results/oht.md)")
+    network_use: str = setting("rollout", "how search uses a network: its rollouts, its priors (PUCT) or both",
+                               choices=NETWORK_USES)
+    seed: int = setting(0, "the searcher's random seed (the board size is added to it)")
+    capacity: int = setting(1 << 22, "MCTS node pool (rows of 32 bytes, touched only as used)")
+    margin: float = setting(0.05, "seconds of the time budget kept for the reply (at most a fifth of it)")
+    fallback_simulations: int = setting(2000, "greedy mode without a network: simulations a move (unless "
+                                              "simulations is set)")
+    uct_c: float = setting(0.7, "UCT exploration constant (random rollouts, network_use rollout)")
+    puct_c: float = setting(1.5, "PUCT exploration constant (network_use prior or both)")
+    prior_use: str = setting("multiplicative", "how PUCT applies the network's priors", choices=PRIOR_USES)
+    epsilon: float = setting(0.1, "network rollouts: the chance of a uniformly random move")
+    log: str = setting("oht-games.log", "the game log, appended (each game, series and a summary)")
+    record: str | None = setting(None, "a file to write the whole record to as JSON at the end", kind=str)
 
     def __post_init__(self):
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
-        if self.network_use not in NETWORK_USES:
-            raise ValueError(f"network_use must be one of {', '.join(NETWORK_USES)}, got {self.network_use!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be positive, got {self.seconds!r}")
-        if self.simulations is not None and not (isinstance(self.simulations, int) and self.simulations > 0):
-            raise ValueError(f"simulations must be a positive integer, got {self.simulations!r}")
-        if self.mode == "search" and self.seconds is None and self.simulations is None:
-            raise ValueError("search needs seconds or simulations")
+        for name in ("simulations", "capacity", "fallback_simulations"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int) and value > 0):
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("margin", "uct_c", "puct_c"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)!r}")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"epsilon must be in 0..1, got {self.epsilon!r}")
+
+    def budget_seconds(self) -> float | None:
+        """A move's time budget (None: simulations only)."""
+        if self.seconds is None and self.simulations is None:
+            return DEFAULT_SECONDS
+        return self.seconds
+
+    def network_choice(self) -> str:
+        """'shipped', 'none' or a file ('auto' resolved by the mode)."""
+        if self.network == "auto":
+            return "shipped" if self.mode == "greedy" else "none"
+        return "none" if self.network is None else self.network
+
+    def search_config(self, with_network: bool) -> dict:
+        """The MCTSConfig fields of a search with or without a network."""
+        if not with_network:
+            return {"selection": "uct", "c": self.uct_c}
+        config = {"selection": "uct", "c": self.uct_c}
+        if self.network_use in ("prior", "both"):
+            config = {"selection": "puct", "c": self.puct_c, "prior_use": self.prior_use}
+        if self.network_use in ("rollout", "both"):
+            config.update(rollout="network", epsilon=self.epsilon)
+        return config
+
+
+def load_player_network(settings: Settings, size: int):
+    """The network the settings give for size x size, or None; NetworkError for a file that is not
+    a network for that size."""
+    choice = settings.network_choice()
+    if choice == "none":
+        return None
+    path = shipped_network_path(size) if choice == "shipped" else Path(choice)
+    if path is None:
+        return None
+    network, _sidecar = load_network(path, size)
+    return network
 
 
 class HexPlayer:
-    """Picks moves for any board size (one game, network and searcher per size, made on first use)."""
+    """The moves of one board size (see the module's docstring); NetworkError when built with a
+    network file for another size."""
 
-    def __init__(self, config: PlayerConfig | None = None, clock=time.perf_counter):
-        self.config = config or PlayerConfig()
-        self.clock = clock
-        self._sizes = {}
+    def __init__(self, settings: Settings, size: int, clock=time.perf_counter):
+        self.settings = settings
+        self.size = size
+        self.game = make_game("hex", size=size)
+        self.network = load_player_network(settings, size)
         self.notes = []       # what the player had to work around (no network, an engine failure)
+        self.searcher = None
+        if settings.mode == "search" or self.network is None:
+            knowledge = policy_knowledge(self.network) if self.network is not None else None
+            self.searcher = make_searcher("mcts", self.game, settings.search_config(self.network is not None),
+                                          knowledge, settings.seed + size, capacity=settings.capacity, clock=clock)
+        if settings.mode == "greedy" and self.network is None:
+            self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
+                              f"{self.limits().simulations} simulations a move instead")
 
-    def describe(self, size: int) -> str:
-        game, network, searcher = self._for_size(size)
-        c = self.config
-        budget = ", ".join(x for x in (f"{c.seconds:g} s" if c.seconds else "",
-                                       f"{c.simulations} simulations" if c.simulations else "") if x)
-        if c.mode == "greedy":
-            return "greedy policy network" if network is not None else \
-                f"MCTS (random rollouts), {FALLBACK_SIMULATIONS} simulations a move (greedy, but no network)"
-        knowledge = f"network {c.network_use}" if network is not None else "random rollouts"
-        return f"MCTS ({knowledge}), {budget or f'{FALLBACK_SIMULATIONS} simulations'} a move"
+    def describe(self) -> str:
+        s = self.settings
+        if s.mode == "greedy":
+            return "greedy policy network" if self.network is not None else \
+                f"MCTS (random rollouts), {self.limits().simulations} simulations a move (greedy, but no network)"
+        seconds = s.budget_seconds()
+        budget = ", ".join(x for x in (f"{seconds:g} s" if seconds else "",
+                                       f"{s.simulations} simulations" if s.simulations else "") if x)
+        knowledge = f"network {s.network_use}" if self.network is not None else "random rollouts"
+        return f"MCTS ({knowledge}), {budget} a move"
 
-    def _for_size(self, size: int):
-        if size not in self._sizes:
-            from engines.games import make_game  # here, not at the top: `plies --help` stays light
-            from engines.search import make_searcher
-            game = make_game("hex", size=size)
-            network = self._load_network(size)
-            searcher = None
-            if self.config.mode == "search" or network is None:
-                knowledge, search = None, dict(RANDOM_SEARCH)
-                if network is not None:
-                    knowledge = network_module().policy_knowledge(network)
-                    search = dict(NETWORK_SEARCH[self.config.network_use])
-                search.update(self.config.search)
-                searcher = make_searcher("mcts", game, search, knowledge, self.config.seed + size,
-                                         capacity=CAPACITY, clock=self.clock)
-            if self.config.mode == "greedy" and network is None:
-                self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
-                                  f"{FALLBACK_SIMULATIONS} simulations a move instead")
-            self._sizes[size] = (game, network, searcher)
-        return self._sizes[size]
+    def limits(self, start: float | None = None) -> Limits:
+        s = self.settings
+        if s.mode == "greedy":
+            return Limits(simulations=s.simulations or s.fallback_simulations)
+        seconds = s.budget_seconds()
+        if seconds is None:
+            return Limits(simulations=s.simulations)
+        margin = min(s.margin, 0.2 * seconds)  # a short budget keeps most of itself
+        return Limits(simulations=s.simulations, time=seconds, start=start, margin=margin)
 
-    def _load_network(self, size: int):
-        choice = self.config.network
-        module = network_module() if choice is not None else None
-        if module is None:
-            return None
-        path = module.shipped_network_path(size) if choice == "shipped" else Path(choice)
-        if path is None or not Path(path).exists():
-            return None
-        network, _meta = module.load_network(path)
-        return network
-
-    def limits(self, start: float | None = None):
-        from engines.search import Limits
-        c = self.config
-        if c.mode == "greedy" or (c.seconds is None and c.simulations is None):
-            return Limits(simulations=c.simulations or FALLBACK_SIMULATIONS)
-        margin = min(MARGIN, 0.2 * c.seconds) if c.seconds else MARGIN  # a short budget keeps most of itself
-        return Limits(simulations=c.simulations, time=c.seconds, start=start, margin=margin)
-
-    def choose(self, cells, to_move: int, start: float | None = None) -> tuple[int, int]:
-        """(row, col) for the player to move (0: player 1 joining the rows, 1: player 2 joining the
-        columns) on a K x K grid of 0/1/2; start: the clock's reading when the request arrived."""
-        size = len(cells)
-        game, network, searcher = self._for_size(size)
-        state = game.state_from_cells(cells, to_move)
-        legal = game.legal_moves(state)
+    def choose(self, cells, player: int, start: float | None = None) -> tuple[int, int]:
+        """(row, col) for the engine player to move (0: joins the rows, 1: joins the columns) on this
+        size's grid of 0/1/2; start: the clock's reading when the request arrived."""
+        if len(cells) != self.size:
+            raise ValueError(f"a {len(cells)}x{len(cells)} board given to the {self.size}x{self.size} player")
+        state = self.game.state_from_cells(cells, player)
+        legal = self.game.legal_moves(state)
         if not legal:  # a won board still has empty cells to offer; a full one has none
-            empty = [(r, c) for r in range(size) for c in range(size) if int(cells[r][c]) == 0]
+            empty = [(r, c) for r in range(self.size) for c in range(self.size) if int(cells[r][c]) == 0]
             if not empty:
                 raise ValueError("the board is full: there is no move to make")
             return empty[0]
         try:
-            if network is not None and self.config.mode == "greedy":
-                move = network_module().greedy_move(game, state, network)
+            if self.searcher is None:
+                move = greedy_move(self.game, state, self.network)
             else:
-                move = searcher.search(state, self.limits(start)).move
+                move = self.searcher.search(state, self.limits(start)).move
             move = int(move)
             if move not in legal:
                 raise ValueError(f"the engine chose {move}, not a legal move")
         except Exception as err:  # noqa: BLE001 - a legal move matters more than the engine's failure
             self.notes.append(f"engine failure ({type(err).__name__}: {err}); played the first legal move")
             move = legal[0]
-        row, col = game.coords(move)
+        row, col = self.game.coords(move)
         return int(row), int(col)

@@ -44,7 +44,8 @@ def add_parsers(hexsub):
 
     p = hexsub.add_parser("play", help="a game of a saved or shipped network, drawn as diamonds")
     p.add_argument("--network", type=pathlib.Path, help="ONNX file (default: the shipped one for --size)")
-    p.add_argument("--size", type=int, default=5, help="board size of the shipped network")
+    p.add_argument("--size", type=int, default=5, help="board size of the shipped network (a network file "
+                   "plays its own size)")
     p.add_argument("--opponent", default="random", help="random, shipped, or an ONNX file")
     p.add_argument("--simulations", type=int, default=0, help="search games a move for the network "
                    "(0: the network alone, greedy)")
@@ -102,11 +103,12 @@ def cmd_train(args) -> int:
 
 
 def run_topp(directory, games, policy, display, seed, progress, out=None) -> int:
+    from engines.knowledge.network import network_size
+    from engines.learn.plots import heat_map
     from engines.learn.state_manager import HexStateManager
     from engines.learn.topp import TOPP, load_agents
-    from engines.learn.plots import heat_map
-    agents, meta = load_agents(directory)
-    manager = HexStateManager(int(meta.get("size") or agents[0][1].layers[-1] ** 0.5))
+    agents, _ = load_agents(directory)
+    manager = HexStateManager(network_size(agents[0][1]))
     print(f"\nTOPP: {len(agents)} networks, {games} games a pair, {policy} moves, {manager.size}x{manager.size}")
     result = TOPP(manager, agents, games, policy, display, seed, progress=progress).run()
     print(result.table())
@@ -135,27 +137,30 @@ def cmd_topp(args) -> int:
     return run_topp(args.dir, games, policy, args.display, args.seed, not args.no_progress, args.out)
 
 
-def _network(path, size, what):
-    from engines.learn.network_file import load_network, shipped_network_path
+def _network(path, size: int | None = None):
+    """(Network, sidecar, path) of a network file, or of the shipped network for size when path is
+    None or "shipped"; with size, the network must play it (NetworkError otherwise)."""
+    from engines.knowledge.network import NetworkError, load_network, shipped_network_path
     if path is None or str(path) == "shipped":
         path = shipped_network_path(size)
         if path is None:
-            raise ValueError(f"no shipped network for {size}x{size} (weights/hex/hex{size}.onnx)")
-    net, meta = load_network(path)
+            raise NetworkError(f"no shipped network for {size}x{size} (weights/hex/hex{size}.onnx)")
+    net, meta = load_network(path, size)
     return net, meta, pathlib.Path(path)
 
 
 def cmd_play(args) -> int:
     from engines.games import make_game
+    from engines.knowledge.network import NetworkError, network_size
     from engines.learn.agents import NetworkAgent, RandomAgent, play_game
+    shipped = args.network is None or str(args.network) == "shipped"
     try:
-        net, meta, path = _network(args.network, args.size, "network")
-        if args.opponent != "random":
-            _network(args.opponent, args.size, "opponent")
-    except (FileNotFoundError, ValueError) as err:
+        net, _, path = _network(args.network, args.size if shipped else None)
+        size = network_size(net)  # a network file decides the board; the opponent must play it too
+        opponent = None if args.opponent == "random" else _network(args.opponent, size)
+    except NetworkError as err:
         print(f"plies hex play: {err}", file=sys.stderr)
         return 2
-    size = int(meta.get("size") or round((net.layers[-1]) ** 0.5))
     game = make_game("hex", size=size)
     if args.simulations or args.time:
         policy = "search"
@@ -165,10 +170,10 @@ def cmd_play(args) -> int:
                       name=f"{path.stem} ({policy})")
     wins = 0
     for g in range(args.games):
-        if args.opponent == "random":
+        if opponent is None:
             other = RandomAgent(game, seed=args.seed + 1 + g)
         else:
-            onet, _, opath = _network(args.opponent, size, "opponent")
+            onet, _, opath = opponent
             other = NetworkAgent(game, onet, "greedy", name=f"{opath.stem} (greedy)")
         if policy == "search":
             me.searcher.reset()

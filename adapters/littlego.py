@@ -1,94 +1,142 @@
 """The Little-Go single-shot player: read input.txt, think, write output.txt, keep notes, exit.
 
-The course host runs ``python3 my_player3.py`` once per move in the player's folder
-(specs/littlego.md); my_player3.py finds this package and calls ``main``.  One run:
-  1. input.txt is read strictly (protocols/littlego.py); a missing or malformed file: a message on
-     stderr, exit status 2, no output.txt (an older one is removed);
-  2. a fallback move (the most captures, pure Python, milliseconds) is written to output.txt and a
-     CPU-time watchdog is armed (WATCHDOG_SECONDS), before the engine loads: whatever fails or runs
-     long later (a stale compiled-code cache, a bug), the host gets a valid move in time;
-  3. the engine loads and the boards must be able to follow each other (the current board is the
-     previous one after one opponent stone and its captures, or unchanged after a pass); else as 1;
-  4. the move number comes from the notes (NOTES_FILE in the working directory: the colour, the
+The course host runs ``python3 my_player3.py`` once per move in the player's folder, with no flags
+(specs/littlego.md); my_player3.py finds this package and calls ``main``.  The exchange is a pure
+session (protocols/littlego.py: input.txt's text -> output.txt's text); this module gives it its one
+handler (``Player.position``) and the small file transport around it (``play``).  One run:
+  1. input.txt is read and parsed strictly, and its boards must be able to follow each other (no
+     chain without liberty; the current board is the previous one after one opponent stone and its
+     captures, or unchanged after a pass), judged by the host's rules in pure Python
+     (adapters/littlego_rules.py);
+  2. a fallback move (the most captures, milliseconds) is written to output.txt and a CPU-time
+     watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs long
+     later (a stale compiled-code cache, a bug), the host gets a valid move in time;
+  3. the move number comes from the notes (NOTES_FILE in the working directory: the colour, the
      moves played and the board after our last move).  A game start (previous board empty, at most
      one stone on the current one) resets them; notes that are missing, corrupt or from another game
      (their board is not this previous board) give way to an estimate from the stones;
-  5. the position becomes a state of the "littlego" rules (24-move horizon, stones-only scoring,
-     komi 2.5, the host's ko) with that move number, and MCTS searches it until the CPU budget,
-     counted from process start (imports and compiled-code loading included), is spent;
-  6. output.txt is replaced by the move (``i,j`` or ``PASS``, LF), then the notes are written.
-The budget: PLIES_LITTLEGO_SECONDS, else "seconds" in CONFIG_FILE beside the player, else
-DEFAULT_SECONDS; clamped to [MIN_SECONDS, MAX_SECONDS] (the host's limit is 10 s).
+  4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
+     scoring, komi 2.5, the host's ko) with that move number, and MCTS searches it until the CPU
+     budget ``seconds``, counted from process start (imports and compiled-code loading included), is
+     spent, or for exactly ``simulations`` simulations when that is set;
+  5. output.txt is replaced by the move (``i,j`` or ``PASS``, LF), then the notes are written.
+
+Exit statuses (``exit_status`` maps the outcomes; the host itself reads only output.txt):
+  0  a move is in output.txt: the searched one, or the fallback when anything after it failed;
+  1  (my_player3.py) plies cannot be found: a message on stderr naming the fix, no output.txt;
+  2  input.txt is missing, unreadable or impossible: a message on stderr, no output.txt (an older
+     one is removed).
+
+Settings (``LittleGoSettings``, one line of meaning each): SETTINGS_FILE beside my_player3.py (TOML;
+``plies littlego install`` writes it, with the ``python`` my_player3.py restarts under), overridden
+by PLIES_LITTLEGO_<KEY> (PLIES_LITTLEGO_SECONDS, PLIES_LITTLEGO_SEED, PLIES_LITTLEGO_SIMULATIONS,
+...).  A bad setting is reported on stderr and the defaults are used: the host needs a move.
 """
+import dataclasses
 import json
-import math
 import os
+import random
+import shutil
 import sys
 import time
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
-from protocols.common import PASS, ProtocolError
-from protocols.littlego import SIZE, read_input, write_output
+from adapters import config
+from adapters import littlego_rules as rules
+from adapters.config import ConfigError, setting
+from engines.errors import IllegalMove
+from protocols.common import PASS, EndOfInput, ProtocolError
+from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, player_of, write_output
 
 INPUT_FILE = "input.txt"
 OUTPUT_FILE = "output.txt"
 NOTES_FILE = "my_player3.notes.json"   # in the working directory
-CONFIG_FILE = "my_player3.json"        # beside my_player3.py: {"seconds": 2.0, "python": "..."}
-ENV_SECONDS = "PLIES_LITTLEGO_SECONDS"
-ENV_SEED = "PLIES_LITTLEGO_SEED"
-DEFAULT_SECONDS = 2.0    # CPU seconds per move, process start included (the host allows 10)
-MIN_SECONDS = 0.05
-MAX_SECONDS = 8.5        # a larger setting is clamped: over 10 s the host forfeits the game
-MARGIN = 0.12            # CPU seconds kept for writing the files and leaving the process
-WATCHDOG_SECONDS = 9.3   # CPU seconds since process start after which the player leaves at once,
-                         # with the fallback move already written (a stale compiled-code cache, a bug)
+SETTINGS_FILE = "my_player3.toml"      # beside my_player3.py
+ENV_PREFIX = "PLIES_LITTLEGO"
+PLAYER_FILE = Path(__file__).resolve().parent / "my_player3.py"  # what the host runs
 NOTES_FORMAT = 1
-MAX_MOVES = SIZE * SIZE - 1
-# the search: UCT with random playouts of the littlego rules; a leaf grows children after
-# expand_visits visits, so a few seconds of search stay within CAPACITY nodes (32 bytes each)
-SEARCH = {"selection": "uct", "c": 0.7, "expand_visits": 4}
-CAPACITY = 1 << 21
-BATCH_SECONDS = 0.02     # wall seconds of simulations between two readings of the CPU clock
-FIRST_BATCH, MIN_BATCH = 256, 64
 
 
-class InputError(Exception):
-    """input.txt cannot be played from: exit status 2, no output.txt."""
+@dataclass(frozen=True)
+class LittleGoSettings:
+    """Every tunable of the player."""
+    seconds: float = setting(2.0, "CPU seconds per move, counted from process start (the host allows 10); "
+                                  "clamped to min_seconds..max_seconds")
+    simulations: int | None = setting(None, "search exactly this many simulations per move instead of spending "
+                                            "seconds (reproducible runs: tests)", kind=int)
+    seed: str | None = setting(None, "any text: the search's seed, mixed with the position (reproducible runs); "
+                                     "none: a fresh seed every move", kind=str)
+    python: str | None = setting(None, "the Python that has plies: my_player3.py restarts under it when the one "
+                                       "running it has not", kind=str)
+    min_seconds: float = setting(0.05, "the smallest budget seconds is clamped to")
+    max_seconds: float = setting(8.5, "the largest budget seconds is clamped to (over 10 s of CPU the host "
+                                      "forfeits the game)")
+    margin: float = setting(0.12, "CPU seconds kept for writing the files and leaving the process")
+    watchdog_seconds: float = setting(9.3, "CPU seconds since process start after which the player leaves at "
+                                           "once, the fallback move written")
+    selection: str = setting("uct", "the MCTS selection rule (engines.search.mcts.MCTSConfig.selection)")
+    c: float = setting(0.7, "the MCTS exploration constant (results in [0, 1])")
+    expand_visits: int = setting(4, "visits a leaf needs before it grows children (keeps a few seconds of "
+                                    "search within capacity)")
+    capacity: int = setting(1 << 21, "MCTS tree nodes (32 bytes each)")
+    batch_seconds: float = setting(0.02, "wall seconds of simulations between two readings of the CPU clock")
+    first_batch: int = setting(256, "simulations of the first batch, before the rate is known")
+    min_batch: int = setting(64, "the fewest simulations of a batch")
+
+    def __post_init__(self):
+        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "batch_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("capacity", "first_batch", "min_batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        if self.simulations is not None and self.simulations < 1:
+            raise ValueError(f"simulations must be at least 1, got {self.simulations!r}")
+        if not self.min_seconds <= self.max_seconds < self.watchdog_seconds:
+            raise ValueError("min_seconds <= max_seconds < watchdog_seconds must hold, got "
+                             f"{self.min_seconds!r}, {self.max_seconds!r}, {self.watchdog_seconds!r}")
+        if self.margin < 0 or self.c < 0 or self.expand_visits < 0:
+            raise ValueError("margin, c and expand_visits must not be negative")
 
 
-# ---- budget ----------------------------------------------------------------------------------
-def read_config(player_dir) -> dict:
-    """CONFIG_FILE beside the player as a dict ({} when missing or unreadable)."""
-    if player_dir is None:
-        return {}
+def load_settings(player_dir=None, env=os.environ, warn=None) -> LittleGoSettings:
+    """The settings from SETTINGS_FILE beside the player and the environment, ``seconds`` clamped to
+    [min_seconds, max_seconds]; the defaults when they cannot be used.  Both are told to ``warn``."""
+    file = Path(player_dir) / SETTINGS_FILE if player_dir is not None else None
     try:
-        data = json.loads((Path(player_dir) / CONFIG_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        settings = config.load(LittleGoSettings, file=file, env_prefix=ENV_PREFIX, env=env)
+    except ConfigError as err:
+        if warn:
+            warn(f"{err}; playing with the default settings")
+        return LittleGoSettings()
+    seconds = min(max(settings.seconds, settings.min_seconds), settings.max_seconds)
+    if seconds != settings.seconds:
+        if warn:
+            warn(f"seconds = {settings.seconds:g} is outside {settings.min_seconds:g}..{settings.max_seconds:g}; "
+                 f"using {seconds:g}")
+        settings = dataclasses.replace(settings, seconds=seconds)
+    return settings
 
 
-def budget(env=os.environ, config: dict | None = None, warn=None) -> float:
-    """CPU seconds per move: the environment variable, else the config file, else the default."""
-    for source, value in ((ENV_SECONDS, env.get(ENV_SECONDS)), (CONFIG_FILE, (config or {}).get("seconds"))):
-        if value is None or value == "":
-            continue
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            seconds = math.nan
-        if not math.isfinite(seconds) or seconds <= 0:
-            if warn:
-                warn(f"ignoring {source} = {value!r}: not a positive number of seconds")
-            continue
-        if not MIN_SECONDS <= seconds <= MAX_SECONDS:
-            clamped = min(max(seconds, MIN_SECONDS), MAX_SECONDS)
-            if warn:
-                warn(f"{source} = {value!r} is outside {MIN_SECONDS:g}..{MAX_SECONDS:g} s; using {clamped:g}")
-            seconds = clamped
-        return seconds
-    return DEFAULT_SECONDS
+def settings_text(python: str, seconds: float | None = None) -> str:
+    """SETTINGS_FILE naming the Python that has plies (and the budget, when given)."""
+    # a JSON string is a TOML basic string, once DEL (a control character to TOML) is escaped
+    lines = ["python = " + json.dumps(python, ensure_ascii=False).replace("\x7f", "\\u007f")]
+    if seconds is not None:
+        lines.append(f"seconds = {float(seconds)!r}")
+    return "\n".join(lines) + "\n"
+
+
+def install(directory, seconds: float | None = None, python: str = sys.executable) -> list[Path]:
+    """Copy my_player3.py into directory with a SETTINGS_FILE naming ``python`` (so ``python3
+    my_player3.py`` finds plies from any interpreter); the files written."""
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(PLAYER_FILE, target / PLAYER_FILE.name)
+    (target / SETTINGS_FILE).write_text(settings_text(python, seconds), encoding="utf-8")
+    return [target / PLAYER_FILE.name, target / SETTINGS_FILE]
 
 
 # ---- boards ------------------------------------------------------------------------------------
@@ -100,33 +148,43 @@ def stone_count(board) -> int:
     return sum(1 for row in board for v in row if v)
 
 
-def check_follows(game, colour: int, previous, current) -> None:
-    """InputError unless current can follow previous by one opponent move (a stone and the captures
-    it makes, or a pass) and neither board has a chain without liberty."""
+def check_follows(turn: Turn) -> None:
+    """ProtocolError unless input.txt's boards can be a game's: neither has a chain without liberty,
+    and the current one follows the previous by one opponent move (a stone and the captures it
+    makes, or a pass)."""
+    colour, previous, current = turn
     opp = 3 - colour
-    try:
-        game.state_from_cells(previous, colour - 1)
-        game.state_from_cells(current, colour - 1)
-    except ValueError as e:
-        raise InputError(f"impossible board in {INPUT_FILE}: {e}") from None
+    for board in (previous, current):
+        if any(rules.dead_stones(board, c) for c in (1, 2)):
+            raise ProtocolError("impossible board: a chain without liberties")
     if previous == current:
         return  # the opponent passed (or the game starts)
-    added = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j] and current[i][j]]
-    gone = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j] and not current[i][j]]
+    points = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j]]
+    added = [(i, j) for i, j in points if current[i][j]]
+    gone = [(i, j) for i, j in points if not current[i][j]]
     why = None
     if len(added) != 1 or previous[added[0][0]][added[0][1]] != 0 or current[added[0][0]][added[0][1]] != opp:
         why = f"the current board must differ from the previous one by one new stone of the opponent ({opp})"
     elif any(previous[i][j] != colour for i, j in gone):
         why = f"only our stones ({colour}) can disappear, captured by the opponent's move"
     else:
-        state = game.state_from_cells(previous, opp - 1, moves_played=opp - 1)
-        action = game.action(*added[0])
-        if not game.is_legal(state, action):
-            why = f"the opponent's stone at {added[0][0]},{added[0][1]} could not have been played"
-        elif game.cells(game.play(state, action)).tolist() != current:
-            why = f"the stones captured by the opponent's move at {added[0][0]},{added[0][1]} do not match"
+        i, j = added[0]
+        try:
+            after, _ = rules.place(previous, previous, False, opp, i, j)
+        except IllegalMove:
+            why = f"the opponent's stone at {i},{j} could not have been played"
+        else:
+            if after != current:
+                why = f"the stones captured by the opponent's move at {i},{j} do not match"
     if why:
-        raise InputError(f"the boards of {INPUT_FILE} cannot follow each other: {why}")
+        raise ProtocolError(f"the boards cannot follow each other: {why}")
+
+
+def fallback_move(turn: Turn):
+    """A valid move found in pure Python in milliseconds: the most captures (ties drawn by a fixed
+    generator, so a run repeats), PASS when no stone can be placed."""
+    best = rules.Position.from_input(*turn).most_captures()
+    return random.Random(0).choice(best) if best else PASS
 
 
 # ---- notes -------------------------------------------------------------------------------------
@@ -139,7 +197,7 @@ def load_notes(path) -> dict | None:
     if not isinstance(data, dict) or data.get("format") != NOTES_FORMAT:
         return None
     moves, colour, board = data.get("moves_played"), data.get("colour"), data.get("board")
-    if not (isinstance(moves, int) and not isinstance(moves, bool) and 0 < moves <= MAX_MOVES
+    if not (isinstance(moves, int) and not isinstance(moves, bool) and 0 < moves <= rules.MAX_MOVES
             and colour in (1, 2) and not isinstance(colour, bool)
             and isinstance(board, list) and len(board) == SIZE
             and all(isinstance(r, str) and len(r) == SIZE and set(r) <= set("012") for r in board)):
@@ -157,16 +215,16 @@ def save_notes(path, data: dict) -> None:
 
 def is_game_start(colour: int, previous, current) -> bool:
     """Our first move: nothing played before (Black) or only Black's first stone (White)."""
-    return stone_count(previous) == 0 and stone_count(current) <= (colour - 1)
+    return stone_count(previous) == 0 and stone_count(current) <= player_of(colour)
 
 
 def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int, str]:
     """(moves played before our move, where that number comes from: "start", "notes", "estimate")."""
     if is_game_start(colour, previous, current):
-        return colour - 1, "start"
+        return player_of(colour), "start"
     if notes is not None and notes["colour"] == colour and notes["board"] == board_text(previous):
         moves = notes["moves_played"] + 1
-        if moves % 2 == colour - 1 and moves >= stone_count(current) and moves < MAX_MOVES:
+        if moves % 2 == player_of(colour) and moves >= stone_count(current) and moves < rules.MAX_MOVES:
             return moves, "notes"
     return estimate_moves(colour, current), "estimate"
 
@@ -174,27 +232,33 @@ def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int
 def estimate_moves(colour: int, current) -> int:
     """The fewest moves that can have put these stones on the board with colour to move."""
     n = stone_count(current)
-    n += (n - (colour - 1)) % 2
-    return min(n, MAX_MOVES - 1 if colour == 2 else MAX_MOVES - 2)
+    n += (n - player_of(colour)) % 2
+    return min(n, rules.MAX_MOVES - 1 if colour == 2 else rules.MAX_MOVES - 2)
 
 
 # ---- the move ----------------------------------------------------------------------------------
-def choose(game, state, deadline: float, seed: int, cpu=time.process_time, wall=time.perf_counter):
-    """(action, SearchResult or None) for state, searching until ``cpu()`` (CPU seconds since process
-    start) reaches deadline less MARGIN.
+def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, cpu=time.process_time,
+           wall=time.perf_counter):
+    """(action, SearchResult or None) for state: ``settings.simulations`` simulations when set, else
+    a search until ``cpu()`` (CPU seconds since process start) reaches deadline less the margin.
 
-    The search runs in batches of simulations on one tree (a search of the same state goes on with
-    its tree), the CPU clock read between them.  ``process_time`` can tick coarsely (every 4-10 ms
-    under a CPU-time limit such as a host's RLIMIT_CPU), so batches are sized from wall time: a
-    single-threaded process never uses more CPU time than wall time, so the rate per wall second
-    never overstates what a batch costs, and the last batch takes at most half of what is left."""
+    The timed search runs in batches of simulations on one tree (a search of the same state goes
+    on with its tree), the CPU clock read between them.  ``process_time`` can tick coarsely (every
+    4-10 ms under a CPU-time limit such as a host's RLIMIT_CPU), so batches are sized from wall
+    time: a single-threaded process never uses more CPU time than wall time, so the rate per wall
+    second never overstates what a batch costs, and the last batch takes at most half of what is
+    left."""
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return legal[0], None
     from engines.search import Limits, make_searcher
-    searcher = make_searcher("mcts", game, SEARCH, None, seed, capacity=CAPACITY)
-    stop = deadline - MARGIN
-    batch, total = FIRST_BATCH, 0
+    search = {"selection": settings.selection, "c": settings.c, "expand_visits": settings.expand_visits}
+    searcher = make_searcher("mcts", game, search, None, seed, capacity=settings.capacity)
+    if settings.simulations is not None:
+        result = searcher.search(state, Limits(simulations=settings.simulations))
+        return result.move, result
+    stop = deadline - settings.margin
+    batch, total = settings.first_batch, 0
     while True:
         w0 = wall()
         result = searcher.search(state, Limits(simulations=batch))
@@ -203,130 +267,138 @@ def choose(game, state, deadline: float, seed: int, cpu=time.process_time, wall=
         left = stop - cpu()
         if left <= 0:
             break
-        batch = int(max(MIN_BATCH, min(rate * BATCH_SECONDS, rate * left * 0.5)))
+        batch = int(max(settings.min_batch, min(rate * settings.batch_seconds, rate * left * 0.5)))
     result.stats["simulations"] = total
     return result.move, result
 
 
-def read_position(workdir: Path) -> tuple[int, list, list]:
-    """(colour, previous, current) from input.txt; InputError for a missing or malformed file."""
+def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time):
+    """(point, the notes to keep) for the position of input.txt, searched with the engine."""
+    colour, previous, current = turn
+    moves, source = move_number(notes, colour, previous, current)
+    state = game.state_from_cells(current, player_of(colour), previous=previous, moves_played=moves)
+    if game.is_terminal(state):  # the host would not ask; play on as if a move were left
+        moves = estimate_moves(colour, current)
+        state = game.state_from_cells(current, player_of(colour), previous=previous, moves_played=moves)
+    if settings.seed is None:
+        seed = int.from_bytes(os.urandom(6), "little")
+    else:
+        seed = hash_seed(settings.seed, previous, current)
+    action, result = choose(game, state, settings, started + settings.seconds, seed, cpu)
+    point = game.point_of(action)
+    after = game.play(state, action)
+    kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(after),
+            "board": board_text(game.cells(after).tolist()), "move": write_output(point).strip(),
+            "move_number_from": source, "budget": settings.seconds}
+    if result is not None:
+        kept.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
+                    pv=[write_output(game.point_of(a)).strip() for a in result.pv[:6]])
+    return point, kept
+
+
+def hash_seed(seed: str, previous, current) -> int:
+    """A reproducible seed from the seed setting and the position."""
+    import hashlib
+    key = f"{seed}|{board_text(previous)}|{board_text(current)}".encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:6], "little")
+
+
+class SearchFailed(Exception):
+    """The engine gave no move (it failed to load, a bug): the fallback move in output.txt stands."""
+
+
+class Player:
+    """One run's handler of the session's POSITION message, and the notes it leaves to be written
+    once output.txt holds the move."""
+
+    def __init__(self, workdir: Path, settings: LittleGoSettings, cpu, started: float, watchdog: bool):
+        self.workdir, self.settings, self.cpu, self.started, self.watchdog = workdir, settings, cpu, started, watchdog
+        self.notes: dict | None = None
+
+    def position(self, turn: Turn):
+        """Check the boards, write the fallback move, search: the move."""
+        check_follows(turn)
+        write_move(self.workdir / OUTPUT_FILE, write_output(fallback_move(turn)))
+        if self.watchdog:
+            arm_watchdog(self.started + self.settings.watchdog_seconds)
+        try:
+            from engines.games.go import Go
+            point, self.notes = think(Go(rules="littlego"), turn, self.settings,
+                                      load_notes(self.workdir / NOTES_FILE), self.started, self.cpu)
+        except Exception as err:
+            raise SearchFailed(f"{type(err).__name__}: {err}") from err
+        return point
+
+
+# ---- the transport: files and the process --------------------------------------------------------
+def read_input_file(workdir: Path) -> str:
+    """input.txt's text; EndOfInput when there is none, ProtocolError when it is not text."""
     try:
-        text = (workdir / INPUT_FILE).read_text(encoding="utf-8")
+        return (workdir / INPUT_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"{INPUT_FILE} not found in {workdir.resolve()}") from None
+        raise EndOfInput(f"not found in {workdir.resolve()}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read {INPUT_FILE}: {e}") from None
-    try:
-        return read_input(text)
-    except ProtocolError as e:
-        raise InputError(f"{INPUT_FILE}: {e}") from None
+        raise ProtocolError(f"cannot be read: {e}") from None
 
 
-def write_move(out_path: Path, point) -> None:
+def write_move(out_path: Path, text: str) -> None:
     """output.txt, written whole or not at all (a temporary file renamed over it)."""
     tmp = out_path.with_name(OUTPUT_FILE + ".tmp")
-    tmp.write_text(write_output(point), encoding="utf-8", newline="\n")
+    tmp.write_text(text, encoding="utf-8", newline="\n")
     os.replace(tmp, out_path)
 
 
-def fallback_move(colour: int, previous, current):
-    """A valid move found in pure Python in milliseconds (the most captures), written before the
-    engine loads so that a host still gets a move if anything later fails or runs out of time."""
-    from standins.littlego_opponents import Position, play_greedy
-    import random
-    return play_greedy(Position.from_input(colour, previous, current), random.Random(0))
-
-
-def arm_watchdog(limit: float = WATCHDOG_SECONDS) -> None:
+def arm_watchdog(limit: float) -> None:
     """Leave at ``limit`` CPU seconds since process start, whatever is running (the fallback move is
     already in output.txt): ITIMER_PROF counts the CPU time of the whole process."""
     import signal
 
     def leave(signum, frame):
-        os._exit(0)
+        os._exit(exit_status(SearchFailed("the watchdog fired")))
     signal.signal(signal.SIGPROF, leave)
     signal.setitimer(signal.ITIMER_PROF, max(0.01, limit - time.process_time()))
 
 
+def exit_status(outcome: Exception | None) -> int:
+    """The exit status of a run that ended with outcome (None: the searched move was written): the
+    one map, documented in the module's docstring."""
+    if isinstance(outcome, (EndOfInput, ProtocolError)):
+        return 2  # no move: input.txt is missing or cannot be played from
+    return 0      # a move is in output.txt (the fallback, when the search failed)
+
+
 def play(workdir=".", player_dir=None, env=os.environ, err=sys.stderr, cpu=time.process_time, started: float = 0.0,
          watchdog: bool = False) -> int:
-    """One move in workdir; returns the exit status (0, or 2 for bad input).  The budget counts CPU
-    time from ``started`` (process_time at process start: 0); ``watchdog`` arms arm_watchdog."""
+    """One move in workdir with the settings beside player_dir; returns the exit status.  The
+    budget counts CPU time from ``started`` (process_time at process start: 0); ``watchdog`` arms
+    arm_watchdog."""
     workdir = Path(workdir)
+    out_path = workdir / OUTPUT_FILE
 
     def warn(msg):
         print(f"my_player3: {msg}", file=err)
 
-    out_path = workdir / OUTPUT_FILE
-
-    def refuse(e):
-        warn(str(e))
+    settings = load_settings(player_dir, env, warn)
+    player = Player(workdir, settings, cpu, started, watchdog)
+    try:
+        output = PlayerSession({POSITION: player.position}).handle(read_input_file(workdir))
+    except (EndOfInput, ProtocolError) as outcome:
+        warn(f"{INPUT_FILE}: {outcome}")
         try:
             out_path.unlink()  # never leave an older move for the host to read
         except OSError:
             pass
-        return 2
-
+        return exit_status(outcome)
+    except SearchFailed as outcome:
+        warn(f"{outcome}; the fallback move stands")
+        traceback.print_exception(outcome.__cause__, file=err)
+        return exit_status(outcome)
+    write_move(out_path, output)
     try:
-        colour, previous, current = read_position(workdir)
-    except InputError as e:
-        return refuse(e)
-    write_move(out_path, fallback_move(colour, previous, current))
-    if watchdog:
-        arm_watchdog(started + WATCHDOG_SECONDS)
-    try:
-        from engines.games.go import Go
-        game = Go(rules="littlego")
-        check_follows(game, colour, previous, current)
-    except InputError as e:
-        return refuse(e)
-    except Exception as e:  # the engine cannot load: the fallback move stands
-        warn(f"the engine failed to load ({type(e).__name__}: {e}); playing the fallback move")
-        traceback.print_exc(file=err)
-        return 0
-    try:
-        return think(game, workdir, player_dir, env, warn, cpu, started, colour, previous, current)
-    except Exception:
-        warn("unexpected error; the fallback move stands")
-        traceback.print_exc(file=err)
-        return 0
-
-
-def think(game, workdir, player_dir, env, warn, cpu, started, colour, previous, current) -> int:
-    """Search the position of input.txt and write output.txt, then the notes."""
-    seconds = budget(env, read_config(player_dir), warn)
-    notes_path = workdir / NOTES_FILE
-    notes = load_notes(notes_path)
-    moves, source = move_number(notes, colour, previous, current)
-    state = game.state_from_cells(current, colour - 1, previous=previous, moves_played=moves)
-    if game.is_terminal(state):  # the host would not ask; play on as if a move were left
-        moves = estimate_moves(colour, current)
-        state = game.state_from_cells(current, colour - 1, previous=previous, moves_played=moves)
-    seed = env.get(ENV_SEED)
-    seed = int.from_bytes(os.urandom(6), "little") if seed is None else hash_seed(seed, previous, current)
-    action, result = choose(game, state, started + seconds, seed, cpu)
-    point = game.point_of(action)
-    write_move(workdir / OUTPUT_FILE, point)
-
-    after = game.play(state, action)
-    data = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(after),
-            "board": board_text(game.cells(after).tolist()), "move": write_output(point).strip(),
-            "move_number_from": source, "budget": seconds}
-    if result is not None:
-        data.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
-                    pv=[write_output(game.point_of(a)).strip() for a in result.pv[:6]])
-    try:
-        save_notes(notes_path, data)
+        save_notes(workdir / NOTES_FILE, player.notes)
     except OSError as e:
-        warn(f"cannot write the notes {notes_path}: {e}")
-    return 0
-
-
-def hash_seed(seed: str, previous, current) -> int:
-    """A reproducible seed from PLIES_LITTLEGO_SEED and the position."""
-    import hashlib
-    key = f"{seed}|{board_text(previous)}|{board_text(current)}".encode()
-    return int.from_bytes(hashlib.sha256(key).digest()[:6], "little")
+        warn(f"cannot write the notes {workdir / NOTES_FILE}: {e}")
+    return exit_status(None)
 
 
 def main(player_dir=None) -> int:

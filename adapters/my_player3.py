@@ -1,11 +1,12 @@
 """Little-Go player for the course host: ``python3 my_player3.py`` in a folder with input.txt.
 
-Copy this file anywhere (``plies littlego install DIR`` also writes my_player3.json beside it).  It
+Copy this file anywhere (``plies littlego install DIR`` also writes my_player3.toml beside it).  It
 finds plies (the package ``adapters`` with the engine) in this order: the running Python; the
-folder named by PLIES_HOME; else it restarts itself under the Python named by PLIES_PYTHON, by
-"python" in my_player3.json beside this file, or by the ``plies`` command on PATH.  The CPU budget
-per move: PLIES_LITTLEGO_SECONDS, else "seconds" in my_player3.json, else the default (2 s), all
-counted from process start.  The player itself is adapters/littlego.py.
+folder named by PLIES_HOME; else it restarts itself under the Python of the ``python`` setting
+(PLIES_LITTLEGO_PYTHON, else ``python`` in my_player3.toml beside this file), or of the ``plies``
+command on PATH.  The player
+itself, its settings (the other keys of my_player3.toml) and its exit statuses are
+adapters/littlego.py's; this file adds status 1: plies cannot be found.
 """
 import time  # first: the budget is CPU time since process start (time.process_time), imports included
 
@@ -16,23 +17,30 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMB
     os.environ.setdefault(_var, "1")  # one thread: the host counts the CPU time of every thread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CONFIG = "my_player3.json"
+SETTINGS = "my_player3.toml"  # adapters/littlego.py reads the other keys
 RESTARTED = "PLIES_LITTLEGO_RESTARTED"
 
 
-def _config():
-    import json
+def _python_setting():
+    """The ``python`` key of SETTINGS (None when the file or the key is missing or unreadable)."""
     try:
-        with open(os.path.join(HERE, CONFIG)) as f:
-            data = json.load(f)
-        return data if isinstance(data, dict) else {}
+        with open(os.path.join(HERE, SETTINGS), "rb") as f:
+            text = f.read()
+        try:
+            import tomllib
+        except ImportError:  # a python3 older than 3.11: read the line `plies littlego install` writes
+            import json
+            import re
+            line = re.search(rb'^python\s*=\s*("(?:[^"\\]|\\.)*")\s*$', text, re.MULTILINE)
+            return json.loads(line.group(1)) if line else None
+        return tomllib.loads(text.decode("utf-8")).get("python")
     except (OSError, ValueError):
-        return {}
+        return None
 
 
 def _interpreters():
     """Pythons that may have plies, best first."""
-    found = [os.environ.get("PLIES_PYTHON"), _config().get("python")]
+    found = [os.environ.get("PLIES_LITTLEGO_PYTHON") or _python_setting()]
     import shutil
     plies = shutil.which("plies")
     if plies:
@@ -75,8 +83,8 @@ def main():
     sys.stderr.write(
         "my_player3.py: cannot import plies with %s (%s).\n"
         "Fix: run `plies littlego install %s` with the plies installation (it writes %s naming its Python), "
-        "or set PLIES_PYTHON to that Python (e.g. /path/to/plies/.venv/bin/python), or install plies into "
-        "this Python (pip install -e /path/to/plies).\n" % (sys.executable, error, HERE, CONFIG))
+        "or set PLIES_LITTLEGO_PYTHON to that Python (e.g. /path/to/plies/.venv/bin/python), or install plies into "
+        "this Python (pip install -e /path/to/plies).\n" % (sys.executable, error, HERE, SETTINGS))
     return 1
 
 

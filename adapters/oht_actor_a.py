@@ -8,10 +8,10 @@ BasicClientActorAbs.py and server.crt, then:
 The course's base class connects, logs in (username and player name typed, the password read with
 getpass and never stored) and calls the seven handlers below; every decision and the game record
 are plies' (adapters/oht_client.py OHTAgent, moves from adapters/hex_player.py).  plies is found
-in the running Python, else in the folder named by PLIES_HOME.  Settings: PLIES_OHT_MODE,
-PLIES_OHT_SECONDS, PLIES_OHT_SIMULATIONS, PLIES_OHT_NETWORK, PLIES_OHT_LOG (the game log, default
-oht-games.log in the working directory), PLIES_OHT_RECORD (a JSON record written at the end), or
-plies_oht.json beside this file.
+in the running Python, else in the folder named by PLIES_HOME.  Settings (adapters/hex_player.py
+Settings: mode, seconds, simulations, network, log, record, ...): plies_oht.toml beside this file,
+then the environment (PLIES_OHT_<KEY>, e.g. PLIES_OHT_SECONDS=2), then keywords given to the class.
+`plies hex connect --help` lists every key.
 """
 import os
 import sys
@@ -37,14 +37,14 @@ def _find_plies():
 _find_plies()
 from BasicClientActorAbs import BasicClientActorAbs  # noqa: E402 - the course's file, beside this one
 
-from adapters.oht_client import make_agent, save_record, settings_from  # noqa: E402
+from adapters.oht_client import SETTINGS_FILE, load_settings, make_agent, save_record  # noqa: E402
 
 
 class BasicClientActor(BasicClientActorAbs):
 
     def __init__(self, IP_address=None, verbose=True, **settings):
         self.series_id = -1
-        self.settings = settings_from(HERE, **settings)
+        self.settings = load_settings(os.path.join(HERE, SETTINGS_FILE), settings)
         self.agent = make_agent(self.settings, echo=sys.stdout if verbose else None)
         BasicClientActorAbs.__init__(self, IP_address, verbose=verbose)
 
@@ -67,12 +67,12 @@ class BasicClientActor(BasicClientActorAbs):
 
     def handle_tournament_over(self, score):
         self.agent.tournament_over(score)
-        save_record(self.agent, self.settings.get("record"))
+        save_record(self.agent, self.settings.record)
 
     def handle_illegal_action(self, state, illegal_action):
         self.agent.illegal_action(state, illegal_action)
-        self.agent.finish("the server refused an action; it disconnects")
-        save_record(self.agent, self.settings.get("record"))
+        self.agent.finish(f"the server called out our action {illegal_action!r}; it disconnects")
+        save_record(self.agent, self.settings.record)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ Drop this file beside the course's unmodified ActorClient.py (and server.crt), t
 The course's base class connects (IT3105_HOST, IT3105_PORT, IT3105_CERT), authenticates with the
 token of IT3105_AUTH (or asks for it) and calls the handlers below; every decision and the game
 record are plies' (adapters/oht_client.py OHTAgent).  plies is found in the running Python, else in
-the folder named by PLIES_HOME.  Settings as for oht_actor_a.py (PLIES_OHT_* or plies_oht.json).
+the folder named by PLIES_HOME.  Settings as for oht_actor_a.py (plies_oht.toml beside this file,
+then PLIES_OHT_<KEY>, then the ``settings`` given to the class).
 """
 import os
 import sys
@@ -33,13 +34,13 @@ def _find_plies():
 _find_plies()
 from ActorClient import ActorClient  # noqa: E402 - the course's file, beside this one
 
-from adapters.oht_client import make_agent, save_record, settings_from  # noqa: E402
+from adapters.oht_client import SETTINGS_FILE, load_settings, make_agent, save_record  # noqa: E402
 
 
 class PliesActorClient(ActorClient):
 
     def __init__(self, *args, settings=None, verbose=True, **kwargs):
-        self.settings = settings_from(HERE, **(settings or {}))
+        self.settings = load_settings(os.path.join(HERE, SETTINGS_FILE), settings)
         self.agent = make_agent(self.settings, echo=sys.stdout if verbose else None)
         ActorClient.__init__(self, *args, **kwargs)
 
@@ -61,11 +62,11 @@ class PliesActorClient(ActorClient):
 
     def handle_tournament_over(self, score):
         self.agent.tournament_over(score)
-        save_record(self.agent, self.settings.get("record"))
+        save_record(self.agent, self.settings.record)
 
     def handle_error(self, error):
         self.agent.finish(f"server error: {error}")
-        save_record(self.agent, self.settings.get("record"))
+        save_record(self.agent, self.settings.record)
 
 
 if __name__ == "__main__":

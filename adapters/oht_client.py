@@ -1,24 +1,26 @@
-"""Our Online Hex Tournament clients (specs/oht.md), one per generation, and what they share with the
+"""Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
 course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py):
 
-  OHTAgent   the decisions and the record: every handler of the spec (series start, game start, get
-             action, game over, series over, tournament over, illegal action, error); moves come from
-             adapters/hex_player.py; the record (``Record``) keeps each game's moves and result, each
-             series' stats, and writes a log file with a summary at the end
-  run_a      generation A over TLS: bare UTF-8 messages (one TLS record each, read with recv(1024)),
-             login prompts answered by substring
-  run_b      generation B over TLS: 4-byte native length + UTF-8 JSON, topics
-Transport: TLS trusting the given server certificate only (a certificate is required, the host name
-is not checked, as the course's clients do), port 33000 by default, a socket timeout so a silent
-server cannot hang us.  A malformed server message, a dropped connection or a refused login end the
-session with a clear message and an exit status (EXIT_*); the socket is closed in every case.
+  OHTAgent   the decisions and the record: the spec's handlers (series start, game start, get
+             action, game over, series over, tournament over, illegal action); at each series start
+             it builds the series' HexPlayer (adapters/hex_player.py); the record (``Record``) keeps
+             each game's moves and result, each series' stats, and writes a log with a summary
+  sessions   protocols/oht.py's SessionA / SessionB with the agent's handlers and the login answers
+  play       the transport: TLS trusting the given server certificate only (a certificate is
+             required, the host name is not checked, as the course's clients do), a socket timeout
+             so a silent server cannot hang us; generation A's messages are one recv(1024) each, B's
+             are frames (a 4-byte native length, then the body)
+Every way a session ends is an exception (protocols/oht.py, protocols/common.py, ConnectionClosed,
+the socket's OSError, a NetworkError for a network that cannot play the series' size), turned into
+an exit status and a line of the record in one place (OUTCOMES); the socket is closed in every case.
 
-Credentials: the username, player name and answers come from the configuration (``Login``); the
-password (generation A) and the token (generation B, IT3105_AUTH) are read only when the server asks,
-from the environment (PLIES_OHT_PASSWORD, IT3105_AUTH) or getpass, sent, and dropped: they are never
-kept in an attribute, written to the record or the log, or printed.
+Credentials: the username, player name and answers come from ``Login``; the password (generation A)
+and the token (generation B) are read only when the server asks, from the environment
+(PLIES_OHT_PASSWORD; IT3105_AUTH, as the course's ActorClient reads it) or getpass, sent, and
+dropped: they are never kept in an attribute, written to the record or the log, or printed.
 """
 import argparse
+import dataclasses
 import getpass
 import json
 import os
@@ -30,20 +32,63 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters.hex_player import DEFAULT_SECONDS, MODES, NETWORK_USES, HexPlayer, PlayerConfig
+from adapters import config
+from adapters.config import ConfigError
+from adapters.hex_player import HexPlayer, Settings
+from engines.knowledge.network import NetworkError
 from protocols import oht
-from protocols.common import ProtocolError
+from protocols.common import EndOfInput, ProtocolError, Quit
 
-EXIT_OK, EXIT_REFUSED, EXIT_PROTOCOL, EXIT_DROPPED, EXIT_SERVER_ERROR = 0, 1, 2, 3, 4
 TIMEOUT = 600.0                      # seconds a client waits for the next server message
+SETTINGS_FILE = "plies_oht.toml"     # beside a course-class subclass
+ENV_PREFIX = "PLIES_OHT"             # PLIES_OHT_<KEY> overrides a setting
 ENV_PASSWORD = "PLIES_OHT_PASSWORD"  # generation A's password, if not typed (never stored)
 ENV_USERNAME = "PLIES_OHT_USERNAME"
 ENV_TOKEN = "IT3105_AUTH"            # generation B's token, as the course's ActorClient reads it
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
 
-class ConnectionClosed(Exception):
+class ConnectionClosed(EndOfInput):
     """The server closed the connection (or it dropped) before the tournament was over."""
+
+
+# ==== how a session ends: the one place outcomes become exit statuses ================================
+EXIT_OK, EXIT_REFUSED, EXIT_PROTOCOL, EXIT_DROPPED, EXIT_SERVER_ERROR, EXIT_SETTINGS = 0, 1, 2, 3, 4, 5
+OUTCOMES = {  # outcome -> (exit status, the record's line: {0} the exception, {kind} its type's name)
+    Quit: (EXIT_OK, None),
+    oht.LoginRefused: (EXIT_REFUSED, "{0}"),
+    ProtocolError: (EXIT_PROTOCOL, "malformed server message: {0}"),
+    EndOfInput: (EXIT_DROPPED, "{0} before the tournament was over"),
+    OSError: (EXIT_DROPPED, "the connection failed: {kind}: {0}"),   # refused, reset, timeout, TLS
+    oht.ServerError: (EXIT_SERVER_ERROR, "{0}"),
+    NetworkError: (EXIT_SETTINGS, "our settings cannot play: {0}"),
+    ConfigError: (EXIT_SETTINGS, "our settings cannot play: {0}"),
+}
+EPILOG = f"""exit statuses:
+  {EXIT_OK}  the tournament is over
+  {EXIT_REFUSED}  the server refused the login
+  {EXIT_PROTOCOL}  a malformed server message
+  {EXIT_DROPPED}  the connection failed or the server closed it before the end
+  {EXIT_SERVER_ERROR}  the server called out our action (A) or sent an error (B)
+  {EXIT_SETTINGS}  a bad setting, or a network that cannot play the series' board size
+
+environment: {ENV_PASSWORD} (generation A's password, else typed), {ENV_USERNAME}, {ENV_TOKEN}
+(generation B's token, else typed); IT3105_HOST, IT3105_PORT, IT3105_CERT and IT3105_QUALIFY are the
+course ActorClient's own variables, honoured as the defaults of --host, --port, --cert, --qualify.
+
+settings: each flag from --mode on is a key (--network-use: network_use) of the --config TOML file
+(plies_oht.toml beside a course-class subclass) and of {ENV_PREFIX}_<KEY> (PLIES_OHT_NETWORK_USE); a flag
+overrides the variable, which overrides the file.
+"""
+
+
+def outcome_of(outcome: BaseException) -> tuple[int, str | None]:
+    """The exit status and the record's line of a session's outcome (OUTCOMES, by the nearest class)."""
+    for cls in type(outcome).__mro__:
+        if cls in OUTCOMES:
+            status, says = OUTCOMES[cls]
+            return status, says and says.format(outcome, kind=type(outcome).__name__)
+    raise TypeError(f"not an outcome of a session: {outcome!r}")
 
 
 # ==== the record ===================================================================================
@@ -101,15 +146,18 @@ def _move_text(player: int, row: int, col: int) -> str:
     return f"{SYMBOLS[player]}({row},{col})"
 
 
-# ==== the agent: every handler, shared by our clients and the course-class subclasses ===============
+# ==== the agent: the spec's handlers, shared by our clients and the course-class subclasses ==========
 class OHTAgent:
-    """The handlers of the spec, as plain methods; moves come from ``player``, everything is
+    """The handlers of the spec, as plain methods called with the values the spec names; moves come
+    from the series' HexPlayer (one per board size, built at the series start), everything is
     recorded in ``record``.  ``clock`` times our thinking (from the request to the answer)."""
 
-    def __init__(self, player: HexPlayer | None = None, record: Record | None = None, clock=time.perf_counter):
-        self.player = player or HexPlayer()
+    def __init__(self, settings: Settings | None = None, record: Record | None = None, clock=time.perf_counter):
+        self.settings = settings or Settings()
         self.record = record or Record()
         self.clock = clock
+        self.players = {}      # board size -> HexPlayer
+        self.player = None     # the current series' player
         self.series = None     # the current series' record entry
         self.game = None       # the current game's record entry
         self._board = None     # the board as we last knew it (to tell the opponent's stones)
@@ -119,18 +167,30 @@ class OHTAgent:
         event = oht.series_event(unique_id, player_map, num_games, game_params)
         if int(series_id) != event["series_id"]:
             raise ProtocolError(f"series id {series_id} does not match the player map {event['player_map']}")
+        size = event["size"]
+        if size not in self.players:  # NetworkError for a network file of another size: before any move
+            self.players[size] = HexPlayer(self.settings, size, clock=self.clock)
+        self.player = self.players[size]
+        self._take_notes()
         self.series = {"number": len(self.record.series) + 1, "unique_id": event["unique_id"],
                        "series_id": event["series_id"], "player_map": event["player_map"],
-                       "num_games": event["num_games"], "size": event["size"], "played": 0, "wins": 0,
-                       "stats": None, "player": self.player.describe(event["size"])}
+                       "num_games": event["num_games"], "size": size, "played": 0, "wins": 0,
+                       "stats": None, "player": self.player.describe()}
         self.record.series.append(self.series)
         others = [uid for uid, _ in event["player_map"] if uid != event["unique_id"]]
-        self.record.log(f"series {self.series['number']}: {event['num_games']} games on {event['size']}x"
-                        f"{event['size']}, we are player {event['series_id']} (id {event['unique_id']}), "
+        self.record.log(f"series {self.series['number']}: {event['num_games']} games on {size}x{size}, "
+                        f"we are player {event['series_id']} (id {event['unique_id']}), "
                         f"opponent {others}; {self.series['player']}")
 
     def _size(self):
         return self.series["size"] if self.series else None
+
+    def _take_notes(self):
+        """Move what the player had to work around into the record and the log."""
+        for note in self.player.notes:
+            self.record.notes.append(note)
+            self.record.log(f"note: {note}")
+        self.player.notes.clear()
 
     def game_start(self, start_player):
         if self.series is None:
@@ -153,17 +213,18 @@ class OHTAgent:
         self._board = [list(row) for row in board.cells]
 
     def get_action(self, state, start: float | None = None) -> tuple[int, int]:
-        """(row, col) as plain ints for a state (the flat wire tuple, or a parsed Board)."""
+        """(row, col) as plain ints for a state (the flat wire tuple, or a parsed Board) of the
+        series' size; start: the clock's reading when the request arrived (default: now)."""
         start = self.clock() if start is None else start
+        if self.player is None:
+            raise ProtocolError("an action was asked for before any series")
         board = state if isinstance(state, oht.Board) else oht.parse_state(state, self._size())
         self._note_opponent(board)
-        row, col = self.player.choose(board.cells, board.to_move - 1, start=start)
+        row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))
             self._board[row][col] = board.to_move
-        for note in self.player.notes[len(self.record.notes):]:
-            self.record.notes.append(note)
-            self.record.log(f"note: {note}")
+        self._take_notes()
         return int(row), int(col)
 
     def game_over(self, winner, end_state):
@@ -194,9 +255,9 @@ class OHTAgent:
         self.record.log(self.record.summary())
 
     def illegal_action(self, state, action):
-        self.record.illegal.append({"state": list(state.flat() if isinstance(state, oht.Board) else state),
-                                    "action": str(action)})
-        self.record.log(f"the server refused our action {action!r} in state {tuple(state.flat() if isinstance(state, oht.Board) else state)}")
+        flat = state.flat() if isinstance(state, oht.Board) else tuple(state)
+        self.record.illegal.append({"state": list(flat), "action": str(action)})
+        self.record.log(f"the server refused our action {action!r} in state {flat}")
 
     def error(self, text: str):
         self.record.errors.append(str(text))
@@ -209,24 +270,56 @@ class OHTAgent:
         if not self.record.finished:
             self.record.log(self.record.summary())
 
-    def handle(self, event: oht.Event):
-        """The reply to a play event of our clients (None when there is nothing to send)."""
-        kind, f = event.kind, event.fields
-        if kind == "series_start":
-            self.series_start(f["unique_id"], f["series_id"], f["player_map"], f["num_games"], f["game_params"])
-        elif kind == "game_start":
-            self.game_start(f["start_player"])
-        elif kind == "get_action":
-            return self.get_action(f["state"])
-        elif kind == "game_over":
-            self.game_over(f["winner"], f["end_state"])
-        elif kind == "series_over":
-            self.series_over(f["stats"])
-        elif kind == "tournament_over":
-            self.tournament_over(f["score"])
-        elif kind == "illegal_action":
-            self.illegal_action(f["state"], f["action"])
-        return None
+
+# ==== the sessions: the agent's handlers and the login answers ======================================
+@dataclass
+class Login:
+    """The answers to the login questions (never a password or token: those are asked for when needed)."""
+    username: str | None = None   # None: PLIES_OHT_USERNAME, else typed
+    player_name: str = "plies"
+    qualify: bool = False         # False: the 100-game verification tournament
+    stress: bool = False
+    ask_secret: object = None     # callable(prompt) -> str; None: the environment, else getpass
+
+    def secret(self, env_name: str, prompt: str) -> str:
+        value = os.environ.get(env_name)
+        if value:
+            return value
+        return (self.ask_secret or getpass.getpass)(prompt)
+
+    def user(self) -> str:
+        return self.username or os.environ.get(ENV_USERNAME) or input("username: ")
+
+
+def _yes_no(flag: bool) -> str:
+    return "y" if flag else "n"
+
+
+def session_a(agent: OHTAgent, login: Login) -> oht.SessionA:
+    def show(event):
+        agent.record.log(f"server: {event['text'].strip()}")
+    return oht.SessionA({
+        **oht.play_handlers(agent),
+        "username": lambda event: login.user(),
+        "password": lambda event: login.secret(ENV_PASSWORD, "password: "),   # sent, not kept
+        "player-name": lambda event: login.player_name,
+        "qualify": lambda event: _yes_no(login.qualify),
+        "stress": lambda event: _yes_no(login.stress),
+        "welcome": show,
+        "message": show,
+    })
+
+
+def session_b(agent: OHTAgent, login: Login) -> oht.SessionB:
+    def question(event):
+        agent.record.log(f"server asks: {event['text']} -> {'yes' if login.qualify else 'no'}")
+        return bool(login.qualify)
+    return oht.SessionB({
+        **oht.play_handlers(agent),
+        "message": lambda event: agent.record.log(f"server: {event['text']}"),
+        "authentication": lambda event: login.secret(ENV_TOKEN, "token: "),   # sent, not kept
+        "question": question,
+    })
 
 
 # ==== transport =====================================================================================
@@ -259,180 +352,55 @@ def recv_exactly(sock, n: int) -> bytes:
     return b"".join(chunks)
 
 
-def recv_b(sock):
-    length = oht.frame_length(recv_exactly(sock, oht.LENGTH.size))
-    return oht.decode_b(recv_exactly(sock, length))
+def recv_message(sock) -> bytes:
+    """Generation A: one message is what one recv(1024) gives."""
+    data = sock.recv(oht.RECV_SIZE)
+    if not data:
+        raise ConnectionClosed("the server closed the connection")
+    return data
 
 
-@dataclass
-class Login:
-    """The answers to the login questions (never a password or token: those are asked for when needed)."""
-    username: str | None = None   # None: PLIES_OHT_USERNAME, else typed
-    player_name: str = "plies"
-    qualify: bool = False         # False: the 100-game verification tournament
-    stress: bool = False
-    ask_secret: object = None     # callable(prompt) -> str; None: the environment, else getpass
-
-    def secret(self, env_name: str, prompt: str) -> str:
-        value = os.environ.get(env_name)
-        if value:
-            return value
-        return (self.ask_secret or getpass.getpass)(prompt)
-
-    def answer(self, prompt: str) -> str:
-        if prompt == "username":
-            return self.username or os.environ.get(ENV_USERNAME) or input("username: ")
-        if prompt == "player-name":
-            return self.player_name
-        if prompt == "qualify":
-            return "y" if self.qualify else "n"
-        if prompt == "stress":
-            return "y" if self.stress else "n"
-        raise ValueError(prompt)
+def recv_frame(sock) -> bytes:
+    """Generation B: the body of the next frame."""
+    return recv_exactly(sock, oht.frame_length(recv_exactly(sock, oht.LENGTH.size)))
 
 
-def _session(sock, agent: OHTAgent, step) -> int:
-    """Run step() until it returns an exit status; every failure becomes a clear message, the
-    record's summary and a status; the socket is closed in every case."""
-    try:
-        with sock:
-            while True:
-                status = step()
-                if status is not None:
-                    agent.finish()
-                    return status
-    except ProtocolError as err:
-        agent.finish(f"malformed server message: {err}")
-        return EXIT_PROTOCOL
-    except ConnectionClosed as err:
-        agent.finish(f"{err} before the tournament was over")
-        return EXIT_DROPPED
-    except (OSError, ssl.SSLError) as err:  # reset, timeout, TLS failure
-        agent.finish(f"connection lost: {type(err).__name__}: {err}")
-        return EXIT_DROPPED
+def send_frame(sock, body: bytes):
+    sock.sendall(oht.frame(body))
 
 
-def run_a(sock, agent: OHTAgent, login: Login) -> int:
-    """Generation A on a connected TLS socket, until the tournament ends; returns an EXIT_* status."""
-    reader = oht.ReaderA()
-
-    def step():
-        data = sock.recv(oht.RECV_SIZE)
-        arrived = agent.clock()
-        if not data:
-            raise ConnectionClosed("the server closed the connection")
-        event = reader.feed(data)
-        if event is None:
-            return None
-        if event.kind == "login":
-            prompt, text = event["prompt"], event["text"]
-            if prompt == "password":
-                sock.sendall(login.secret(ENV_PASSWORD, "password: ").encode("utf-8"))  # sent, not kept
-            elif prompt in oht.PROMPTS:
-                sock.sendall(oht.encode_a(login.answer(prompt)))
-            elif prompt == "refused":
-                agent.finish(f"login refused: {text.strip()}")
-                return EXIT_REFUSED
-            else:
-                agent.record.log(f"server: {text.strip()}")
-            return None
-        if event.kind == "get_action":
-            sock.sendall(oht.encode_a(agent.get_action(event["state"], start=arrived)))
-            return None
-        agent.handle(event)
-        if event.kind == "tournament_over":
-            return EXIT_OK
-        if event.kind == "illegal_action":
-            return EXIT_SERVER_ERROR
-        return None
-
-    return _session(sock, agent, step)
-
-
-def run_b(sock, agent: OHTAgent, login: Login) -> int:
-    """Generation B on a connected TLS socket, until ``finish``; returns an EXIT_* status."""
-    size = [None]
-
-    def step():
-        message = recv_b(sock)
-        arrived = agent.clock()
-        event = oht.parse_b(message, size[0])
-        if event.kind == "authentication":
-            sock.sendall(oht.encode_b(login.secret(ENV_TOKEN, "token: ")))  # sent, not kept
-        elif event.kind == "question":
-            agent.record.log(f"server asks: {event['text']} -> {'yes' if login.qualify else 'no'}")
-            sock.sendall(oht.encode_b(bool(login.qualify)))
-        elif event.kind == "message":
-            agent.record.log(f"server: {event['text']}")
-        elif event.kind == "error":
-            agent.error(f"server error: {event['text']}")
-            return EXIT_SERVER_ERROR
-        elif event.kind == "finish":
-            return EXIT_OK
-        elif event.kind == "get_action":
-            sock.sendall(oht.encode_b(list(agent.get_action(event["state"], start=arrived))))
-        else:
-            if event.kind == "series_start":
-                size[0] = event["size"]
-            agent.handle(event)
-        return None
-
-    return _session(sock, agent, step)
-
-
-RUNNERS = {"A": run_a, "B": run_b}
+GENERATIONS = {  # generation -> (its session, how a message is read, how a reply is sent)
+    "A": (session_a, recv_message, lambda sock, reply: sock.sendall(reply)),
+    "B": (session_b, recv_frame, send_frame),
+}
 
 
 def play(generation: str, host: str, port: int, cert, agent: OHTAgent, login: Login,
          timeout: float | None = TIMEOUT) -> int:
-    """Connect and play one tournament; an EXIT_* status."""
+    """Connect and play one tournament; the exit status of how it ended (OUTCOMES)."""
+    make_session, recv, send = GENERATIONS[generation]
     try:
-        sock = connect(host, port, cert, timeout)
-    except (OSError, ssl.SSLError) as err:
-        agent.finish(f"cannot connect to {host}:{port}: {err}")
-        return EXIT_DROPPED
-    return RUNNERS[generation](sock, agent, login)
+        session = make_session(agent, login)
+        with connect(host, port, cert, timeout) as sock:
+            while True:
+                reply = session.handle(recv(sock))
+                if reply is not None:
+                    send(sock, reply)
+    except tuple(OUTCOMES) as outcome:
+        status, says = outcome_of(outcome)
+        agent.finish(says)
+        return status
 
 
-# ==== configuration shared with the subclasses =====================================================
-SETTINGS_FILE = "plies_oht.json"   # beside a subclass: {"mode": "search", "seconds": 1.0, "log": "oht.log"}
-ENV_SETTINGS = {"mode": "PLIES_OHT_MODE", "seconds": "PLIES_OHT_SECONDS", "simulations": "PLIES_OHT_SIMULATIONS",
-                "network": "PLIES_OHT_NETWORK", "log": "PLIES_OHT_LOG", "record": "PLIES_OHT_RECORD",
-                "seed": "PLIES_OHT_SEED"}
-DEFAULT_LOG = "oht-games.log"
+# ==== settings shared with the subclasses ===========================================================
+def load_settings(file=None, flags: dict | None = None, env=os.environ) -> Settings:
+    """The settings from the defaults, the TOML file (None: none), PLIES_OHT_<KEY> and the flags."""
+    return config.load(Settings, file=file, env_prefix=ENV_PREFIX, env=env, flags=flags)
 
 
-def settings_from(folder=None, env=os.environ, **given) -> dict:
-    """Agent settings: given keywords, else the environment (ENV_SETTINGS), else SETTINGS_FILE in
-    folder, else the defaults."""
-    settings = {}
-    if folder is not None:
-        try:
-            data = json.loads((Path(folder) / SETTINGS_FILE).read_text(encoding="utf-8"))
-            settings.update(data if isinstance(data, dict) else {})
-        except (OSError, ValueError):
-            pass
-    settings.update({k: env[v] for k, v in ENV_SETTINGS.items() if env.get(v)})
-    settings.update({k: v for k, v in given.items() if v is not None})
-    return settings
-
-
-def make_agent(settings: dict, echo=None) -> OHTAgent:
-    """An agent from settings (mode, seconds, simulations, network, network_use, seed, log)."""
-    def number(key, kind):
-        return kind(settings[key]) if settings.get(key) not in (None, "") else None
-    seconds = number("seconds", float)
-    simulations = number("simulations", int)
-    if seconds is None and simulations is None:
-        seconds = DEFAULT_SECONDS
-    mode = settings.get("mode", "search")
-    # measured (bench/results/oht.md): on 7x7 the search is stronger with random rollouts than with the
-    # shipped network's (32/40 against 22/40 versus OpenSpiel); greedy play needs the network
-    network = settings.get("network") or ("shipped" if mode == "greedy" else "none")
-    config = PlayerConfig(mode=mode, seconds=seconds, simulations=simulations,
-                          network=None if network in ("none", "") else network,
-                          network_use=settings.get("network_use", "rollout"), seed=number("seed", int) or 0)
-    return OHTAgent(HexPlayer(config), Record(settings.get("log", DEFAULT_LOG), echo=echo))
+def make_agent(settings: Settings, echo=None) -> OHTAgent:
+    """An agent with its record's log where the settings say (echoed on ``echo`` too, if given)."""
+    return OHTAgent(settings, Record(settings.log, echo=echo))
 
 
 def save_record(agent: OHTAgent, path) -> None:
@@ -441,7 +409,12 @@ def save_record(agent: OHTAgent, path) -> None:
 
 
 # ==== command line ==================================================================================
+SETTING_FLAGS = [f.name for f in dataclasses.fields(Settings)]
+
+
 def add_client_arguments(p: argparse.ArgumentParser):
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = EPILOG
     p.add_argument("--generation", choices=("A", "B"), default="A", help="A: BasicClientActorAbs; B: ActorClient")
     p.add_argument("--host", default=os.environ.get("IT3105_HOST", "127.0.0.1"))
     p.add_argument("--port", type=int, default=int(os.environ.get("IT3105_PORT", oht.PORT)))
@@ -450,26 +423,28 @@ def add_client_arguments(p: argparse.ArgumentParser):
                                       f"{ENV_PASSWORD} or typed, never an option")
     p.add_argument("--player-name", default="plies")
     p.add_argument("--qualify", action="store_true", help="answer yes to the qualifying question")
-    p.add_argument("--mode", choices=MODES, default="search")
-    p.add_argument("--seconds", type=float, help=f"per-move budget (default {DEFAULT_SECONDS:g} s without --simulations)")
-    p.add_argument("--simulations", type=int, help="per-move MCTS simulations")
-    p.add_argument("--network", default=None, help="'shipped', a path to an ONNX file, or 'none' "
-                   "(default: shipped for --mode greedy, none for search: random rollouts measured stronger)")
-    p.add_argument("--network-use", choices=NETWORK_USES, default="rollout")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--log", default=DEFAULT_LOG, help="the game log (appended)")
-    p.add_argument("--record", help="write the whole record as JSON here at the end")
     p.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds to wait for a server message")
     p.add_argument("--quiet", action="store_true", help="do not echo the log on stdout")
+    p.add_argument("--config", metavar="FILE", help="a TOML file of settings (the keys below)")
+    for f in dataclasses.fields(Settings):
+        kind = f.metadata["kind"]
+        choices = f.metadata["choices"]
+        p.add_argument("--" + f.name.replace("_", "-"), dest=f.name, metavar=None if choices else f.name.upper(),
+                       type=kind if kind in (int, float) else str, choices=choices,
+                       help=f"{f.metadata['meaning']} (default {f.default!r})")
 
 
 def client_command(args) -> int:
-    settings = {k: getattr(args, k) for k in ("mode", "seconds", "simulations", "network", "network_use", "seed", "log")}
+    try:
+        settings = load_settings(args.config, {name: getattr(args, name) for name in SETTING_FLAGS})
+    except ConfigError as err:
+        print(f"oht client: {err}", file=sys.stderr)
+        return outcome_of(err)[0]
     agent = make_agent(settings, echo=None if args.quiet else sys.stdout)
     qualify = args.qualify or os.environ.get("IT3105_QUALIFY", "").lower() in ("y", "yes", "true", "1")
     login = Login(username=args.username, player_name=args.player_name, qualify=qualify)
     status = play(args.generation, args.host, args.port, args.cert, agent, login, args.timeout)
-    save_record(agent, args.record)
+    save_record(agent, settings.record)
     if status != EXIT_OK:
         print(f"oht client: {agent.record.errors[-1] if agent.record.errors else 'stopped'}", file=sys.stderr)
     return status
@@ -478,11 +453,7 @@ def client_command(args) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m adapters.oht_client", description=__doc__.splitlines()[0])
     add_client_arguments(parser)
-    try:
-        return client_command(parser.parse_args(argv))
-    except ValueError as err:
-        print(f"oht client: {err}", file=sys.stderr)
-        return 2
+    return client_command(parser.parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -4,9 +4,9 @@ othello_game.py or othello_gui.py), speaking the pipe dialogue of protocols/othe
 Run it from the plies tree (``-a /path/to/plies/adapters/othello_agent.py``) or copy it next to the
 manager.  It finds plies (the packages ``adapters``, ``protocols``, ``engines``) in this order: the
 running Python (the venv's python, where plies is installed); the plies tree this file lives in;
-the folder named by PLIES_HOME; else it restarts itself under the Python named by PLIES_PYTHON, the
-tree's .venv/bin/python, or the one of the ``plies`` command on PATH.  Failing all that it says so
-on stderr and exits with status 3.  A copy only locates the installed package and runs its agent.
+the folder named by PLIES_HOME; else it restarts itself under the Python named by PLIES_OTHELLO_PYTHON, the
+tree's .venv/bin/python, or the one of the ``plies`` command on PATH.  A copy only locates the
+installed package and runs its agent.
 
 The flags select the project's alpha-beta search (engines/search/alphabeta.py) as the manager asks:
   -m  plain minimax (use_alphabeta off; node ordering is an alpha-beta option, as in the course's
@@ -14,192 +14,33 @@ The flags select the project's alpha-beta search (engines/search/alphabeta.py) a
   -l N  depth limit N plies, the evaluation valuing the cut-off positions (N = 0 counts as 1)
 Without -l: iterative deepening until the game is solved or the time budget is spent.  With -l the
 budget still bounds the search: the manager would forfeit a late answer, so the agent answers
-with the deepest completed iteration and says so on stderr.  The budget is PLIES_OTHELLO_SECONDS
-(default 8 s of the manager's 10), counted from the arrival of the board line.  Nothing but
-protocol lines goes to stdout; PLIES_OTHELLO_VERBOSE=1 writes one line per move to stderr.
+with the deepest completed iteration and says so on stderr.  Nothing but protocol lines goes to
+stdout.
+
+Settings (``OthelloAgentSettings``; the manager passes no flags): the file othello_agent.toml beside
+the file the manager runs (same keys), overridden by PLIES_OTHELLO_<KEY> in the environment, e.g.
+PLIES_OTHELLO_SECONDS=5 (the budget per move, counted from the board line's arrival; default 8 s of
+the manager's 10) or PLIES_OTHELLO_VERBOSE=1 (one line per move on stderr).
+
+Exit status (EXIT_STATUS):
+  0  FINAL, the end of input, or the manager stopped reading our stdout
+  2  a line the agent cannot go on from, or a bad setting (the reason on stderr)
+  3  no Python with plies was found (the reason and the fix on stderr)
 """
 import os
 import sys
-import time
 
-NAME = "plies"
-DEFAULT_SECONDS = 8.0            # budget per move: the manager allows 10 s of wall time
-SECONDS_VAR = "PLIES_OTHELLO_SECONDS"
-VERBOSE_VAR = "PLIES_OTHELLO_VERBOSE"
-RESTARTED_VAR = "PLIES_OTHELLO_RESTARTED"
-MIN_SIZE, MAX_SIZE = 4, 16
-EXIT_FATAL, EXIT_NO_PLIES = 2, 3
+# ==== the launcher: finds plies from wherever this file is run (the standard library only) ========
+EXIT_STATUS = {  # how a run ends -> (the process's exit status, its meaning): the one place
+    "done": (0, "FINAL, the end of input, or the manager stopped reading our stdout"),
+    "fatal": (2, "a line the agent cannot go on from, or a bad setting (the reason on stderr)"),
+    "no plies": (3, "no Python with plies was found (the reason and the fix on stderr)"),
+}
+RESTARTED_VAR = "PLIES_OTHELLO_RESTARTED"  # set when the launcher restarts itself under another Python
+SETTINGS_FILE = "othello_agent.toml"       # read beside the file the manager runs
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-# ==== the agent: flags -> search, board -> move ==================================================
-def search_config(flags) -> dict:
-    """The AlphaBetaConfig fields the manager's flags ask for."""
-    return {"use_alphabeta": not flags.minimax, "use_cache": bool(flags.caching),
-            "use_ordering": bool(flags.ordering) and not flags.minimax, "iterative_deepening": True}
-
-
-def search_depth(flags) -> int | None:
-    """The depth limit in plies (None: none)."""
-    return None if flags.limit < 0 else max(1, flags.limit)
-
-
-class PipeAgent:
-    """Chooses moves for the manager's boards with the alpha-beta search the flags select.
-
-    ``seconds`` is the budget of one move on ``clock`` (measured from ``received``, the clock when
-    the board arrived); ``evaluation`` names the Othello evaluation valuing cut-off positions
-    (engines/knowledge/othello.py; None: the default).  One game per board size and one searcher per
-    (size, flags) are kept.  ``last`` is the SearchResult of the latest move (tests and figures).
-    """
-
-    def __init__(self, seconds: float = DEFAULT_SECONDS, clock=time.perf_counter, evaluation: str | None = None,
-                 log=None):
-        from engines.validate import check_number
-        self.seconds = check_number("seconds", seconds, 0.0)
-        self.clock = clock
-        self.evaluation = evaluation
-        self.log = log or (lambda text: None)
-        self.last = None
-        self._games, self._searchers = {}, {}
-
-    def game(self, size: int):
-        if size not in self._games:
-            from engines.games import make_game
-            self._games[size] = make_game("othello", size=size, variant="manager")
-        return self._games[size]
-
-    def searcher(self, size: int, flags):
-        config = search_config(flags)
-        key = (size, tuple(sorted(config.items())))
-        if key not in self._searchers:
-            from engines.knowledge.bundle import knowledge_for
-            from engines.search import make_searcher
-            game = self.game(size)
-            knowledge = knowledge_for(game, self.evaluation) if self.evaluation else None
-            self._searchers[key] = make_searcher("alphabeta", game, config, knowledge, clock=self.clock)
-        return self._searchers[key]
-
-    def choose(self, board, flags, received: float | None = None):
-        """(row, col) of our move on board (rows of 0/1/2) as flags.color; FatalError when we have none."""
-        from engines.search import Limits
-        from protocols.common import FatalError
-        received = self.clock() if received is None else received
-        size = len(board)
-        game = self.game(size)
-        try:
-            state = game.state_from_cells(board, flags.color - 1)
-        except ValueError as e:
-            raise FatalError(f"cannot read the board: {e}") from None
-        if game.is_terminal(state):
-            raise FatalError(f"no legal move for {'dark' if flags.color == 1 else 'light'} on this board: "
-                             "the manager's game is over here")
-        depth = search_depth(flags)
-        result = self.searcher(size, flags).search(state, Limits(time=self.seconds, start=received, depth=depth))
-        self.last = result
-        stats = result.stats
-        if depth is not None and stats["depth"] < depth and not stats["complete"]:
-            self.log(f"the {self.seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
-        self.log(f"move {game.move_label(result.move)} value {result.value:g} depth {stats['depth']} "
-                 f"nodes {stats['nodes']} time {stats['time']:.3f}s{' solved' if stats['complete'] else ''}")
-        return game.coords(result.move)
-
-
-def budget_from_env(environ=os.environ) -> float:
-    """PLIES_OTHELLO_SECONDS as a positive number of seconds, else DEFAULT_SECONDS."""
-    text = environ.get(SECONDS_VAR)
-    if not text:
-        return DEFAULT_SECONDS
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0.0 < value < float("inf"):
-        raise ValueError(f"{SECONDS_VAR} must be a positive number of seconds, got {text!r}")
-    return value
-
-
-def warm_up(agent: PipeAgent) -> None:
-    """Load the compiled kernels (bitboard and mailbox) before the name goes out: the manager does
-    not time the name, but it times every move."""
-    from protocols.othello_pipe import Flags
-    log, agent.log = agent.log, (lambda text: None)
-    for size in (4, 9):
-        board = [[0] * size for _ in range(size)]
-        i, j = size // 2 - 1, size // 2
-        board[i][i] = board[j][j] = 2
-        board[i][j] = board[j][i] = 1
-        agent.choose(board, Flags(color=1, limit=2, caching=True, ordering=True))
-    agent.last = None
-    agent._searchers.clear()  # the kernels stay loaded; the game's own flags build its searcher
-    agent.log = log
-
-
-# ==== the transport: stdin/stdout lines ==========================================================
-def serve(agent: PipeAgent, stdin, stdout, stderr, name: str = NAME) -> int:
-    """Run the dialogue over binary streams; the exit status (0 after FINAL, end of input or a
-    closed stdout; EXIT_FATAL after input the agent cannot go on from)."""
-    from protocols.common import FatalError, Quit
-    from protocols.othello_pipe import AgentSession
-
-    def note(text):
-        stderr.write(f"{name}: {text}\n")
-        stderr.flush()
-
-    session = AgentSession(agent.choose, MIN_SIZE, MAX_SIZE, warn=note)
-    try:
-        stdout.write(f"{name}\n".encode("ascii"))
-        stdout.flush()
-        while True:
-            raw = stdin.readline()
-            received = agent.clock()
-            if not raw:
-                if session.expect != session.FLAGS:
-                    note("end of input: the manager has gone")
-                return 0
-            try:
-                reply = session.handle(raw.decode("utf-8", "replace"), received)
-            except Quit:
-                return 0
-            except FatalError as e:
-                note(f"{e}; stopping")
-                return EXIT_FATAL
-            if reply is not None:
-                stdout.write(f"{reply}\n".encode("ascii"))
-                stdout.flush()
-    except BrokenPipeError:
-        return 0
-
-
-def main() -> int:
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
-        os.environ.setdefault(var, "1")
-    try:
-        seconds = budget_from_env()
-    except ValueError as e:
-        sys.stderr.write(f"{NAME}: {e}\n")
-        return EXIT_FATAL
-    log = (lambda text: sys.stderr.write(f"{NAME}: {text}\n")) if os.environ.get(VERBOSE_VAR) else None
-    agent = PipeAgent(seconds=seconds, log=log)
-    warm_up(agent)
-    try:
-        return serve(agent, sys.stdin.buffer, sys.stdout.buffer, sys.stderr)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        _quiet_stdout()
-
-
-def _quiet_stdout():
-    """Point stdout at /dev/null so that the interpreter's final flush cannot raise on a closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-# ==== finding plies from wherever this file is run ===============================================
 def _plies_tree():
     """The plies source tree this file lies in (its parent's parent), or None."""
     root = os.path.dirname(HERE)
@@ -216,7 +57,7 @@ def _importable() -> bool:
 
 def _interpreters():
     """Pythons that may have plies, best first."""
-    found = [os.environ.get("PLIES_PYTHON")]
+    found = [os.environ.get("PLIES_OTHELLO_PYTHON")]
     tree = _plies_tree()
     if tree:
         found.append(os.path.join(tree, ".venv", "bin", "python"))
@@ -244,7 +85,7 @@ def launch() -> int:
             sys.path.insert(0, folder)
     if _importable():
         from adapters.othello_agent import main as agent_main
-        return agent_main()
+        return agent_main(os.path.join(HERE, SETTINGS_FILE))
     if not os.environ.get(RESTARTED_VAR):
         me = os.path.abspath(sys.executable)  # not realpath: a venv's python links to its base one
         for python in _interpreters():
@@ -254,11 +95,186 @@ def launch() -> int:
                 os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
     sys.stderr.write(
         f"othello_agent.py: cannot import plies (engines, protocols, adapters, numpy, numba) with {sys.executable}.\n"
-        "Fix: put the plies venv's bin first on PATH (the manager runs `python3 FILE`), or set PLIES_PYTHON to "
+        "Fix: put the plies venv's bin first on PATH (the manager runs `python3 FILE`), or set PLIES_OTHELLO_PYTHON to "
         "that Python (e.g. /path/to/plies/.venv/bin/python), or install plies into this Python "
         "(pip install -e /path/to/plies).\n")
-    return EXIT_NO_PLIES
+    return EXIT_STATUS["no plies"][0]
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # run by the manager: nothing below is read before plies is found
     sys.exit(launch())
+
+
+# ==== the agent (imported as adapters.othello_agent once plies is importable) ======================
+import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+from adapters import config  # noqa: E402
+from adapters.config import ConfigError, setting  # noqa: E402
+from engines.games import make_game  # noqa: E402
+from engines.knowledge.bundle import knowledge_for  # noqa: E402
+from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS  # noqa: E402
+from engines.search import Limits, make_searcher  # noqa: E402
+from engines.validate import check_int, check_number  # noqa: E402
+from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
+from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, Flags, LineChannel, player_of  # noqa: E402
+
+ENV_PREFIX = "PLIES_OTHELLO"
+MIN_SIZE, MAX_SIZE = 4, 16  # the board sizes the agent plays
+WARM_UP_SIZES = (4, 9)      # one board of each state layout (bitboards up to 8x8, the mailbox above)
+
+
+@dataclass(frozen=True)
+class OthelloAgentSettings:
+    """Every tunable of the pipe agent, with its default and meaning (adapters/config.py)."""
+    seconds: float = setting(8.0, "budget per move in seconds from the board line's arrival (the manager allows 10)")
+    verbose: bool = setting(False, "one line per move on stderr")
+    name: str = setting("plies", "the name line the agent sends first (one word)")
+    evaluation: str = setting(DEFAULT_EVALUATION, "the evaluation valuing cut-off positions "
+                              "(engines/knowledge/othello.py)", choices=tuple(EVALUATIONS))
+    tt_size: int = setting(1 << 20, "-c: transposition-table slots, a power of two (24 bytes each: 24 MiB)")
+
+    def __post_init__(self):
+        if check_number("seconds", self.seconds, 0.0) == 0:
+            raise ValueError("seconds must be a positive number, got 0")
+        if len(self.name.split()) != 1 or not self.name.isascii() or self.name != self.name.strip():
+            raise ValueError(f"name must be one ASCII word, got {self.name!r}")
+        if check_int("tt_size", self.tt_size, 1) & (self.tt_size - 1):
+            raise ValueError(f"tt_size must be a power of two, got {self.tt_size}")
+
+
+def load_settings(file=os.path.join(HERE, SETTINGS_FILE), env=os.environ) -> OthelloAgentSettings:
+    """The settings from the defaults, the TOML file and PLIES_OTHELLO_<KEY>; ConfigError for a bad one."""
+    return config.load(OthelloAgentSettings, file=file, env_prefix=ENV_PREFIX, env=env)
+
+
+def search_config(flags) -> dict:
+    """The AlphaBetaConfig fields the manager's flags ask for."""
+    return {"use_alphabeta": not flags.minimax, "use_cache": bool(flags.caching),
+            "use_ordering": bool(flags.ordering) and not flags.minimax, "iterative_deepening": True}
+
+
+def search_depth(flags) -> int | None:
+    """The depth limit in plies (None: none)."""
+    return None if flags.limit < 0 else max(1, flags.limit)
+
+
+class PipeAgent:
+    """Chooses moves for the manager's boards with the alpha-beta search the flags select.
+
+    A move's budget is ``settings.seconds`` on ``clock``, measured from ``received`` (the clock
+    when the board arrived).  One game per board size and one searcher per (size, flags) are kept.
+    ``last`` is the SearchResult of the latest move (tests and figures).
+    """
+
+    def __init__(self, settings: OthelloAgentSettings = OthelloAgentSettings(), clock=time.perf_counter, log=None):
+        self.settings = settings
+        self.clock = clock
+        self.log = log or (lambda text: None)
+        self.last = None
+        self._games, self._searchers = {}, {}
+
+    def game(self, size: int):
+        if size not in self._games:
+            self._games[size] = make_game("othello", size=size, variant="manager")
+        return self._games[size]
+
+    def searcher(self, size: int, flags):
+        search = {**search_config(flags), "tt_size": self.settings.tt_size}
+        key = (size, tuple(sorted(search.items())))
+        if key not in self._searchers:
+            game = self.game(size)
+            knowledge = knowledge_for(game, self.settings.evaluation)
+            self._searchers[key] = make_searcher("alphabeta", game, search, knowledge, clock=self.clock)
+        return self._searchers[key]
+
+    def choose(self, board, flags, received: float | None = None):
+        """(row, col) of our move on board (rows of 0/1/2) as flags.color; FatalError when we have none."""
+        received = self.clock() if received is None else received
+        size = len(board)
+        game = self.game(size)
+        try:
+            state = game.state_from_cells(board, player_of(flags.color))
+        except ValueError as e:
+            raise FatalError(f"cannot read the board: {e}") from None
+        if game.is_terminal(state):
+            raise FatalError(f"no legal move for {COLOR_NAMES[flags.color]} on this board: "
+                             "the manager's game is over here")
+        depth = search_depth(flags)
+        seconds = self.settings.seconds
+        result = self.searcher(size, flags).search(state, Limits(time=seconds, start=received, depth=depth))
+        self.last = result
+        stats = result.stats
+        if depth is not None and stats["depth"] < depth and not stats["complete"]:
+            self.log(f"the {seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
+        self.log(f"move {game.move_label(result.move)} value {result.value:g} depth {stats['depth']} "
+                 f"nodes {stats['nodes']} time {stats['time']:.3f}s{' solved' if stats['complete'] else ''}")
+        return game.coords(result.move)
+
+
+def warm_up(agent: PipeAgent) -> None:
+    """Load the compiled kernels (bitboard and mailbox) before the name goes out: the manager does
+    not time the name, but it times every move."""
+    log, agent.log = agent.log, (lambda text: None)
+    for size in WARM_UP_SIZES:
+        board = [[0] * size for _ in range(size)]
+        i, j = size // 2 - 1, size // 2
+        board[i][i] = board[j][j] = 2
+        board[i][j] = board[j][i] = 1
+        agent.choose(board, Flags(color=DARK, limit=2, caching=True, ordering=True))
+    agent.last = None
+    agent._searchers.clear()  # the kernels stay loaded; the game's own flags build its searcher
+    agent.log = log
+
+
+# ==== the transport: stdin/stdout lines ==========================================================
+def serve(agent: PipeAgent, channel: LineChannel, note, name: str) -> int:
+    """Send the name, then run the dialogue; the exit status (EXIT_STATUS)."""
+    session = AgentSession(agent.choose, MIN_SIZE, MAX_SIZE, warn=note, clock=agent.clock)
+    try:
+        channel.send(name)
+        while True:
+            reply = session.handle(channel.receive())
+            if reply is not None:
+                channel.send(reply)
+    except EndOfInput:
+        if session.expect != session.FLAGS:
+            note("end of input: the manager has gone")
+        return EXIT_STATUS["done"][0]
+    except (Quit, BrokenPipeError):
+        return EXIT_STATUS["done"][0]
+    except FatalError as e:
+        note(f"{e}; stopping")
+        return EXIT_STATUS["fatal"][0]
+
+
+def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+    try:
+        settings = load_settings(settings_file)
+    except ConfigError as e:
+        sys.stderr.write(f"othello_agent.py: {e}\n")
+        return EXIT_STATUS["fatal"][0]
+
+    def note(text):
+        sys.stderr.write(f"{settings.name}: {text}\n")
+        sys.stderr.flush()
+
+    agent = PipeAgent(settings, log=note if settings.verbose else None)
+    warm_up(agent)
+    try:
+        return serve(agent, LineChannel(sys.stdin.buffer, sys.stdout.buffer), note, settings.name)
+    except KeyboardInterrupt:
+        return EXIT_STATUS["done"][0]
+    finally:
+        _quiet_stdout()
+
+
+def _quiet_stdout():
+    """Point stdout at /dev/null so that the interpreter's final flush cannot raise on a closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

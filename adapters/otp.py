@@ -1,94 +1,145 @@
 """plies-otp: an Othello engine for the course judge's OTP protocol over TCP (or stdin/stdout).
 
-    plies-otp [HOST PORT] [--algo default|ucb|uct|uct-pp] [--time SECONDS] [--rd R]
-              [--min-samples N] [--seed N] [--name NAME]
+    plies-otp [HOST PORT] [--config FILE] [--algo default|ucb|uct|uct-pp] [--time SECONDS] [--<key> VALUE ...]
 
 With HOST PORT it connects to a running judge (one message per recv/send, no newline); without
-them it speaks the same commands on stdin/stdout, one a line.  The session (``OtpSession``) keeps
-its own board from clear_board / play / genmove; the wire format is protocols/otp.py.
+them it speaks the same commands on stdin/stdout, one a line.  The protocol core is
+protocols.otp.OtpEngine; ``OtpSession`` here keeps the board (from clear_board / play / genmove)
+and gives the engine its command handlers.
 
 Players (``--algo``):
   default  alpha-beta with the "strong" Othello evaluation, deepening iteratively on the clock, and
            an exact endgame solve (engines.knowledge.othello.solve_endgame) once at most
-           SOLVE_EMPTIES squares are empty and the solve fits the time left
+           solve_empties squares are empty and the solve fits the time left
   ucb      flat Monte-Carlo: UCB1 over the root's moves, random playouts
   uct      UCT with random playouts
   uct-pp   UCT with progressive pruning at the root (--rd, --min-samples)
-The genmove budget (--time) runs from the receipt of the command.
+The genmove budget (--time) runs from the receipt of the command.  Every tunable is a key of
+``OtpSettings``: a flag, a key of the --config TOML file, or PLIES_OTP_<KEY> in the environment.
 """
 import argparse
+import dataclasses
+import os
 import socket
 import sys
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from adapters import config
+from adapters.config import ConfigError, setting
 from engines.errors import GameOver, IllegalMove
 from engines.games import make_game
-from engines.knowledge.othello import solve_endgame
+from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
 from engines.search import Limits, make_searcher
+from engines.validate import check_int, check_number
 from protocols import otp
-from protocols.common import PASS, ProtocolError
+from protocols.common import PASS, EndOfInput, ProtocolError, Quit
 
-NAME = "plies"
 ALGOS = ("default", "ucb", "uct", "uct-pp")
-DEFAULT_TIME = 8.0         # seconds per genmove: the judge allows 10, the rest is a safety margin
-MARGIN = 0.05              # seconds kept back inside the budget for the reply
-SOLVE_EMPTIES = 22         # empties from which the exact endgame solve is tried
-FIRST_SOLVE_NODES = 1 << 16  # first node budget of the solve; each retry has 4x more
-SOLVE_SHARE = 0.5          # a retry is made only if its predicted time fits in this share of the time left
-MCTS_CAPACITY = 1 << 22    # MCTS nodes (32 bytes each: 128 MiB)
-TT_SIZE = 1 << 20          # alpha-beta table slots (24 bytes each: 24 MiB)
+ENV_PREFIX = "PLIES_OTP"
+EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
+    "quit": (0, "quit was answered, or stdin ended (stdin/stdout mode)"),
+    "judge lost": (1, "the judge could not be reached, or closed or broke the connection before quit"),
+    "refused": (2, "bad arguments or settings (flags, --config, PLIES_OTP_*)"),
+}
+
+
+@dataclass(frozen=True)
+class OtpSettings:
+    """Every tunable of plies-otp, with its default and meaning (adapters/config.py)."""
+    algo: str = setting("default", "the player: default (alpha-beta + exact endgame), ucb, uct or uct-pp",
+                        choices=ALGOS)
+    time: float = setting(8.0, "seconds per genmove from its receipt (the judge allows 10)")
+    margin: float = setting(0.05, "seconds kept back inside the budget for the reply")
+    seed: int = setting(0, "random seed of the search")
+    name: str = setting("plies", "the answer to name (one word)")
+    tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
+    solve_empties: int = setting(22, "default: empty squares from which the exact endgame solve is tried")
+    first_solve_nodes: int = setting(1 << 16, "default: node budget of the first endgame solve")
+    solve_growth: int = setting(4, "default: each retry of the solve has this many times the nodes")
+    solve_share: float = setting(0.5, "default: a retry is made only if its predicted time fits in this "
+                                      "share of the time left")
+    exploration: float = setting(0.7, "ucb/uct/uct-pp: the exploration constant c (results on a 0..1 scale)")
+    mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
+    rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
+    min_samples: int = setting(50, "uct-pp: visits a root move needs before it can prune or be pruned")
+
+    def __post_init__(self):
+        if check_number("time", self.time, 0.0) == 0:
+            raise ValueError("time must be a positive number of seconds, got 0")
+        check_number("margin", self.margin, 0.0)
+        try:
+            otp.check_name(self.name)
+        except ProtocolError as err:
+            raise ValueError(str(err)) from None
+        if check_int("tt_size", self.tt_size, 1) & (self.tt_size - 1):
+            raise ValueError(f"tt_size must be a power of two, got {self.tt_size}")
+        check_int("mcts_capacity", self.mcts_capacity, 2)
+        check_int("solve_empties", self.solve_empties, 0, 64)
+        check_int("first_solve_nodes", self.first_solve_nodes, 1)
+        check_int("solve_growth", self.solve_growth, 2)
+        check_number("solve_share", self.solve_share, 0.0, 1.0)
+        check_number("exploration", self.exploration, 0.0)
+        check_number("rd", self.rd, 0.0)
+        check_int("min_samples", self.min_samples, 1)
 
 
 class Player:
     """Chooses moves for the side to move of an Othello state within a time budget."""
 
-    def __init__(self, algo: str = "default", seed: int = 0, rd: float = 1.0, min_samples: int = 50,
-                 clock=time.perf_counter):
-        if algo not in ALGOS:
-            raise ValueError(f"algo must be one of {', '.join(ALGOS)}, got {algo!r}")
+    def __init__(self, settings: OtpSettings = OtpSettings(), clock=time.perf_counter):
         self.game = make_game("othello", size=8)
-        self.algo = algo
+        self.settings = settings
         self.clock = clock
-        if algo == "default":
-            self.searcher = make_searcher("alphabeta", self.game, {"tt_size": TT_SIZE}, seed=seed, clock=clock)
+        if settings.algo == "default":
+            self.searcher = make_searcher("alphabeta", self.game, {"tt_size": settings.tt_size}, seed=settings.seed,
+                                          clock=clock)
         else:
-            config = {"selection": "ucb1" if algo == "ucb" else "uct"}
-            if algo == "uct-pp":
-                config.update(progressive_pruning=True, pp_rd=rd, pp_min_samples=min_samples)
-            self.searcher = make_searcher("mcts", self.game, config, seed=seed, capacity=MCTS_CAPACITY, clock=clock)
+            search = {"selection": "ucb1" if settings.algo == "ucb" else "uct", "c": settings.exploration}
+            if settings.algo == "uct-pp":
+                search.update(progressive_pruning=True, pp_rd=settings.rd, pp_min_samples=settings.min_samples)
+            self.searcher = make_searcher("mcts", self.game, search, seed=settings.seed,
+                                          capacity=settings.mcts_capacity, clock=clock)
         self.last = {}  # what the last choice did (for figures and tests)
 
     def choose(self, state: np.ndarray, seconds: float, start: float | None = None) -> int:
         """The action to play (the state must not be final); at most seconds from start on the clock."""
         start = self.clock() if start is None else start
+        margin = self.settings.margin
         legal = self.game.legal_moves(state)
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last = {"forced": True}
             return int(legal[0])
-        if self.algo == "default" and int((self.game.cells(state) == 0).sum()) <= SOLVE_EMPTIES:
-            move = self._solve(state, start + seconds - MARGIN)
-            if move is not None:
-                return move
-        result = self.searcher.search(state, Limits(time=seconds, start=start, margin=MARGIN))
+        if self.settings.algo == "default" and int((self.game.cells(state) == 0).sum()) <= self.settings.solve_empties:
+            try:
+                return self._solve(state, start + seconds - margin)
+            except SolveBudgetExceeded:
+                pass  # no exact solve fits the time left: search instead
+        result = self.searcher.search(state, Limits(time=seconds, start=start, margin=margin))
         self.last = {"solved": False, **result.stats}
         return int(result.move)
 
-    def _solve(self, state, deadline):
-        """The exact solve's move, or None when it does not fit before the deadline."""
-        budget = FIRST_SOLVE_NODES
+    def _solve(self, state, deadline) -> int:
+        """The exact solve's move, retrying with solve_growth times more nodes while the retry's
+        predicted time fits; SolveBudgetExceeded once it does not."""
+        s = self.settings
+        budget = s.first_solve_nodes
         while True:
             began = self.clock()
-            move, score, nodes = solve_endgame(state, budget)
-            now = self.clock()
-            if move is not None:
-                self.last = {"solved": True, "score": score, "nodes": nodes}
-                return move
-            rate = nodes / max(now - began, 1e-6)
-            budget *= 4
-            if budget / rate > SOLVE_SHARE * (deadline - now):
-                return None
+            try:
+                solved = solve_endgame(state, budget)
+            except SolveBudgetExceeded as out:
+                now = self.clock()
+                rate = out.nodes / max(now - began, 1e-6)
+                budget *= s.solve_growth
+                if budget / rate > s.solve_share * (deadline - now):
+                    raise
+                continue
+            self.last = {"solved": True, "score": solved.score, "nodes": solved.nodes}
+            return solved.move
 
     def played(self, move: int) -> None:
         self.searcher.advance(move)
@@ -98,72 +149,52 @@ class Player:
 
 
 class OtpSession:
-    """One OTP session: the board, its history and the player.  ``handle(message, received)``
-    returns (reply, quit): every message gets exactly one reply, an error reply ('? ...') leaving
-    the board unchanged."""
+    """The engine's state in one OTP session: the board, its history and the player.  Its methods
+    are the command handlers (``commands``); an error (ProtocolError) leaves the board unchanged."""
 
-    def __init__(self, player: Player, name: str = NAME, seconds: float = DEFAULT_TIME):
-        if not name or len(name.split()) != 1 or len(name.encode()) > 509:
-            raise ValueError(f"the name must be one word of at most 509 bytes, got {name!r}")
+    def __init__(self, player, settings: OtpSettings = OtpSettings()):
         self.player = player
         self.game = player.game
-        self.name = name
-        self.seconds = seconds
-        self.clear()
+        self.settings = settings
+        self.clear_board([])
 
-    def clear(self):
+    def commands(self) -> dict:
+        """The handler of every OTP command: arguments -> the reply's fields."""
+        return {"name": lambda args: self.settings.name, "clear_board": self.clear_board, "play": self.play,
+                "genmove": self.genmove, "undo": self.undo, "final_score": self.final_score,
+                "showboard": lambda args: self.game.render(self.state), "quit": self.quit}
+
+    def clear_board(self, args) -> str:
         self.state = self.game.initial_state()
         self.history = []  # the states before each move, for undo
         self.player.reset()
+        return ""
 
-    def handle(self, message, received: float | None = None) -> tuple[str, bool]:
-        try:
-            command, args = otp.parse_command(message)
-            return getattr(self, "cmd_" + command)(args, received), command == "quit"
-        except ProtocolError as err:
-            return otp.format_error(err), False
-        except Exception as err:  # never die on a message: an error reply, the trace on stderr
-            import traceback
-            traceback.print_exc(file=sys.stderr)
-            return otp.format_error(f"internal error: {err}"), False
-
-    # ---- commands ----------------------------------------------------------------------------
-    def cmd_name(self, args, received):
-        return otp.format_reply("name", self.name)
-
-    def cmd_clear_board(self, args, received):
-        self.clear()
-        return otp.format_reply("clear_board")
-
-    def cmd_play(self, args, received):
+    def play(self, args) -> str:
         point = otp.parse_move(" ".join(args))
         self._play(PASS if point is PASS else self.game.action(*point))
-        return otp.format_reply("play")
+        return ""
 
-    def cmd_genmove(self, args, received):
+    def genmove(self, args) -> str:
         if self.game.is_terminal(self.state):  # the closing exchange of a finished game
             self.history.append(self.state)
-            return otp.format_reply("genmove", otp.PASS_TEXT)
-        move = self.player.choose(self.state, self.seconds, received)
+            return otp.PASS_TEXT
+        move = self.player.choose(self.state, self.settings.time)
         self._play(move)
-        return otp.format_reply("genmove", otp.format_move(self.game.point_of(move)))
+        return otp.format_move(self.game.point_of(move))
 
-    def cmd_undo(self, args, received):
+    def undo(self, args) -> str:
         if not self.history:
             raise ProtocolError("nothing to undo")
         self.state = self.history.pop()
         self.player.reset()
-        return otp.format_reply("undo")
+        return ""
 
-    def cmd_final_score(self, args, received):
-        cells = self.game.cells(self.state)
-        return otp.format_reply("final_score", int((cells == 1).sum()) - int((cells == 2).sum()))
+    def final_score(self, args) -> str:
+        return str(otp.final_score(self.game.cells(self.state)))
 
-    def cmd_showboard(self, args, received):
-        return "showboard\n" + self.game.render(self.state)
-
-    def cmd_quit(self, args, received):
-        return otp.format_reply("quit")
+    def quit(self, args):
+        raise Quit()
 
     def _play(self, move):
         """Play move (PASS: a pass) for the side to move; ProtocolError when illegal.  A pass on a
@@ -186,72 +217,85 @@ class OtpSession:
         self.player.played(move)
 
 
-def serve(session: OtpSession, channel, clock=time.perf_counter) -> int:
-    """Answer messages until quit (0) or the end of input (1 over a socket: the judge dropped us)."""
-    while True:
-        try:
-            message = channel.receive()
-        except OSError as err:
-            print(f"plies-otp: connection lost: {err}", file=sys.stderr)
-            return 1
-        received = clock()
-        if message is None:
-            return 2
-        reply, done = session.handle(message, received)
-        try:
-            channel.send(reply)
-        except OSError as err:
-            print(f"plies-otp: connection lost while replying: {err}", file=sys.stderr)
-            return 1
-        if done:
-            return 0
+def make_engine(session: OtpSession) -> otp.OtpEngine:
+    return otp.OtpEngine(session.commands())
 
 
-def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="plies-otp", description="Othello engine for the OTP judge "
-                                     "(TCP client with HOST PORT, else stdin/stdout)")
-    parser.add_argument("host", nargs="?", help="the judge's address (omit both for stdin/stdout)")
-    parser.add_argument("port", nargs="?", type=int, help="the judge's port")
-    parser.add_argument("--algo", choices=ALGOS, default="default", help="the search (default: alpha-beta + "
-                        "exact endgame; ucb: flat UCB1; uct; uct-pp: UCT with progressive pruning)")
-    parser.add_argument("--time", type=float, default=DEFAULT_TIME, help="seconds per genmove from its receipt "
-                        f"(default {DEFAULT_TIME}; the judge allows 10)")
-    parser.add_argument("--rd", type=float, default=1.0, help="uct-pp: pruning margin in standard deviations")
-    parser.add_argument("--min-samples", type=int, default=50, help="uct-pp: visits before a move can be pruned")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--name", default=NAME, help="the answer to name (one word)")
+def serve(engine: otp.OtpEngine, channel) -> None:
+    """Answer messages until quit; the channel's EndOfInput or OSError ends it earlier."""
+    while not engine.finished:
+        channel.send(engine.handle(channel.receive()))
+
+
+def run(engine: otp.OtpEngine, channel) -> int:
+    """Serve the channel and return the exit status: the end of stdin is a normal end, the end of
+    a judge's connection before quit is not."""
+    try:
+        serve(engine, channel)
+    except EndOfInput:
+        if isinstance(channel, otp.LineChannel):
+            return EXIT_STATUS["quit"][0]
+        print("plies-otp: the judge closed the connection before quit", file=sys.stderr)
+        return EXIT_STATUS["judge lost"][0]
+    except OSError as err:
+        print(f"plies-otp: connection lost: {err}", file=sys.stderr)
+        return EXIT_STATUS["judge lost"][0]
+    return EXIT_STATUS["quit"][0]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """HOST PORT, --config, and a flag for every key of OtpSettings (None when not given: the file
+    and the environment decide)."""
+    p = argparse.ArgumentParser(prog="plies-otp", description="Othello engine for the OTP judge "
+                                "(TCP client with HOST PORT, else stdin/stdout)",
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
+    p.add_argument("host", nargs="?", help="the judge's address (omit both for stdin/stdout)")
+    p.add_argument("port", nargs="?", type=int, help="the judge's port")
+    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (time = 5.0)")
+    for field in dataclasses.fields(OtpSettings):
+        flag, choices = "--" + field.name.replace("_", "-"), field.metadata["choices"]
+        p.add_argument(flag, type=field.metadata["kind"], choices=choices, default=None,
+                       help=f"{field.metadata['meaning']} [default {field.default}]")
+    return p
+
+
+def epilog() -> str:
+    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
+    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. {ENV_PREFIX}_TIME=5);\n"
+            f"flags override the environment, which overrides the --config file.\n\nexit status:\n{statuses}")
+
+
+def parse(argv, env=os.environ) -> tuple[argparse.Namespace, OtpSettings]:
+    """The command line and the settings it makes (flags > environment > --config file > defaults);
+    ConfigError for a bad setting (argparse exits with status 2 for a bad command line)."""
+    parser = build_parser()
     args = parser.parse_args(argv)
     if (args.host is None) != (args.port is None):
         parser.error("give both HOST and PORT, or neither for stdin/stdout")
-    if not (args.time > 0 and np.isfinite(args.time)):
-        parser.error("--time must be a positive number of seconds")
-    if args.min_samples < 1 or not (args.rd >= 0):
-        parser.error("--min-samples must be >= 1 and --rd >= 0")
-    if not args.name or len(args.name.split()) != 1 or len(args.name.encode()) > 509:
-        parser.error("--name must be one word of at most 509 bytes")
-    return args
+    if args.config is not None and not args.config.is_file():
+        raise ConfigError(f"--config: no file {args.config}")
+    flags = {f.name: getattr(args, f.name) for f in dataclasses.fields(OtpSettings)}
+    return args, config.load(OtpSettings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
 
 
 def main(argv=None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    player = Player(args.algo, seed=args.seed, rd=args.rd, min_samples=args.min_samples)
-    session = OtpSession(player, name=args.name, seconds=args.time)
+    try:
+        args, settings = parse(sys.argv[1:] if argv is None else argv)
+    except ConfigError as err:
+        print(f"plies-otp: {err}", file=sys.stderr)
+        return EXIT_STATUS["refused"][0]
+    engine = make_engine(OtpSession(Player(settings), settings))
     if args.host is None:
-        status = serve(session, otp.LineChannel(sys.stdin, sys.stdout))
-        return 0 if status in (0, 2) else status  # end of input ends a stdin session normally
+        return run(engine, otp.LineChannel(sys.stdin, sys.stdout))
     try:
         sock = socket.create_connection((args.host, args.port), timeout=10)
     except OSError as err:
         print(f"plies-otp: cannot connect to the judge at {args.host}:{args.port}: {err}", file=sys.stderr)
-        return 1
+        return EXIT_STATUS["judge lost"][0]
     with sock:
         sock.settimeout(None)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        status = serve(session, otp.SocketChannel(sock))
-    if status == 2:
-        print("plies-otp: the judge closed the connection before quit", file=sys.stderr)
-        return 1
-    return status
+        return run(engine, otp.SocketChannel(sock))
 
 
 if __name__ == "__main__":

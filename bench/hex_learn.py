@@ -53,14 +53,14 @@ def part_random(args) -> dict:
     """Each shipped network, greedy and without search, against uniform random: games/2 as each player."""
     from engines.games import make_game
     from engines.learn.agents import NetworkAgent, RandomAgent, play_game
-    from engines.learn.network_file import load_network, shipped_network_path
+    from engines.knowledge.network import load_network, shipped_network_path
     out = {"command": "nice .venv/bin/python -m bench.hex_learn random", "goal": 0.98}
     for size in args.sizes:
         path = shipped_network_path(size)
         if path is None:
             out[f"hex{size}"] = "no shipped network"
             continue
-        net, meta = load_network(path)
+        net, meta = load_network(path, size)
         game = make_game("hex", size=size)
         me = NetworkAgent(game, net, "greedy")
         wins = [0, 0]
@@ -83,9 +83,9 @@ def part_openspiel(args) -> dict:
     from bench import openspiel_ref as ref
     from bench.strength import wilson
     from engines.learn.agents import NetworkAgent
-    from engines.learn.network_file import load_network, shipped_network_path
+    from engines.knowledge.network import load_network, shipped_network_path
     from tqdm import tqdm
-    net, _ = load_network(shipped_network_path(5))
+    net, _ = load_network(shipped_network_path(5), 5)
     sides = {}
     for ours in (0, 1):
         wins, think = 0, {0: [], 1: []}
@@ -140,10 +140,10 @@ def rollout_rates(args) -> dict:
     """Greedy network rollouts from the empty 5x5 board: inside the compiled MCTS (one rollout per
     simulation, mlp.forward per move), and a Python loop calling onnxruntime per move."""
     from engines.games import make_game
-    from engines.learn.network_file import OnnxPolicy, load_network, shipped_network_path
+    from engines.knowledge.network import OnnxPolicy, load_network, shipped_network_path
     from engines.learn.search import PolicyMCTS
     path = shipped_network_path(5)
-    net, _ = load_network(path)
+    net, _ = load_network(path, 5)
     game = make_game("hex", size=5)
     mcts = PolicyMCTS(game, net, search_games=2000, epsilon=0.0)
     mcts.distribution(game.initial_state())  # compile / warm

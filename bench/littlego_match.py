@@ -113,7 +113,7 @@ def main(argv=None) -> int:
                 "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
                 "load": [round(x, 2) for x in os.getloadavg()], "python": platform.python_version(),
                 "games": args.games, "jobs": args.jobs,
-                "seconds": args.seconds if args.seconds is not None else player.DEFAULT_SECONDS,
+                "seconds": args.seconds if args.seconds is not None else player.LittleGoSettings().seconds,
                 "command": "python -m bench.littlego_match " + " ".join(sys.argv[1:] if argv is None else argv)}
     rows = []
     for opponent in args.only or OPPONENTS:

@@ -28,13 +28,14 @@ def _game():
 
 def play_players(algo_a: str, algo_b: str, games: int, move_time: float, seed: int = 0, progress=None) -> dict:
     """algo_a against algo_b (adapters.otp.Player, in process), colours alternating."""
-    from adapters.otp import Player
+    from adapters.otp import OtpSettings, Player
     game = _game()
     wins = losses = draws = 0
     times = {"a": [], "b": []}
     for i in range(games):
         a_colour = i % 2
-        players = {a_colour: ("a", Player(algo_a, seed=seed + i)), 1 - a_colour: ("b", Player(algo_b, seed=seed + i))}
+        players = {a_colour: ("a", Player(OtpSettings(algo=algo_a, seed=seed + i))),
+                   1 - a_colour: ("b", Player(OtpSettings(algo=algo_b, seed=seed + i)))}
         state = game.initial_state()
         while not game.is_terminal(state):
             side, player = players[game.to_move(state)]
@@ -63,19 +64,17 @@ def _tally(algo_a, algo_b, games, wins, losses, draws, move_time, times):
             "a_max_s": max(times["a"]), "b_max_s": max(times["b"])}
 
 
-
-
 def play_spiel(games: int, move_time: float, seed: int = 0, progress=None) -> dict:
     """The default player against OpenSpiel's C++ MCTS bot (UCT, random rollouts, solve=True, its
     own wall-clock limit = move_time), colours alternating, rules checked equal after every move."""
-    from adapters.otp import Player
+    from adapters.otp import OtpSettings, Player
     from bench import openspiel_ref as ref
     game, sgame = ref.match_games("othello8")
     wins = losses = draws = 0
     times = {"a": [], "b": []}
     for i in range(games):
         ours = i % 2
-        player = Player("default", seed=seed + i)
+        player = Player(OtpSettings(seed=seed + i))
         bot = ref.bot(sgame, seed + i, move_time=move_time, solve=True)
         state, sstate = game.initial_state(), sgame.new_initial_state()
         while not game.is_terminal(state):
@@ -110,9 +109,9 @@ def endgame(positions: int = 5, max_empties: int = 24, limit: float = 1.0, seed:
         for k in range(positions):
             state = _random_position(game, empties, seed + 1000 * empties + k)
             start = time.perf_counter()
-            move, score, n = solve_endgame(state)
+            solved = solve_endgame(state)
             times.append(time.perf_counter() - start)
-            nodes.append(n)
+            nodes.append(solved.nodes)
         row = {"empties": empties, "median_s": statistics.median(times), "max_s": max(times),
                "median_nodes": int(statistics.median(nodes)), "positions": positions}
         rows.append(row)

@@ -25,11 +25,14 @@ class Reason(enum.Enum):
 
 
 class IllegalMove(ValueError):
-    """A move that the rules forbid here.  ``reason`` is a Reason, ``action`` the action (or None)."""
+    """A move that the rules forbid here.  ``reason`` is a Reason, ``action`` the action (or None);
+    ``after`` the state the attempt leaves behind, where the rules give an illegal attempt side
+    effects (Go5's: the pass counter reset, a suicide attempt erasing the ko ban), else None."""
 
-    def __init__(self, reason: Reason, action: int | None = None, detail: str = ""):
+    def __init__(self, reason: Reason, action: int | None = None, detail: str = "", after=None):
         self.reason = reason
         self.action = action
+        self.after = after
         where = f"illegal move {action}: " if action is not None else "illegal move: "
         super().__init__(where + reason.sentence + (f" ({detail})" if detail else ""))
 

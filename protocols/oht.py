@@ -14,8 +14,20 @@ A state is ``(player to move, cell, cell, ...)``: 1 + K*K ints, cells row-major,
 ``str`` of a NumPy integer is not a literal the server accepts, and JSON cannot encode one.
 
 Both readers turn server messages into ``Event(kind, fields)``, the same kinds for both
-generations: login steps, series_start, game_start, get_action, game_over, series_over,
-tournament_over, illegal_action, message, finish, error.  Malformed input raises ProtocolError.
+generations where they mean the same: the login steps (A: username, password, player-name, qualify,
+stress, welcome, refused; B: authentication, question), message, series_start, game_start,
+get_action, game_over, series_over, tournament_over, illegal_action (A), finish and error (B).
+Malformed input raises ProtocolError.
+
+The client's side of each generation is a pure session (``SessionA``, ``SessionB``): a table from
+event kind to handler and ``handle(message) -> reply`` (the bytes to send, or None); the transport
+(TLS, recv/send and B's length prefix) is the adapter's.  The kinds that end a tournament raise
+its outcome after their handler: ``Quit`` (the tournament is over), ``LoginRefused``,
+``ServerError`` (the server called out our action, or reported an error).  ``play_handlers(actor)``
+is the table of the play events for an actor with the spec's handlers.
+
+Wire player ids (a series id, ``state[0]``, a winner: 1 or 2) meet the engine's players (0 or 1)
+only in ``engine_player``.
 """
 import ast
 import json
@@ -24,8 +36,9 @@ import numbers
 import struct
 import warnings
 from dataclasses import dataclass, field
+from typing import Callable
 
-from protocols.common import ProtocolError, check_point
+from protocols.common import FatalError, ProtocolError, Quit, check_point
 
 PORT = 33000            # the tournament's port (generation B's league used 30000)
 RECV_SIZE = 1024        # generation A reads every message with recv(1024)
@@ -63,6 +76,20 @@ TOPICS = {
     "finish": (),
     "error": ("error",),
 }
+
+
+class LoginRefused(FatalError):
+    """The server refused our login (generation A: "Invalid credentials", "Sorry ...")."""
+
+
+class ServerError(FatalError):
+    """The server ended the tournament over our doing: it called out an action of ours (A) or sent
+    an error (B)."""
+
+
+def engine_player(wire_player: int) -> int:
+    """The engine's player (0 joins the rows, 1 the columns) of a wire player id (1 or 2)."""
+    return int(wire_player) - 1
 
 
 @dataclass(frozen=True)
@@ -270,7 +297,8 @@ def encode_a(value) -> bytes:
 
 class ReaderA:
     """Generation A's server messages, one at a time, to Events (``feed`` returns None while a
-    header's values are still coming).  Login first (events "login" with the prompt), then play."""
+    header's values are still coming).  Login first (events named by ``login_prompt``, with the
+    text), then play."""
 
     def __init__(self):
         self.playing = False
@@ -283,7 +311,7 @@ class ReaderA:
         if not self.playing:
             prompt = login_prompt(text)
             self.playing = prompt == "welcome"
-            return Event("login", {"prompt": prompt, "text": text})
+            return Event(prompt, {"text": text})
         if self._header is None:
             if text in HEADERS:
                 self._header, self._values = text, {}
@@ -301,10 +329,19 @@ class ReaderA:
 
 
 # ---- generation B -------------------------------------------------------------------------------
-def encode_b(value) -> bytes:
-    """One generation-B frame: the length, then the JSON body (plain values only)."""
-    body = json.dumps(plain(value), allow_nan=False).encode("utf-8")
+def encode_json(value) -> bytes:
+    """A generation-B message body: the UTF-8 JSON of a plain value."""
+    return json.dumps(plain(value), allow_nan=False).encode("utf-8")
+
+
+def frame(body: bytes) -> bytes:
+    """A generation-B frame: the body's length, then the body."""
     return LENGTH.pack(len(body)) + body
+
+
+def encode_b(value) -> bytes:
+    """One generation-B frame of a plain value."""
+    return frame(encode_json(value))
 
 
 def frame_length(prefix: bytes) -> int:
@@ -347,3 +384,101 @@ def parse_b(message, size: int | None = None) -> Event:
     if topic in ("message", "question", "error"):
         return Event(topic, {"text": str(message[TOPICS[topic][0]])})
     return Event(topic)
+
+
+# ==== the client's sessions: a table from event kind to handler, handle(message) -> reply ===========
+Handler = Callable[[Event], object]   # an event -> the value to reply (None: no reply)
+PLAY_KINDS = ("series_start", "game_start", "get_action", "game_over", "series_over", "tournament_over")
+
+
+def play_handlers(actor) -> dict[str, Handler]:
+    """The play events' table for an actor with the spec's handlers, called with the event's values:
+    series_start(unique_id, series_id, player_map, num_games, game_params), game_start(start_player),
+    get_action(state) -> (row, col), game_over(winner, end_state), series_over(stats),
+    tournament_over(score), illegal_action(state, action)."""
+    return {
+        "series_start": lambda e: actor.series_start(e["unique_id"], e["series_id"], e["player_map"],
+                                                     e["num_games"], e["game_params"]),
+        "game_start": lambda e: actor.game_start(e["start_player"]),
+        "get_action": lambda e: actor.get_action(e["state"]),
+        "game_over": lambda e: actor.game_over(e["winner"], e["end_state"]),
+        "series_over": lambda e: actor.series_over(e["stats"]),
+        "tournament_over": lambda e: actor.tournament_over(e["score"]),
+        "illegal_action": lambda e: actor.illegal_action(e["state"], e["action"]),
+    }
+
+
+class TournamentSession:
+    """The client's side of one generation: ``handle(message)`` reads a server message (``event``),
+    calls its kind's handler and returns the reply's bytes (``encode``), or None when there is none
+    (a message whose values are still coming, or a handler that answers nothing).  After the handler
+    of a kind in ``ends`` (a kind that ends the tournament may have none), the session raises that
+    kind's outcome.  Every other kind of the generation (``kinds``) needs a handler."""
+    kinds: tuple = ()
+    ends: dict = {}   # kind -> event -> the outcome (an exception) raised after its handler
+
+    def __init__(self, handlers: dict[str, Handler]):
+        missing = [kind for kind in self.kinds if kind not in handlers and kind not in self.ends]
+        if missing:
+            raise ValueError(f"{type(self).__name__} needs a handler for {', '.join(missing)}")
+        self.handlers = dict(handlers)
+
+    def event(self, message) -> Event | None:
+        raise NotImplementedError
+
+    def encode(self, value) -> bytes:
+        raise NotImplementedError
+
+    def handle(self, message) -> bytes | None:
+        event = self.event(message)
+        if event is None:
+            return None
+        handler = self.handlers.get(event.kind)
+        reply = handler(event) if handler is not None else None
+        if event.kind in self.ends:
+            raise self.ends[event.kind](event)
+        return None if reply is None else self.encode(reply)
+
+
+class SessionA(TournamentSession):
+    """Generation A: a message is the bytes of one recv(1024); a reply is a bare string (a login
+    answer) or a literal (the action)."""
+    kinds = PROMPTS + ("welcome", "refused", "message") + PLAY_KINDS + ("illegal_action",)
+    ends = {
+        "refused": lambda e: LoginRefused(f"login refused: {e['text'].strip()}"),
+        "tournament_over": lambda e: Quit(),
+        "illegal_action": lambda e: ServerError(f"the server called out our action {e['action']!r}; it disconnects"),
+    }
+
+    def __init__(self, handlers: dict[str, Handler]):
+        super().__init__(handlers)
+        self.reader = ReaderA()
+
+    def event(self, message) -> Event | None:
+        return self.reader.feed(message)
+
+    def encode(self, value) -> bytes:
+        return encode_a(value)
+
+
+class SessionB(TournamentSession):
+    """Generation B: a message is a frame's body (the transport strips the length prefix); a reply
+    is a body of JSON (the transport adds the prefix)."""
+    kinds = ("message", "authentication", "question") + PLAY_KINDS + ("finish", "error")
+    ends = {
+        "finish": lambda e: Quit(),
+        "error": lambda e: ServerError(f"server error: {e['text']}"),
+    }
+
+    def __init__(self, handlers: dict[str, Handler]):
+        super().__init__(handlers)
+        self.size = None   # the board size of the current series
+
+    def event(self, message: bytes) -> Event:
+        event = parse_b(decode_b(message), self.size)
+        if event.kind == "series_start":
+            self.size = event["size"]
+        return event
+
+    def encode(self, value) -> bytes:
+        return encode_json(value)

@@ -1,11 +1,13 @@
-"""OTP, the Othello judge's protocol: move text.
+"""OTP, the Othello judge's protocol: move text, colours, messages and the engine's session core
+(``OtpEngine``: a command table answered message by message), with its two small transports.
 
 A square is ``X Y`` with X the row (0 at the top) and Y the column, as two integers separated by
-white space; ``8 0`` (``size 0``) is the pass.
+white space; ``8 0`` (``size 0``) is the pass.  The wire names no colour: black is whoever moves
+first, the engine's player 0 (``player_of``).
 """
 import re
 
-from protocols.common import PASS, ProtocolError, check_point
+from protocols.common import PASS, Command, EndOfInput, ProtocolError, Request, Session, check_point
 
 SIZE = 8
 _TWO_INTS = re.compile(r"\s*([+-]?[0-9]+)\s+([+-]?[0-9]+)\s*")
@@ -30,6 +32,24 @@ def format_move(point, size: int = SIZE) -> str:
     return f"{size} 0" if point is PASS else f"{point[0]} {point[1]}"
 
 
+# ==== colours =====================================================================================
+COLOURS = ("black", "white")  # by move order: black moves first
+
+
+def player_of(colour: str) -> int:
+    """The engine's player (0 moves first) of 'black' or 'white'."""
+    if colour not in COLOURS:
+        raise ProtocolError(f"a colour is black or white, got {colour!r}")
+    return COLOURS.index(colour)
+
+
+def final_score(cells) -> int:
+    """The judge's score of a board view (cell 1 + the player, 0 empty): black's discs minus white's."""
+    black, white = 1 + player_of("black"), 1 + player_of("white")
+    flat = [int(v) for row in cells for v in row]
+    return flat.count(black) - flat.count(white)
+
+
 # ==== messages ====================================================================================
 # Every message is one raw send() of at most MAX_MESSAGE bytes with no newline and no NUL; the
 # judge reads it with one recv() and compares the first word case-insensitively.
@@ -38,6 +58,15 @@ COMMANDS = ("name", "clear_board", "play", "genmove", "undo", "final_score", "sh
 ARITY = {"play": 2}  # arguments of each command (0 when absent)
 ERROR_PREFIX = "?"   # an error reply: '? message', one line
 PASS_TEXT = f"{SIZE} 0"
+MAX_NAME = 514 - len("name ")  # bytes of the engine's name: the judge keeps 514 bytes of the name reply
+
+
+def check_name(name: str) -> str:
+    """The engine's name as the name reply carries it: one word of at most MAX_NAME bytes."""
+    if not isinstance(name, str) or len(name.split()) != 1 or name != name.strip() \
+            or len(name.encode()) > MAX_NAME:
+        raise ProtocolError(f"the name must be one word of at most {MAX_NAME} bytes, got {name!r}")
+    return name
 
 
 def parse_command(message) -> tuple[str, list[str]]:
@@ -63,8 +92,12 @@ def parse_command(message) -> tuple[str, list[str]]:
 
 
 def format_reply(command: str, *fields) -> str:
-    """A success reply: the command word, then its fields ('genmove 2 3', 'final_score -4')."""
-    return " ".join([command, *(str(f) for f in fields)])
+    """A success reply: the command word, then its fields ('genmove 2 3', 'final_score -4'); a
+    drawing (showboard's: several lines) starts on the line after the word."""
+    text = " ".join(str(f) for f in fields)
+    if not text:
+        return command
+    return command + ("\n" if "\n" in text else " ") + text
 
 
 def format_error(message: str) -> str:
@@ -109,6 +142,33 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "...'"
 
 
+# ==== the engine's session core ===================================================================
+
+class OtpEngine(Session):
+    """The engine's side of OTP (protocols.common.Session): ``handle(message)`` returns the one reply
+    every message gets, the command's word and its fields or ``'? reason'`` on one line.
+
+    ``handlers`` maps every OTP command to its handler (arguments -> the reply's fields, '' for
+    none); each command takes exactly its ARITY arguments.  A handler raises ProtocolError for an
+    error reply (the board unchanged), Quit after the last reply; ``finished`` is then True.
+    """
+
+    def __init__(self, handlers: dict, stderr=None):
+        if set(handlers) != set(COMMANDS):
+            raise ValueError(f"an OTP engine answers exactly {', '.join(COMMANDS)}; got {', '.join(handlers)}")
+        super().__init__({name: Command(handlers[name], ARITY.get(name, 0)) for name in COMMANDS}, stderr)
+
+    def split(self, message) -> Request:
+        command, args = parse_command(message)  # every message is a command: no message goes unanswered
+        return Request(command, args)
+
+    def success(self, request: Request, text: str) -> str:
+        return format_reply(request.name, text)
+
+    def failure(self, request: Request, text: str) -> str:
+        return format_error(text)
+
+
 # ==== transports =================================================================================
 
 class SocketChannel:
@@ -117,10 +177,12 @@ class SocketChannel:
     def __init__(self, sock):
         self.sock = sock
 
-    def receive(self):
-        """The next message as bytes, or None once the peer closed the connection."""
+    def receive(self) -> bytes:
+        """The next message; EndOfInput once the peer closed the connection."""
         data = self.sock.recv(MAX_MESSAGE + 1)
-        return data or None
+        if not data:
+            raise EndOfInput("the judge closed the connection")
+        return data
 
     def send(self, message: str) -> None:
         """One message in one send() call (replies end with no newline)."""
@@ -137,9 +199,12 @@ class LineChannel:
         self.reader = reader
         self.writer = writer
 
-    def receive(self):
+    def receive(self) -> str:
+        """The next line; EndOfInput at the end of the stream."""
         line = self.reader.readline()
-        return line if line else None
+        if not line:
+            raise EndOfInput("end of input")
+        return line
 
     def send(self, message: str) -> None:
         self.writer.write(message + "\n")

@@ -1,19 +1,12 @@
 """A local stand-in for the Little-Go course host (specs/littlego.md), and the match runner.
 
-Rules as the host implements them (pure Python, no engine: the host is the referee the engine is
-judged by, and the opponents in standins/littlego_opponents.py reuse these functions):
-  * a board is a list of 5 lists of 5 ints (0 empty, 1 black, 2 white), row 0 at the top;
-  * ``previous`` is the board before the last stone placement (after a PASS: the current board),
-    so for the player to move it is the board after its own last move, as input.txt has it;
-  * ``died`` are the stones the last move captured (the mover's stones; empty after a PASS);
-  * placing (``try_place``): off the board, then occupied, then: put the stone; if its group has a
-    liberty the move is valid; else remove the opponent groups without liberty; still none is
-    suicide; only such a move is checked for ko: a violation when ``died`` is not empty and the
-    resulting board equals ``previous``.  After a valid move the opponent's groups without liberty
-    are removed;
-  * PASS ends the game when previous equals current (two passes; a Black pass on move 1); then
-    previous = current.  The game also ends after move 24 (White plays move 24);
-  * score: stones on the board; Black wins iff B > W + 2.5.
+The host judges by the host's rules in pure Python (adapters/littlego_rules.py, which the player's
+fallback move and the opponents in standins/littlego_opponents.py use too): ``Game`` keeps the
+record the host keeps, namely the board, the previous board (the board before the last stone
+placement; after a PASS the current board, so for the player to move it is the board after its own
+last move, as input.txt has it) and the stones the last move captured.  PASS ends the game when
+previous equals current (two passes; a Black pass on move 1); then previous = current.  The game
+also ends after move 24 (White plays move 24).  Score: stones on the board; Black wins iff B > W + 2.5.
 
 A game (``play_game``) runs each move as a fresh process of the player's command in the player's own
 directory, as the course's build.sh does: the host writes input.txt, removes output.txt, runs the
@@ -22,10 +15,10 @@ the first line of output.txt.  A move that is unparseable, off the board, occupi
 violation, and a move over the CPU-time limit, lose the game at once.  ``run_match`` plays a match
 between two players (named ones: ``me``, ``strong``, ``random``, ``greedy``, ``aggressive``,
 ``alphabeta``; or a path to a ``.py`` player; or any command line), alternating colours, and
-reports the wins per colour; ``match_command`` / ``add_littlego_parser`` are ``plies littlego``.
+reports the wins per colour; a seed (SEED_VARIABLE, given to every player) makes it repeat.
+``match_command`` / ``add_match_parser`` are ``plies littlego match``.
 """
 import argparse
-import json
 import math
 import os
 import resource
@@ -42,95 +35,20 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from adapters.littlego import PLAYER_FILE, SETTINGS_FILE, settings_text
+from adapters.littlego_rules import KOMI, MAX_MOVES, SIZE, black_wins, copy_board, empty_board, place, stones
+from engines.errors import GameOver, IllegalMove
 from protocols.common import PASS, ProtocolError
 from protocols.littlego import parse_move, write_input
 
-SIZE = 5
-KOMI = 2.5
-MAX_MOVES = SIZE * SIZE - 1       # the game ends after move 24 (passes count)
 TIME_LIMIT = 10.0                 # CPU seconds per move (user + system), as the course grades it
 WALL_FACTOR = 6.0                 # a move is killed after this many times the CPU limit in wall time
 MIN_WALL = 30.0                   # ... but never sooner than this many seconds (a loaded machine)
 STRONG_SECONDS = 5.0              # the "strong" opponent: our player at this CPU budget per move
+SEED_VARIABLE = "PLIES_LITTLEGO_SEED"  # read by our player (its seed setting) and by the opponents
 OPPONENTS = ("random", "greedy", "aggressive", "alphabeta")
 NAMED = ("me", "strong") + OPPONENTS
-PLAYER_FILE = Path(__file__).resolve().parent.parent / "adapters" / "my_player3.py"  # the real player
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
-
-
-# ==== the rules, as the host applies them ========================================================
-def empty_board() -> list[list[int]]:
-    return [[0] * SIZE for _ in range(SIZE)]
-
-
-def copy_board(board) -> list[list[int]]:
-    return [list(row) for row in board]
-
-
-def neighbours(i: int, j: int):
-    for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
-        if 0 <= a < SIZE and 0 <= b < SIZE:
-            yield a, b
-
-
-def group(board, i: int, j: int) -> tuple[list[tuple[int, int]], set[tuple[int, int]]]:
-    """(stones, liberties) of the group at (i, j)."""
-    colour = board[i][j]
-    stones, libs, todo, seen = [], set(), [(i, j)], {(i, j)}
-    while todo:
-        p = todo.pop()
-        stones.append(p)
-        for q in neighbours(*p):
-            v = board[q[0]][q[1]]
-            if v == 0:
-                libs.add(q)
-            elif v == colour and q not in seen:
-                seen.add(q)
-                todo.append(q)
-    return stones, libs
-
-
-def has_liberty(board, i: int, j: int) -> bool:
-    return bool(group(board, i, j)[1])
-
-
-def remove_dead(board, colour: int) -> list[tuple[int, int]]:
-    """Remove every group of colour without liberty (in place); returns the stones removed."""
-    dead = [(i, j) for i in range(SIZE) for j in range(SIZE)
-            if board[i][j] == colour and not has_liberty(board, i, j)]
-    for i, j in dead:
-        board[i][j] = 0
-    return dead
-
-
-def try_place(board, previous, died, colour: int, i: int, j: int):
-    """(new board, captured stones, None) for a valid placement, or (None, [], reason) with reason
-    one of "off the board", "occupied", "suicide", "ko" (checked in that order)."""
-    if not (0 <= i < SIZE and 0 <= j < SIZE):
-        return None, [], "off the board"
-    if board[i][j] != 0:
-        return None, [], "occupied"
-    test = copy_board(board)
-    test[i][j] = colour
-    if has_liberty(test, i, j):
-        return test, remove_dead(test, 3 - colour), None
-    captured = remove_dead(test, 3 - colour)
-    if not has_liberty(test, i, j):
-        return None, [], "suicide"
-    if died and test == previous:
-        return None, [], "ko"
-    return test, captured, None
-
-
-def stones(board) -> tuple[int, int]:
-    """(black stones, white stones)."""
-    flat = [v for row in board for v in row]
-    return flat.count(1), flat.count(2)
-
-
-def black_wins(board, komi: float = KOMI) -> bool:
-    b, w = stones(board)
-    return b > w + komi
 
 
 class Game:
@@ -154,11 +72,11 @@ class Game:
         """input.txt for the player to move."""
         return write_input(self.colour, self.previous, self.board)
 
-    def play(self, move) -> str | None:
-        """Play the mover's move ((i, j) or PASS); returns None, or the reason it is invalid (then
-        the mover has lost and the game is over)."""
+    def play(self, move) -> None:
+        """Play the mover's move ((i, j) or PASS).  An invalid move loses the game at once: the game
+        is over, then IllegalMove (with its Reason) is raised."""
         if self.over:
-            raise ValueError("the game is over")
+            raise GameOver()
         colour = self.colour
         if move is PASS:
             end = self.previous == self.board
@@ -166,19 +84,20 @@ class Game:
             self.died = []
             self.n_move += 1
             if end:
-                return self._finish("a pass onto an unchanged board")
+                self._finish("a pass onto an unchanged board")
+                return
         else:
-            new, captured, reason = try_place(self.board, self.previous, self.died, colour, *move)
-            if reason is not None:
-                self.lose(colour, f"invalid move {move[0]},{move[1]}: {reason}")
-                return reason
+            try:
+                new, captured = place(self.board, self.previous, bool(self.died), colour, *move)
+            except IllegalMove as err:
+                self.lose(colour, f"invalid move {move[0]},{move[1]}: {err.reason.sentence}")
+                raise
             self.previous = self.board
             self.board = new
             self.died = captured
             self.n_move += 1
         if self.n_move >= MAX_MOVES:
             self._finish(f"move {MAX_MOVES} played")
-        return None
 
     def lose(self, colour: int, reason: str) -> None:
         self.over, self.winner, self.reason = True, 3 - colour, reason
@@ -241,14 +160,6 @@ def python3() -> str:
     return shutil.which("python3") or sys.executable
 
 
-def player_config(python: str | None = None, seconds: float | None = None) -> str:
-    """The text of my_player3.json beside the player: which Python has plies, and the budget."""
-    data = {"python": python or sys.executable}
-    if seconds is not None:
-        data["seconds"] = seconds
-    return json.dumps(data) + "\n"
-
-
 def make_player(spec: str, seconds: float | None = None, interpreter: str | None = None) -> Player:
     """A player from a name (NAMED), a path to a .py player, or a command line.  ``seconds``: the
     CPU budget of "me"; ``interpreter`` the command that runs .py players (default python3)."""
@@ -256,7 +167,7 @@ def make_player(spec: str, seconds: float | None = None, interpreter: str | None
     if spec in ("me", "strong"):
         budget = STRONG_SECONDS if spec == "strong" else seconds
         env = (("PLIES_LITTLEGO_SECONDS", repr(float(budget))),) if budget is not None else ()
-        files = (("my_player3.py", PLAYER_FILE.read_text()), ("my_player3.json", player_config()))
+        files = ((PLAYER_FILE.name, PLAYER_FILE.read_text()), (SETTINGS_FILE, settings_text(sys.executable)))
         return Player(spec, (py, "my_player3.py"), files, env)
     if spec in OPPONENTS:
         return Player(spec, (sys.executable, "-m", "standins.littlego_opponents", spec))
@@ -329,8 +240,11 @@ def warm_up(player: Player, workdir: Path, env: dict | None = None) -> None:
 
 
 def play_game(black: Player, white: Player, dirs: tuple[Path, Path], time_limit: float = TIME_LIMIT,
-              show: bool = False, out=sys.stdout, env: dict | None = None) -> GameRecord:
-    """One game between two players, each run in its own directory (dirs = black's, white's)."""
+              show: bool = False, out=sys.stdout, env: dict | None = None, seed: str | None = None) -> GameRecord:
+    """One game between two players, each run in its own directory (dirs = black's, white's), with
+    ``env`` (default: the host's environment) and the seed in SEED_VARIABLE when given."""
+    if seed is not None:
+        env = {**(os.environ if env is None else env), SEED_VARIABLE: seed}
     game = Game()
     players = {1: black, 2: white}
     workdirs = {1: dirs[0], 2: dirs[1]}
@@ -355,8 +269,9 @@ def play_game(black: Player, white: Player, dirs: tuple[Path, Path], time_limit:
                 move.verdict = f"unparseable output.txt ({e}; exit status {code})"
                 game.lose(colour, move.verdict)
             else:
-                reason = game.play(point)
-                if reason is not None:
+                try:
+                    game.play(point)
+                except IllegalMove:
                     move.verdict = game.reason
         if show:
             shown = text if move.verdict == "ok" else f"{text!r} -> {move.verdict}"
@@ -425,10 +340,11 @@ class MatchResult:
 
 def run_match(a: Player, b: Player, games: int, time_limit: float = TIME_LIMIT, jobs: int = 1,
               workroot: Path | None = None, show: bool = False, out=sys.stdout, progress=None,
-              env: dict | None = None) -> MatchResult:
+              env: dict | None = None, seed: str | None = None) -> MatchResult:
     """games games between A and B, A black in the even-numbered ones (0, 2, ...).  Each of ``jobs``
     workers keeps one directory per player for all its games (so notes files carry over from game
-    to game, as in the course).  ``progress(k, record)`` is called after each game."""
+    to game, as in the course).  With a seed, game k is played with the seed "<seed>.<k>", so the
+    match repeats.  ``progress(k, record)`` is called after each game."""
     if games < 1 or jobs < 1:
         raise ValueError("games and jobs must be at least 1")
     result = MatchResult(a.name, b.name, [None] * games)
@@ -451,7 +367,7 @@ def run_match(a: Player, b: Player, games: int, time_limit: float = TIME_LIMIT, 
             da, db = slots[slot]
             pair = ((a, da), (b, db)) if k % 2 == 0 else ((b, db), (a, da))
             record = play_game(pair[0][0], pair[1][0], (pair[0][1], pair[1][1]), time_limit,
-                               show=show, out=out, env=env)
+                               show=show, out=out, env=env, seed=None if seed is None else f"{seed}.{k}")
         finally:
             with lock:
                 free.append(slot)
@@ -484,24 +400,13 @@ def match_command(args) -> int:
         if not args.show and not args.quiet:
             print(f"game {k + 1}: {g.black} (black) vs {g.white} (white): {g.winner_name} wins; {g.reason}",
                   flush=True)
-    result = run_match(a, b, args.games, args.time_limit, args.jobs, workroot, show=args.show, progress=progress)
+    result = run_match(a, b, args.games, args.time_limit, args.jobs, workroot, show=args.show, progress=progress,
+                       seed=args.seed)
     print(result.summary())
     invalid = [m for g in result.games for m in g.moves if m.verdict != "ok"]
     for m in invalid:
         print(f"lost on move {m.number} by {m.player}: {m.verdict}" + (f"\n  stderr: {m.stderr.strip()[-500:]}"
                                                                        if m.stderr.strip() else ""))
-    return 0
-
-
-def install_command(args) -> int:
-    """``plies littlego install DIR``: copy my_player3.py into DIR with a my_player3.json naming this
-    Python (so ``python3 my_player3.py`` finds plies from any interpreter)."""
-    target = Path(args.directory)
-    target.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(PLAYER_FILE, target / "my_player3.py")
-    (target / "my_player3.json").write_text(player_config(sys.executable, args.seconds))
-    print(f"installed {target / 'my_player3.py'} and {target / 'my_player3.json'} (python {sys.executable}"
-          + (f", {args.seconds:g} s per move" if args.seconds is not None else "") + ")")
     return 0
 
 
@@ -515,11 +420,9 @@ def _positive(text):
     return value
 
 
-def add_littlego_parser(sub) -> argparse.ArgumentParser:
-    """Add ``littlego match`` and ``littlego install`` to the sub-parsers of ``plies``."""
-    p = sub.add_parser("littlego", help="the Little-Go course host: matches through a local host, install the player")
-    lsub = p.add_subparsers(dest="littlego_command", required=True)
-    m = lsub.add_parser("match", help="play a match between two players through the local host")
+def add_match_parser(sub) -> argparse.ArgumentParser:
+    """Add ``match`` to the sub-parsers of ``plies littlego``."""
+    m = sub.add_parser("match", help="play a match between two players through the local host")
     m.add_argument("a", help="player A: " + ", ".join(NAMED) + ", a .py player, or a command line")
     m.add_argument("b", help="player B (A is black in games 1, 3, ...)")
     m.add_argument("--games", type=int, default=2)
@@ -528,22 +431,19 @@ def add_littlego_parser(sub) -> argparse.ArgumentParser:
     m.add_argument("--time-limit", type=_positive, default=TIME_LIMIT, help="the host's CPU limit per move")
     m.add_argument("--python", help="the interpreter that runs .py players (default: python3 on PATH)")
     m.add_argument("--workdir", help="keep the players' directories here (default: a temporary directory)")
+    m.add_argument("--seed", help=f"any text: seeds every player's random choices (game k gets SEED.k in "
+                                  f"{SEED_VARIABLE}); default: fresh ones")
     m.add_argument("--show", action="store_true", help="show the boards")
     m.add_argument("--quiet", action="store_true", help="only the summary")
     m.set_defaults(func=match_command)
-    i = lsub.add_parser("install", help="copy my_player3.py (and a my_player3.json naming this Python) into a folder")
-    i.add_argument("directory")
-    i.add_argument("--seconds", type=_positive, help="CPU budget per move written to my_player3.json")
-    i.set_defaults(func=install_command)
-    return p
+    return m
 
 
 def main(argv=None) -> int:
-    """``python -m standins.littlego_host match A B --games N`` (the same as ``plies littlego``)."""
+    """``python -m standins.littlego_host match A B --games N`` (the same as ``plies littlego match``)."""
     parser = argparse.ArgumentParser(prog="python -m standins.littlego_host")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_littlego_parser(sub)
-    args = parser.parse_args(["littlego"] + list(sys.argv[1:] if argv is None else argv))
+    add_match_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
     try:
         return args.func(args)
     except ValueError as e:

@@ -2,7 +2,7 @@
 
 Run in a folder with input.txt as ``python -m standins.littlego_opponents NAME``: each reads
 input.txt and writes output.txt exactly like my_player3.py, so the host treats all players alike.
-Pure Python on the host's own rules (standins/littlego_host.py): no engine, quick to start.
+Pure Python on the host's own rules (adapters/littlego_rules.py): no engine, quick to start.
 
   random      a uniformly random valid move; PASS only when there is none
   greedy      the move capturing the most enemy stones (ties at random)
@@ -13,49 +13,22 @@ Pure Python on the host's own rules (standins/littlego_host.py): no engine, quic
               the board with komi plus a small liberty term
 
 The random choices draw from os.urandom, or from PLIES_LITTLEGO_SEED (mixed with the position)
-when it is set, for reproducible matches.
+when it is set (the host's SEED_VARIABLE), for reproducible matches.
 """
 import hashlib
 import os
 import random
 import sys
 
-from standins.littlego_host import KOMI, SIZE, copy_board, group, stones, try_place
+from adapters.littlego_rules import KOMI, SIZE, Position, group, stones
 from protocols.common import PASS, ProtocolError
-from protocols.littlego import read_input, write_output
+from protocols.littlego import POSITION, PlayerSession
+from standins.littlego_host import SEED_VARIABLE
 
 BRANCHING = 10     # alpha-beta: moves searched per node
 DEPTH = 2          # alpha-beta: plies
 LIBERTY_WEIGHT = 0.1  # alpha-beta evaluation: points per liberty of advantage
 INF = float("inf")
-
-
-class Position:
-    """A position as the host judges it: the board, the previous board and whether the last move
-    captured stones of the player to move (the host's ko test needs both), and who is to move."""
-
-    def __init__(self, board, previous, died: bool, colour: int):
-        self.board, self.previous, self.died, self.colour = board, previous, died, colour
-
-    @classmethod
-    def from_input(cls, colour, previous, current):
-        died = any(previous[i][j] == colour and current[i][j] == 0 for i in range(SIZE) for j in range(SIZE))
-        return cls(current, previous, died, colour)
-
-    def moves(self):
-        """[(point, next position, stones captured)] of every valid placement, in board order."""
-        out = []
-        for i in range(SIZE):
-            for j in range(SIZE):
-                if self.board[i][j] == 0:
-                    new, captured, reason = try_place(self.board, self.previous, self.died, self.colour, i, j)
-                    if reason is None:
-                        out.append(((i, j), Position(new, self.board, bool(captured), 3 - self.colour),
-                                    len(captured)))
-        return out
-
-    def after_pass(self):
-        return Position(self.board, copy_board(self.board), False, 3 - self.colour)
 
 
 def liberties(board, colour) -> int:
@@ -84,25 +57,22 @@ def in_atari(board, colour) -> int:
 
 # ---- the players: Position, rng -> point or PASS --------------------------------------------------
 def play_random(pos, rng):
-    moves = pos.moves()
+    moves = pos.placements()
     return rng.choice(moves)[0] if moves else PASS
 
 
 def play_greedy(pos, rng):
-    moves = pos.moves()
-    if not moves:
-        return PASS
-    best = max(c for _, _, c in moves)
-    return rng.choice([p for p, _, c in moves if c == best])
+    best = pos.most_captures()
+    return rng.choice(best) if best else PASS
 
 
 def play_aggressive(pos, rng):
-    moves = pos.moves()
+    moves = pos.placements()
     if not moves:
         return PASS
     scored = []
     for point, nxt, c in moves:
-        reply = max((c2 for _, _, c2 in nxt.moves()), default=0)
+        reply = max((c2 for _, _, c2 in nxt.placements()), default=0)
         scored.append((c - reply, c, point))
     top = max(s[:2] for s in scored)
     return rng.choice([p for n, c, p in scored if (n, c) == top])
@@ -122,7 +92,7 @@ def ordered(pos, rng):
     the opponent's, then liberties; ties in random order; at most BRANCHING of them."""
     keyed = []
     own = in_atari(pos.board, pos.colour)
-    for point, nxt, c in pos.moves():
+    for point, nxt, c in pos.placements():
         saved = own - in_atari(nxt.board, pos.colour)
         threat = in_atari(nxt.board, 3 - pos.colour)
         keyed.append(((c, saved, threat, liberties(nxt.board, pos.colour), rng.random()), point, nxt))
@@ -171,7 +141,7 @@ PLAYERS = {"random": play_random, "greedy": play_greedy, "aggressive": play_aggr
 
 
 def make_rng(colour, previous, current) -> random.Random:
-    seed = os.environ.get("PLIES_LITTLEGO_SEED")
+    seed = os.environ.get(SEED_VARIABLE)
     if seed is None:
         return random.Random(os.urandom(16))
     key = f"{seed}|{colour}|{previous}|{current}".encode()
@@ -183,16 +153,16 @@ def main(argv=None) -> int:
     if len(argv) != 1 or argv[0] not in PLAYERS:
         print("usage: python -m standins.littlego_opponents " + "|".join(PLAYERS), file=sys.stderr)
         return 2
+    choose = PLAYERS[argv[0]]
+    session = PlayerSession({POSITION: lambda turn: choose(Position.from_input(*turn), make_rng(*turn))})
     try:
         with open("input.txt", encoding="utf-8") as f:
-            colour, previous, current = read_input(f.read())
+            output = session.handle(f.read())
     except (OSError, UnicodeDecodeError, ProtocolError) as e:
         print(f"{argv[0]}: input.txt: {e}", file=sys.stderr)
         return 2
-    pos = Position.from_input(colour, previous, current)
-    move = PLAYERS[argv[0]](pos, make_rng(colour, previous, current))
     with open("output.txt", "w", encoding="utf-8", newline="\n") as f:
-        f.write(write_output(move))
+        f.write(output)
     return 0
 
 

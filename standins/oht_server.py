@@ -15,15 +15,23 @@ Test options: ``fault`` makes the server misbehave at the client's ``fault_at``-
 topic; A: an unknown header), "wrong-size" (a state of another board size), "reject" (call the
 client's next action illegal).
 """
+import datetime
+import io
 import os
 import random
 import socket
 import ssl
 import statistics
 import sys
+import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from adapters import oht_client
+from adapters.hex_player import HexPlayer, Settings
+from engines.games import make_game
 from protocols import oht
 from protocols.common import ProtocolError
 
@@ -31,6 +39,7 @@ NEIGHBOURS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 CLIENT_ID, OPPONENT_ID = -200, 999     # unique ids: the client, the scripted opponent
 FAULTS = ("drop", "garbage", "bad-length", "unknown-topic", "wrong-size", "reject")
 MOVE_TIMEOUT = 120.0                   # seconds the server waits for a client's reply
+DEMO_SECONDS = 0.2                     # `plies hex demo`: our time per move unless told otherwise
 LOGIN_PROMPTS = {
     "username": "Please enter your NTNU username:",
     "password": "Please enter your NTNU password:",
@@ -95,15 +104,18 @@ class RandomOpponent:
 
 
 class EngineOpponent:
-    """Our engine (adapters/hex_player.py) as the opponent."""
+    """Our engine (adapters/hex_player.py: MCTS with the shipped network's rollouts where one is
+    shipped for the size, else random rollouts) as the opponent."""
     name = "engine"
 
     def __init__(self, seconds: float | None = 0.2, simulations: int | None = None, seed: int = 1):
-        from adapters.hex_player import HexPlayer, PlayerConfig
-        self.player = HexPlayer(PlayerConfig(seconds=seconds, simulations=simulations, seed=seed))
+        self.settings = Settings(seconds=seconds, simulations=simulations, seed=seed, network="shipped")
+        self.players = {}   # board size -> HexPlayer
 
     def choose(self, board: HexBoard, player: int):
-        return self.player.choose(board.cells, player - 1)
+        if board.size not in self.players:
+            self.players[board.size] = HexPlayer(self.settings, board.size)
+        return self.players[board.size].choose(board.cells, oht.engine_player(player))
 
 
 OPPONENTS = {"random": RandomOpponent, "engine": EngineOpponent}
@@ -130,19 +142,20 @@ class WireA:
         self.send(LOGIN_PROMPTS[prompt])
         return self.recv_text()
 
-    def login(self, config) -> tuple[bool, str]:
+    def login(self, config) -> str:
+        """The client's player name; Refused after telling the client so."""
         user = self.ask("username")
         password = self.ask("password")
         if not user or not password or (config.password is not None and password != config.password):
             self.send("Invalid credentials. Goodbye.")
-            return False, ""
+            raise Refused()
         name = self.ask("player-name")
         self.qualify = self.ask("qualify").lower().startswith("y")
         if config.ask_stress:
             self.ask("stress")
         self.send(f"Welcome to the local Online Hex Tournament, {name}! "
                   f"{'A qualifying round' if self.qualify else 'A verification tournament'} begins.")
-        return True, name
+        return name
 
     def series_start(self, unique_id, player_map, num_games, size):
         self.send(oht.SERIES_START, unique_id, player_map, num_games, [size])
@@ -151,12 +164,13 @@ class WireA:
         self.send(oht.GAME_START, start_player)
 
     def request_action(self, state, size):
+        """The client's action as it was sent, and its (row, col); UnreadableAction when it is not one."""
         self.send(state)
         text = self.recv_text()
         try:
             return text, oht.parse_action(text, size)
         except ProtocolError:
-            return text[:60], None
+            raise UnreadableAction(text[:60]) from None
 
     def game_over(self, winner, end_state):
         self.send(oht.GAME_END, winner, end_state)
@@ -211,16 +225,17 @@ class WireB:
             data += chunk
         return data
 
-    def login(self, config) -> tuple[bool, str]:
+    def login(self, config) -> str:
+        """The client's player name; Refused after telling the client so."""
         self.send("message", message="Welcome to the local Online Hex Tournament")
         self.send("authentication")
         token = self.recv()
         if not isinstance(token, str) or not token or (config.token is not None and token != config.token):
             self.send("error", error="Invalid credentials")
-            return False, ""
+            raise Refused()
         self.send("question", question="Do you want to qualify? (Otherwise a verification tournament.)")
         self.qualify = self.recv() is True
-        return True, "client"
+        return "client"
 
     def series_start(self, unique_id, player_map, num_games, size):
         self.send("series_start", unique_player_id=unique_id, player_id_map=player_map, num_games=num_games,
@@ -230,15 +245,16 @@ class WireB:
         self.send("game_start", start_player=start_player)
 
     def request_action(self, state, size):
+        """The client's action as it was sent, and its (row, col); UnreadableAction when it is not one."""
         self.send("request_action", state=list(state))
         try:
             value = self.recv()
         except ProtocolError as err:
-            return str(err), None
+            raise UnreadableAction(str(err)) from None
         try:
             return str(value), oht.check_action(value, size)
         except ProtocolError:
-            return str(value)[:60], None
+            raise UnreadableAction(str(value)[:60]) from None
 
     def game_over(self, winner, end_state):
         self.send("game_over", winner=winner, end_state=list(end_state))
@@ -314,6 +330,14 @@ class Stop(Exception):
     """The tournament ends early (an illegal action, an injected fault)."""
 
 
+class Refused(Exception):
+    """The client's login was refused (the client has been told)."""
+
+
+class UnreadableAction(Exception):
+    """The client's reply is not an action; the argument is what it sent, as the server shows it."""
+
+
 class Tournament:
     """One connection's tournament (``run``), reporting each series on ``out``."""
 
@@ -328,10 +352,12 @@ class Tournament:
 
     def run(self) -> TournamentResult:
         c, r = self.config, self.result
-        r.logged_in, r.name = self.wire.login(c)
-        if not r.logged_in:
+        try:
+            r.name = self.wire.login(c)
+        except Refused:
             r.ended = "login refused"
             return r
+        r.logged_in = True
         try:
             for number in range(c.series):
                 self.series(number + 1, c.sizes[number % len(c.sizes)], 1 if number % 2 == 0 else 2)
@@ -389,9 +415,13 @@ class Tournament:
             self.wire.fault(c.fault, state, board.size)
             raise Stop(f"fault: {c.fault}")
         t0 = self.clock()
-        text, point = self.wire.request_action(state, board.size)
+        try:
+            text, point = self.wire.request_action(state, board.size)
+            legal = board.legal(point) and not (c.fault == "reject" and self.requests == c.fault_at)
+        except UnreadableAction as unreadable:
+            text, legal = str(unreadable), False
         self.result.client_times.append(self.clock() - t0)
-        if point is None or not board.legal(point) or (c.fault == "reject" and self.requests == c.fault_at):
+        if not legal:
             self.result.illegal.append({"state": state, "action": text})
             self.wire.illegal(state, text)
             self.say(f"Illegal action from {self.result.name}: {text!r}; the tournament ends")
@@ -454,9 +484,6 @@ class Server:
 def self_signed(folder, name: str = "localhost", days: int = 7):
     """A throwaway self-signed certificate and key (server.crt, server.key in folder; EC P-256), made
     with the `cryptography` package (the dev extra)."""
-    import datetime
-    from pathlib import Path
-
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
@@ -522,27 +549,21 @@ def add_parsers(hexsub):
     p.add_argument("--fault-at", type=int, default=3)
     p.set_defaults(func=serve_command)
 
-    from adapters import oht_client
     c = hexsub.add_parser("connect", help="our Online Hex Tournament client (generation A or B)")
     oht_client.add_client_arguments(c)
     c.set_defaults(func=oht_client.client_command)
 
     d = hexsub.add_parser("demo", help="the local server and our generation-A client play a short 5x5 series")
     d.add_argument("--games", type=int, default=2, help="games per series (two series: we are player 1, then 2)")
-    d.add_argument("--seconds", type=float, default=0.2, help="our time per move")
+    d.add_argument("--seconds", type=float,
+                   help=f"our time per move (default {DEMO_SECONDS:g} s without --simulations)")
+    d.add_argument("--simulations", type=int, help="our simulations per move (a demo that repeats move for move)")
     d.set_defaults(func=demo_command)
 
 
 def demo_command(args) -> int:
     """A throwaway certificate, the server in a thread (random opponent, 5x5), our generation-A client
     over TLS on loopback; the client's record (moves, results, summary) is printed as it is written."""
-    import io
-    import tempfile
-    import threading
-    from pathlib import Path
-
-    from adapters import oht_client
-    from engines.games import make_game
     report = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp:
         cert, key = self_signed(tmp)
@@ -550,7 +571,9 @@ def demo_command(args) -> int:
         with Server(cert, key, config, RandomOpponent(1), out=report, timeout=60) as server:
             thread = threading.Thread(target=server.serve_one)
             thread.start()
-            agent = oht_client.make_agent({"seconds": args.seconds, "log": str(Path(tmp) / "games.log")}, echo=sys.stdout)
+            seconds = DEMO_SECONDS if args.seconds is None and args.simulations is None else args.seconds
+            settings = Settings(seconds=seconds, simulations=args.simulations, log=str(Path(tmp) / "games.log"))
+            agent = oht_client.make_agent(settings, echo=sys.stdout)
             login = oht_client.Login(username="demo", player_name="plies", ask_secret=lambda prompt: "demo")
             status = oht_client.play("A", "127.0.0.1", server.port, cert, agent, login, timeout=60)
             thread.join(60)

@@ -26,6 +26,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from protocols.common import ProtocolError
+from protocols.othello_pipe import (COLOR_NAMES, Flags, OffBoard, format_board, format_final, format_flags,
+                                    format_score, parse_move)
+
 TIMEOUT = 10.0                    # seconds per move, as the course's manager
 DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
@@ -165,7 +169,7 @@ def play_game(agent_a: str, agent_b: str, size: int = 8, limit: int = -1, minima
                 loser, reason = color, "sent no name"
                 break
             try:
-                agent.send(f"{color},{limit},{int(minimax)},{int(caching)},{int(ordering)}")
+                agent.send(format_flags(Flags(color, limit, minimax, caching, ordering)))
             except (BrokenPipeError, OSError):
                 loser, reason = color, "exited before the game"
                 break
@@ -173,14 +177,14 @@ def play_game(agent_a: str, agent_b: str, size: int = 8, limit: int = -1, minima
         while loser is None:
             legal = possible_moves(board, color)
             if not legal:
-                reason = f"no legal move for {'dark' if color == 1 else 'light'}"
+                reason = f"no legal move for {COLOR_NAMES[color]}"
                 break
             agent = agents[color]
             d, l = score(board)
             sent = time.perf_counter()
             try:
-                agent.send(f"SCORE {d} {l}")
-                agent.send(str(board))
+                agent.send(format_score(d, l))
+                agent.send(format_board(board, first_turn=not moves))  # a list of lists until the first move
             except (BrokenPipeError, OSError):
                 loser, reason = color, "its process died"
                 break
@@ -189,31 +193,34 @@ def play_game(agent_a: str, agent_b: str, size: int = 8, limit: int = -1, minima
             if answer is None:
                 loser, reason = color, f"timed out ({timeout:g} s)"
                 break
-            parts = answer.split()
-            if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+            try:
+                j, i = parse_move(answer, size)
+            except OffBoard:
+                loser, reason = color, f"illegal move {answer.strip()}"
+                break
+            except ProtocolError:
                 loser, reason = color, "its process died" if answer == "" else f"malformed move {answer!r}"
                 break
-            i, j = int(parts[0]), int(parts[1])
             if (i, j) not in legal:
                 loser, reason = color, f"illegal move {i} {j}"
                 break
             board = play_move(board, color, i, j)
             moves.append(Move(color, (i, j), seconds))
             if show:
-                show(f"{agent.name} ({'dark' if color == 1 else 'light'}) plays {i},{j}\n{render(board)}")
+                show(f"{agent.name} ({COLOR_NAMES[color]}) plays {i},{j}\n{render(board)}")
             color = 3 - color
     finally:
         d, l = score(board)
         codes = {}
         for c, agent in agents.items():
             try:
-                agent.send(f"FINAL {d} {l}")
+                agent.send(format_final(d, l))
             except (BrokenPipeError, OSError, ValueError):
                 pass
             codes[c] = agent.finish(final_grace)
     if loser is not None:
         winner = 3 - loser
-        reason = f"{'dark' if loser == 1 else 'light'} lost: {reason}"
+        reason = f"{COLOR_NAMES[loser]} lost: {reason}"
     else:
         winner = 1 if d > l else (2 if l > d else None)
     names = {c: agents[c].name if c in agents else None for c in (1, 2)}
@@ -235,7 +242,7 @@ def main(argv=None) -> int:
     show = (lambda text: print(text, flush=True)) if args.show else None
     r = play_game(args.agent_a, args.agent_b, args.dimension, args.limit, args.minimax, args.caching,
                   args.ordering, args.timeout, show=show)
-    winner = "draw" if r.winner is None else f"{r.names[r.winner]} ({'dark' if r.winner == 1 else 'light'}) wins"
+    winner = "draw" if r.winner is None else f"{r.names[r.winner]} ({COLOR_NAMES[r.winner]}) wins"
     slowest = {c: max((m.seconds for m in r.moves if m.color == c), default=0.0) for c in (1, 2)}
     print(f"FINAL: {r.names[1]} (dark) {r.dark}:{r.light} {r.names[2]} (light); {winner}; {r.reason}; "
           f"{len(r.moves)} moves; slowest answer dark {slowest[1]:.2f} s, light {slowest[2]:.2f} s")

@@ -90,14 +90,15 @@ class Judge:
     def play_round(self, black: int, latency: dict) -> int:
         """One game, engine black playing black; returns black discs minus white discs."""
         game = self.game
+        seat = {otp.player_of("black"): black, otp.player_of("white"): 1 - black}  # player -> engine
         for i in (0, 1):
-            self.exchange(i, "clear_board", self.short_limit)
+            self.exchange(i, otp.format_command("clear_board"), self.short_limit)
         state = game.initial_state()
         passes = 0
-        colour = 0  # the judge's side to move; its own count of passes decides the end
+        player = otp.player_of("black")  # the judge's side to move; its own count of passes decides the end
         while passes < 2:
-            mover = black if colour == 0 else 1 - black
-            fields, elapsed = self.exchange(mover, "genmove", self.genmove_limit)
+            mover = seat[player]
+            fields, elapsed = self.exchange(mover, otp.format_command("genmove"), self.genmove_limit)
             latency[mover].append(elapsed)
             try:
                 point = otp.parse_move(" ".join(fields))
@@ -117,17 +118,16 @@ class Judge:
                     raise Forfeit(mover, f"illegal move {' '.join(fields)}")
                 state = game.play(state, move)
                 passes = 0
-            self.exchange(1 - mover, f"play {otp.format_move(point)}", self.short_limit)
-            colour = 1 - colour
-        cells = game.cells(state)
-        return int((cells == 1).sum()) - int((cells == 2).sum())
+            self.exchange(1 - mover, otp.format_command("play", otp.format_move(point)), self.short_limit)
+            player = 1 - player
+        return otp.final_score(game.cells(state))
 
     def run(self) -> dict:
         """name, the rounds, quit; returns the report (the two connections must be accepted)."""
         names, rounds, latency, forfeits = [None, None], [], {0: [], 1: []}, {}
         for i in (0, 1):
             try:
-                names[i] = " ".join(self.exchange(i, "name", self.short_limit)[0])
+                names[i] = " ".join(self.exchange(i, otp.format_command("name"), self.short_limit)[0])
             except Forfeit as f:
                 forfeits[f.args[0]] = {"round": 0, "reason": f.args[1]}
         for r in range(self.rounds):
@@ -152,7 +152,7 @@ class Judge:
         for i in (0, 1):
             if i not in forfeits:
                 try:
-                    self.exchange(i, "quit", self.short_limit)
+                    self.exchange(i, otp.format_command("quit"), self.short_limit)
                     quit_ok[i] = True
                 except Forfeit as f:
                     quit_ok[i] = False

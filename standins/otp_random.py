@@ -2,7 +2,8 @@
 
     python -m standins.otp_random [HOST PORT] [--seed N]     (no HOST PORT: stdin/stdout)
 
-It runs the same session as plies-otp (adapters.otp.OtpSession), with a random player.
+It runs the same session as plies-otp (adapters.otp: OtpSession, its engine and its exit
+statuses), with a random player.
 """
 import argparse
 import socket
@@ -10,7 +11,7 @@ import sys
 
 import numpy as np
 
-from adapters.otp import OtpSession, serve
+from adapters.otp import OtpSession, OtpSettings, make_engine, run
 from engines.games import make_game
 from protocols import otp
 
@@ -39,13 +40,12 @@ def main(argv=None) -> int:
     parser.add_argument("port", nargs="?", type=int)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    session = OtpSession(RandomPlayer(args.seed), name="random")
+    engine = make_engine(OtpSession(RandomPlayer(args.seed), OtpSettings(name="random")))
     if args.host is None:
-        serve(session, otp.LineChannel(sys.stdin, sys.stdout))
-        return 0
+        return run(engine, otp.LineChannel(sys.stdin, sys.stdout))
     with socket.create_connection((args.host, args.port), timeout=10) as sock:
         sock.settimeout(None)
-        return serve(session, otp.SocketChannel(sock)) and 1
+        return run(engine, otp.SocketChannel(sock))
 
 
 if __name__ == "__main__":

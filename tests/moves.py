@@ -1,6 +1,15 @@
 """Move text for tests, through the protocol modules and the board view (as an adapter does it),
 plus the algebraic squares ('d3': column letter, row from 1 at the top) that the Othello drawing uses."""
+from engines.errors import IllegalMove
 from protocols import gtp, otp
+
+
+def go5_attempt(game, state, move: int, colour: int | None = None):
+    """(state after a go5 play attempt, None) or (the state it leaves behind, Reason) when illegal."""
+    try:
+        return game.go5_play(state, move, colour), None
+    except IllegalMove as illegal:
+        return illegal.after, illegal.reason
 
 
 def gtp_move(game, text: str) -> int:

@@ -31,21 +31,6 @@ WIN = 1000.0
 TOLERANCE = 0.005  # seconds of CPU time a search may run past its deadline
 
 
-@pytest.fixture
-def small_pages():
-    """Fresh memory comes in 4 KB pages while a timed test runs.  numpy asks the kernel for 2 MB pages
-    for large arrays (the tree, the transposition table), and on a virtual machine the first touch
-    of such a page can stall the thread for several milliseconds of CPU time while the host backs
-    it: an effect of the machine, not of the search's time keeping, which these tests check."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # numpy < 2
-        from numpy.core.multiarray import _set_madvise_hugepage
-    previous = _set_madvise_hugepage(False)
-    yield
-    _set_madvise_hugepage(previous)
-
-
 @nb.njit(K.SIG_EVALUATE, cache=True)
 def hex_weights_eval(s, w):
     """Final: -(WIN + empty cells) for the side to move (who has lost).  Else sum of w over own stones

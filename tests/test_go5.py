@@ -4,35 +4,36 @@ and the regression files (the course's 64 tests and our own regress/*.gtp) throu
 
 The expected answers come from ../shared/specs/gtp-go5.md (sections 1.9, 3.1, 3.2, 4.8, 5) and are
 derived in the comments.  The course weights and regression file are data outside the project:
-they are read from ../shared/data next to the project root and the tests that need them are
-skipped when they are absent.  No assertion depends on timing.
+they are read from ../shared/data next to the project root (tests/conftest.py: the tests that need
+them are skipped when they are absent, and fail instead under PLIES_REQUIRE_SHARED_DATA=1).  Every
+search is seeded; no assertion depends on timing.
 """
 import io
+import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from adapters.go5 import Go5Session, make_engine
+from adapters import go5
+from adapters.go5 import Go5Session, Settings, make_engine
+from conftest import COURSE_TESTS, ROOT, made_weights, regress_counts, run_regress, weights_lines
+from conftest import COURSE_WEIGHTS as WEIGHTS
+from engines.search import Limits
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-WEIGHTS = DATA / "go5-course-weights.txt"
-COURSE_TESTS = DATA / "go5-tests.gtp"
 OUR_FILES = sorted((ROOT / "regress").glob("*.gtp"))
 TESTED_MODE = ("--movefilter", "--in_tree_knowledge=probabilistic", "--num_total_sim=1")
 COLUMNS = "abcdefghjklmnopqrstuvwxyz"
 
-needs_weights = pytest.mark.skipif(not WEIGHTS.is_file(), reason=f"the course weights {WEIGHTS} are absent")
-needs_course_tests = pytest.mark.skipif(not COURSE_TESTS.is_file(),
-                                        reason=f"the course tests {COURSE_TESTS} are absent")
+needs_weights = pytest.mark.shared_data(WEIGHTS.name)
+needs_course_tests = pytest.mark.shared_data(COURSE_TESTS.name)
 
 
 def engine_process(stdin: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -275,8 +276,7 @@ def test_genmove_pass_leaves_the_board_and_the_player_to_move_unchanged(procs):
 
 # ---- the command line ---------------------------------------------------------------------------------
 
-NO_WEIGHTS = [TESTED_MODE, ("--in_tree_knowledge", "probabilistic"), ("--simulations", "probabilistic"),
-              ("--simulations", "rulebased")]
+NO_WEIGHTS = [TESTED_MODE, ("--in_tree_knowledge", "probabilistic"), ("--simulations", "probabilistic")]
 for args in NO_WEIGHTS:
     PROCESSES.add(("no weights", args), engine_process, "name\n", *args)
 
@@ -316,6 +316,94 @@ def test_a_weights_file_with_one_bad_line_among_good_ones(tmp_path):
     proc = engine_process("name\n", *TESTED_MODE, "--weights", str(bad))
     assert proc.returncode != 0 and proc.stdout == b""
     assert b"line 501" in proc.stderr
+
+
+PROCESSES.add("rulebased", engine_process, "name\n", "--simulations", "rulebased", "--movefilter")
+
+
+def test_rulebased_simulations_are_refused_at_start_up(procs):
+    """The engine has no rule-based rollout policy: it says so and stops (exit 2) rather than quietly
+    playing random rollouts; a session cannot be made with it either."""
+    proc = procs.result("rulebased")
+    assert (proc.returncode, proc.stdout) == (2, b"")
+    assert b"--simulations rulebased is not available" in proc.stderr
+    with pytest.raises(ValueError, match="rulebased"):
+        Go5Session(simulations="rulebased")
+
+
+def start(*argv):
+    return go5.start(go5.build_parser().parse_args(argv))
+
+
+@pytest.fixture
+def no_go5_environment(monkeypatch):
+    """The settings tests start from the defaults, whatever PLIES_GO5_* the user's shell has."""
+    for key in [k for k in os.environ if k.startswith(go5.ENV_PREFIX + "_")]:
+        monkeypatch.delenv(key)
+
+
+@pytest.mark.usefixtures("no_go5_environment")
+def test_settings_come_from_the_file_the_environment_and_the_flags(tmp_path, monkeypatch):
+    """The project's own settings: defaults (Go5's constants), then --config FILE, then PLIES_GO5_<KEY>,
+    then --weights / --seed; the search is built from them."""
+    default = start().new_searcher()
+    assert (default.config.c, default.config.rollout_limit, default.capacity, default.seed) == (0.4, 100, 1 << 20, 0)
+    file = tmp_path / "go5.toml"
+    file.write_text('c = 0.9\nrollout_limit = 50\ncapacity = 4096\nseed = 5\n')
+    session = start("--config", str(file))
+    searcher = session.new_searcher()
+    assert (searcher.config.c, searcher.config.rollout_limit, searcher.capacity, searcher.seed) == (0.9, 50, 4096, 5)
+    monkeypatch.setenv("PLIES_GO5_SEED", "7")
+    monkeypatch.setenv("PLIES_GO5_C", "0.25")
+    settings = start("--config", str(file)).settings
+    assert (settings.seed, settings.c, settings.rollout_limit) == (7, 0.25, 50)
+    assert start("--config", str(file), "--seed", "9").settings.seed == 9
+    weights = tmp_path / "weights.txt"
+    weights.write_text("\n".join(weights_lines(lambda i, key: 1)) + "\n")
+    monkeypatch.setenv("PLIES_GO5_WEIGHTS", str(weights))
+    assert start("--in_tree_knowledge=probabilistic").knowledge and start().weights is not None
+    with pytest.raises(go5.Refused, match="cannot load the weights"):
+        start("--weights", str(tmp_path / "missing.txt"))  # the flag over the environment
+
+
+@pytest.mark.parametrize("argv, env, message", [
+    (["--config", "missing.toml"], {}, "no file"),
+    (["--config", "{file}"], {}, "unknown key(s) nodes"),
+    ([], {"PLIES_GO5_CAPACITY": "many"}, "capacity"),
+    ([], {"PLIES_GO5_ROLLOUT_LIMIT": "0"}, "rollout_limit"),
+    (["--num_total_sim", "0"], {}, "--num_total_sim"),
+    (["--weights", "missing.txt"], {}, "cannot load the weights"),
+])
+@pytest.mark.usefixtures("no_go5_environment")
+def test_bad_settings_are_refused_with_exit_status_2(tmp_path, monkeypatch, capsys, argv, env, message):
+    file = tmp_path / "go5.toml"
+    file.write_text("nodes = 10\n")
+    monkeypatch.chdir(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert go5.main([arg.format(file=file) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("plies-go5: ") and message in err
+
+
+def test_help_lists_the_settings_and_the_exit_statuses():
+    text = go5.build_parser().format_help()
+    for key in ("weights", "seed", "c", "rollout_limit", "capacity"):
+        assert f"  {key} = " in text and f"PLIES_GO5_{key.upper()}" in text
+    for status, meaning in go5.EXIT_STATUS.values():
+        assert f"  {status}  {meaning}" in text
+
+
+def test_the_flag_commands_keep_their_replies():
+    """5.3: selfatari sets the self-atari filter; use_pattern, random_simulation and use_ucb accept 0
+    or 1 and answer an empty success, as Go5 does (nothing here reads them)."""
+    session = Go5Session()
+    engine = make_engine(session)
+    assert engine.handle("selfatari 1") == "= \n\n" and session.movefilter
+    assert engine.handle("selfatari 0") == "= \n\n" and not session.movefilter
+    for name in ("use_pattern", "random_simulation", "use_ucb"):
+        assert [engine.handle(f"{name} {v}") for v in "01"] == ["= \n\n"] * 2
+        assert engine.handle(f"{name} 2") == f"? {name} takes 0 or 1, got 2\n\n"
 
 
 # ---- fuzz: GtpEngine.handle in process -----------------------------------------------------------------
@@ -373,14 +461,6 @@ def gtp_lines(draw):
     return line.replace("\n", " ").replace("\r", " ")
 
 
-@pytest.fixture(scope="module")
-def weights():
-    if not WEIGHTS.is_file():
-        pytest.skip(f"the course weights {WEIGHTS} are absent")
-    from engines.knowledge.go_weights import load_weights
-    return load_weights(WEIGHTS)
-
-
 def check_one_reply(engine, session, line):
     before_state, before_size = session.state.copy(), session.game.size
     reply = engine.handle(line)
@@ -399,8 +479,8 @@ def check_one_reply(engine, session, line):
 @given(lines=st.lists(gtp_lines(), min_size=1, max_size=25))
 @example(lines=["boardsize " + "1" * 5000, "num_total_sim " + "9" * 4400, "play b a" + "1" * 5000,
                 "komi " + "1" * 400, "selfatari 1" + "0" * 5000, "name"])
-def test_fuzz_one_well_formed_reply_per_line_and_no_change_after_errors(weights, lines):
-    session = Go5Session(weights, num_total_sim=1, movefilter=True, knowledge=True)
+def test_fuzz_one_well_formed_reply_per_line_and_no_change_after_errors(course_weights, lines):
+    session = Go5Session(course_weights, num_total_sim=1, movefilter=True, knowledge=True)
     errors = io.StringIO()
     engine = make_engine(session)
     engine.stderr = errors
@@ -412,8 +492,8 @@ def test_fuzz_one_well_formed_reply_per_line_and_no_change_after_errors(weights,
     assert "Traceback" not in errors.getvalue()
 
 
-def test_fuzz_quit_stops_the_engine(weights):
-    engine = make_engine(Go5Session(weights))
+def test_fuzz_quit_stops_the_engine(course_weights):
+    engine = make_engine(Go5Session(course_weights))
     assert engine.handle("5 quit now") == "= \n\n" and engine.finished
 
 
@@ -432,9 +512,9 @@ def opening(engine, session, size, seed):
 @pytest.mark.parametrize("size", [7, 9])
 @pytest.mark.parametrize("simulations", ["random", "probabilistic"])
 @pytest.mark.parametrize("knowledge", [True, False])
-def test_genmove_with_200_playouts_plays_legal_moves(weights, size, simulations, knowledge):
-    session = Go5Session(weights, num_total_sim=200, simulations=simulations, movefilter=True,
-                         knowledge=knowledge, seed=size)
+def test_genmove_with_200_playouts_plays_legal_moves(course_weights, size, simulations, knowledge):
+    session = Go5Session(course_weights, num_total_sim=200, simulations=simulations, movefilter=True,
+                         knowledge=knowledge, settings=Settings(seed=size))
     engine = make_engine(session)
     opening(engine, session, size, seed=size)
     for i in range(8):
@@ -453,6 +533,34 @@ def test_genmove_with_200_playouts_plays_legal_moves(weights, size, simulations,
     assert session.last_stats["simulations"] == 200
 
 
+# ---- the prior's integers: Python's round, half to even (3.1 step 4, 3.3) -------------------------------
+
+def test_prior_counts_round_half_to_even_in_the_reply_and_in_the_tree():
+    """Weights of our own making, all 1 except FE_PASS_NEW 8, FE_LINE_1 2 and FE_LINE_2 4, on the empty
+    3x3 board (Black to move, no move yet): gamma is 8 for Pass, 4 for b2 (line 2) and 2 for the eight
+    edge points (line 1).  S = 28 and each p = gamma / 28 is a power-of-two multiple of 2 / 28, so
+    r = p / p_max is exact: 1, 1/2 and 1/4.
+    - Pass: sims 10, wins 10.  b2: sims_f 5, wins_f 0.75 * 5 = 3.75 -> 4.
+    - edges: sims_f = 10 / 4 = 2.5 exactly, half to even -> 2 (half up would give 3);
+      wins_f = 0.625 * 2.5 = 1.5625 -> 2.
+    Sorted by win rate, then by name.  The tree starts each root child with the same integers (3.3):
+    the root's N = 10 + 5 + 8 * 2 = 31, and the one playout goes to the UCT maximum for Black,
+    b/n + 0.4 sqrt(ln N / n): an edge point's 2/2 + 0.4 * 1.31 = 1.52 beats Pass's 1.23 and b2's
+    1.13, so a1, the first edge point in child order, ends with 3 visits.  (With edges at 3/2 the
+    visit would go to Pass instead: 1.24 against 1.11.)"""
+    session = Go5Session(made_weights(FE_PASS_NEW=8, FE_LINE_1=2, FE_LINE_2=4), num_total_sim=1, knowledge=True)
+    engine = make_engine(session)
+    assert engine.handle("boardsize 3") == "= \n\n"
+    edges = ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]
+    assert engine.handle("prior_knowledge") == replies(
+        " ".join(["Pass 10 10", "b2 4 5"] + [f"{v} 2 2" for v in edges])).decode()
+    result = session.new_searcher().search(session.state, Limits(simulations=1))
+    visits = {session._vertex(m) if m != session.game.pass_action else "pass": v
+              for m, v in zip(result.moves, result.visits)}
+    assert visits == {"a1": 3, "b1": 2, "c1": 2, "a2": 2, "b2": 5, "c2": 2, "a3": 2, "b3": 2, "c3": 2, "pass": 10}
+    assert engine.handle("genmove b") == "= pass\n\n"
+
+
 # ---- tree reuse (4.7) -------------------------------------------------------------------------------
 
 def recording(searcher, calls):
@@ -466,12 +574,12 @@ def recording(searcher, calls):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_genmove_b_then_genmove_w_keeps_the_subtree(weights, seed):
+def test_genmove_b_then_genmove_w_keeps_the_subtree(course_weights, seed):
     """After 'genmove b', the searcher's root is the chosen child and its root_state must equal the
     state the engine hands to the next 'genmove w' (exact go5_play state): then the subtree is
     searched on, not rebuilt."""
-    session = Go5Session(weights, num_total_sim=[1, 30, 200][seed % 3], movefilter=True, knowledge=seed % 4 != 3,
-                         simulations=["random", "probabilistic"][seed % 2], seed=seed)
+    session = Go5Session(course_weights, num_total_sim=[1, 30, 200][seed % 3], movefilter=True, knowledge=seed % 4 != 3,
+                         simulations=["random", "probabilistic"][seed % 2], settings=Settings(seed=seed))
     engine = make_engine(session)
     opening(engine, session, [5, 7, 9][seed % 3], seed)
     if session.game.to_move(session.state) == 1:
@@ -490,9 +598,9 @@ def test_genmove_b_then_genmove_w_keeps_the_subtree(weights, seed):
     assert session.last_stats["tree_size"] >= tree_size  # searched on from the kept nodes
 
 
-def test_alternating_genmove_and_play_starts_fresh_trees(weights):
+def test_alternating_genmove_and_play_starts_fresh_trees(course_weights):
     """4.7: 'genmove b / play w / genmove b' asks for the colour the tree is not for: a new tree."""
-    session = Go5Session(weights, num_total_sim=50, movefilter=True, knowledge=True)
+    session = Go5Session(course_weights, num_total_sim=50, movefilter=True, knowledge=True)
     engine = make_engine(session)
     engine.handle("boardsize 7")
     engine.handle("play b d4")
@@ -508,22 +616,18 @@ def test_alternating_genmove_and_play_starts_fresh_trees(weights):
 
 # ---- the regression files through regress.runner -------------------------------------------------------
 
-def run_regress(*files) -> subprocess.CompletedProcess:
-    engine = " ".join([sys.executable, "-m", "adapters.go5", *TESTED_MODE, "--weights", str(WEIGHTS)])
-    return subprocess.run([sys.executable, "-m", "regress.runner", engine, *map(str, files)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+def regress_tested_mode(path) -> subprocess.CompletedProcess:
+    return run_regress(shlex.join([sys.executable, "-m", "adapters.go5", *TESTED_MODE, "--weights", str(WEIGHTS)]),
+                       path)
 
 
 def summary(proc) -> dict:
-    lines = proc.stdout.splitlines()
-    header = lines.index("#Tests\tFAIL\tfail\tPASS\tpass\tError\tTime\tCpuTime")
-    keys = ["tests", "FAIL", "fail", "PASS", "pass", "Error"]
-    return dict(zip(keys, map(int, lines[header + 1].split("\t")[:6])))
+    return dict(zip(("tests", "FAIL", "fail", "PASS", "pass", "Error"), regress_counts(proc.stdout)))
 
 
-PROCESSES.add("course tests", run_regress, COURSE_TESTS, needs=(WEIGHTS, COURSE_TESTS), first=True)
+PROCESSES.add("course tests", regress_tested_mode, COURSE_TESTS, needs=(WEIGHTS, COURSE_TESTS), first=True)
 for path in OUR_FILES:
-    PROCESSES.add(path.name, run_regress, path, needs=(WEIGHTS,), first=True)
+    PROCESSES.add(path.name, regress_tested_mode, path, needs=(WEIGHTS,), first=True)
 
 
 @needs_weights

@@ -2,18 +2,19 @@
 (engines/knowledge/go_weights.py, go_features.py, go_prior.py).
 
 The course weights and the regression file are data outside the project: they are read from
-../shared/data next to the project root (or the directory named by PLIES_GO5_DATA) and the tests
-that need them are skipped when they are absent.  The compiled features are checked against a
+../shared/data next to the project root (tests/conftest.py: the tests that need them are skipped
+when they are absent, and fail instead under PLIES_REQUIRE_SHARED_DATA=1).  The compiled features are checked against a
 slow pure-Python reference written here from the specification, on hand-made and random positions.
 """
-import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import COURSE_TESTS as REGRESS_FILE
+from conftest import weights_lines
+from moves import go5_attempt
 from engines.games import make_game
 from engines.games.go import TO_MOVE
 from engines.knowledge import go_weights as GW
@@ -21,20 +22,10 @@ from engines.knowledge.go_features import gammas, move_features
 from engines.knowledge.go_prior import (PRIOR_PARAMS_LEN, go5_children, go5_prior, prior_knowledge, prior_params,
                                         prior_values, vertex_name)
 
-DATA = Path(os.environ.get("PLIES_GO5_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
-WEIGHTS_FILE = DATA / "go5-course-weights.txt"
-REGRESS_FILE = DATA / "go5-tests.gtp"
 LETTERS = "abcdefghjklmnopqrstuvwxyz"
 SPEC_WEIGHTS = [8.87323, 6.60904, 6.56391, 8.23333, 2.1466, 1, 0.375634, 0.620535, 1.07571, 5.09796, 2.93718,
                 4.23323, 2.7383, 1.42036, 1.62858, 1.20849, 1.21587, 4.08844, 5.44847, 4.76146, 3.72079, 2.83425,
                 1.88232, 1.93623, 1.3993, 1.5165]
-
-
-@pytest.fixture(scope="module")
-def W():
-    if not WEIGHTS_FILE.is_file():
-        pytest.skip(f"the course weights {WEIGHTS_FILE} are absent (set PLIES_GO5_DATA to their directory)")
-    return GW.load_weights(WEIGHTS_FILE)
 
 
 # ---- positions -----------------------------------------------------------------------------------
@@ -50,7 +41,7 @@ def replay(n, moves, strict=True):
     state = game.initial_state()
     words = moves.split()
     for colour, vertex in zip(words[::2], words[1::2]):
-        state, reason = game.go5_play(state, action(n, vertex), "bw".index(colour))
+        state, reason = go5_attempt(game, state, action(n, vertex), "bw".index(colour))
         assert not (strict and reason), f"{colour} {vertex} is illegal: {reason}"
     return game, state
 
@@ -74,7 +65,7 @@ def random_positions(count, seed=7):
             else:
                 cands = game.go5_candidates(state, colour)
                 move = int(rng.choice(cands)) if cands else n * n
-            state, _ = game.go5_play(state, move, colour)
+            state, _ = go5_attempt(game, state, move, colour)
         out.append((game, state))
     return out
 
@@ -179,13 +170,13 @@ class Ref:
 
 
 # ---- the basic features on hand-made positions ------------------------------------------------------
-def feats_at(game, state, W, vertex):
-    return move_features(game, state, W)[action(game.size, vertex)]
+def feats_at(game, state, weights, vertex):
+    return move_features(game, state, weights)[action(game.size, vertex)]
 
 
-def test_capture_and_atari_on_the_same_point(W):
+def test_capture_and_atari_on_the_same_point(course_weights):
     game, s = replay(5, "b b1 w a1 b a4 w a3")  # a1 has the one liberty a2; a3 has a2 and b3
-    f = move_features(game, s, W)
+    f = move_features(game, s, course_weights)
     assert f[action(5, "a2")][:2] == [GW.FE_CAPTURE, GW.FE_ATARI_OTHER]
     assert f[action(5, "b3")][0] == GW.FE_ATARI_OTHER
     assert sum(GW.FE_CAPTURE in v for v in f.values()) == 1
@@ -193,41 +184,41 @@ def test_capture_and_atari_on_the_same_point(W):
     assert not any(GW.FE_ATARI_KO in v for v in f.values())
 
 
-def test_no_save_feature_for_own_blocks_and_dropped_illegal_targets(W):
+def test_no_save_feature_for_own_blocks_and_dropped_illegal_targets(course_weights):
     # white to move; black a2 (liberties a1, a3) and b1 (a1, c1) have two liberties each, white's
     # own b2 has two (b3, c2); white a1 would be suicide, so it gets nothing
     game, s = replay(4, "b a2 w b2 b b1")
-    f = move_features(game, s, W)
+    f = move_features(game, s, course_weights)
     assert action(4, "a1") not in f
     assert f[action(4, "a3")][0] == GW.FE_ATARI_OTHER and f[action(4, "c1")][0] == GW.FE_ATARI_OTHER
     for v in ("b3", "c2"):
         assert not {2, 3, 4} & set(f[action(4, v)])
     assert sum(bool({2, 3, 4} & set(x)) for x in f.values()) == 2
-    assert f == Ref(game, s).features(W)
+    assert f == Ref(game, s).features(course_weights)
 
 
-def test_atari_ko_with_a_ko_point_that_survived_a_pass(W):
+def test_atari_ko_with_a_ko_point_that_survived_a_pass(course_weights):
     moves = "b b3 w c3 b c2 w d2 b c4 w d4 b a1 w e3 b d3"
     game, s = replay(5, moves)
     assert game.ko(s) == action(5, "c3")
-    f = move_features(game, s, W)  # white to move: black blocks with two liberties
+    f = move_features(game, s, course_weights)  # white to move: black blocks with two liberties
     assert any(GW.FE_ATARI_KO in v for v in f.values())
     assert not any(GW.FE_ATARI_OTHER in v for v in f.values())
     assert action(5, "c3") not in f  # the ko point is not legal, so it gets nothing
     game, s = replay(5, moves + " w pass")  # the ban survives the pass and now binds black
     assert game.ko(s) == action(5, "c3")
-    f = move_features(game, s, W)
+    f = move_features(game, s, course_weights)
     atari_ko = sorted(vertex_name(5, a) for a, v in f.items() if GW.FE_ATARI_KO in v)
     assert atari_ko and not any(GW.FE_ATARI_OTHER in v for v in f.values())
     assert f[25] == [GW.FE_PASS_CONSECUTIVE]
     assert not any(9 <= x <= 16 for v in f.values() for x in v)  # last move was a pass: no DIST_PREV
-    assert f == Ref(game, s).features(W)
+    assert f == Ref(game, s).features(course_weights)
 
 
-def test_dist_prev_own_0_after_last2_was_captured(W):
+def test_dist_prev_own_0_after_last2_was_captured(course_weights):
     game, s = replay(5, "b a1 w b1 b c3 w b2 b a2 w a3")  # white a3 captured black a2
     assert game.last2(s) == action(5, "a2") and game.cells(s)[3, 0] == 0
-    f = move_features(game, s, W)
+    f = move_features(game, s, course_weights)
     assert GW.FE_DIST_PREV_OWN_0 in f[action(5, "a2")]
     assert sum(GW.FE_DIST_PREV_OWN_0 in v for v in f.values()) == 1
     assert f[action(5, "a2")][:2] == [GW.FE_DIST_PREV_2, GW.FE_DIST_PREV_OWN_0]
@@ -273,14 +264,14 @@ def test_line_features_on_every_board():
             assert [x for x in f[a] if 6 <= x <= 8] == [6 + min(line, 3) - 1], (n, a)
 
 
-def test_features_match_the_reference_on_random_positions(W):
+def test_features_match_the_reference_on_random_positions(course_weights):
     positions = random_positions(300)
     hand = [replay(5, "b b1 w a1 b a4 w a3"), replay(5, "b b3 w c3 b c2 w d2 b c4 w d4 b a1 w e3 b d3 w pass"),
             replay(5, "b a1 w b1 b c3 w b2 b a2 w a3"), replay(9, "b a1 w j9"), replay(3, "b b2 w a2 b b3 w a3")]
     fired = set()
     for game, s in positions + hand:
-        got = move_features(game, s, W)
-        assert got == Ref(game, s).features(W), game.render(s)
+        got = move_features(game, s, course_weights)
+        assert got == Ref(game, s).features(course_weights), game.render(s)
         for v in got.values():
             assert len(v) == len(set(v))
             fired.update(v)
@@ -288,56 +279,57 @@ def test_features_match_the_reference_on_random_positions(W):
     assert sum(f >= 26 for f in fired) > 40
 
 
-def test_gamma_is_the_product_in_feature_order(W):
+def test_gamma_is_the_product_in_feature_order(course_weights):
     for game, s in random_positions(40, seed=3):
-        feats = move_features(game, s, W)
-        acts, gam = gammas(game, s, W)
+        feats = move_features(game, s, course_weights)
+        acts, gam = gammas(game, s, course_weights)
         assert acts == game.go5_candidates(s) + [game.pass_action]
         for a, g in zip(acts, gam):
             expected = 1.0
             for x in feats[a]:
-                expected *= float(W.weights[x])
+                expected *= float(course_weights.weights[x])
             assert g == expected
 
 
 # ---- patterns ----------------------------------------------------------------------------------------
-def test_pattern_table(W):
-    assert int((W.table >= 0).sum()) == 15828
+def test_pattern_table(course_weights):
+    assert int((course_weights.table >= 0).sum()) == 15828
     canon = _all_canonicals()
     for code in range(GW.PATTERN_CODES):
         s = GW.pattern_string(code)
         assert GW.pattern_code(s) == code
-        assert W.table[code] == W.index.get(canon[code], -1)
-    for key in W.names[26:]:
+        assert course_weights.table[code] == course_weights.index.get(canon[code], -1)
+    for key in course_weights.names[26:]:
         assert _canonical_ref(key) == key
-    assert sorted(set(W.table[W.table >= 0].tolist())) == list(range(26, 1080))
+    assert sorted(set(course_weights.table[course_weights.table >= 0].tolist())) == list(range(26, 1080))
 
 
-def test_canonical_forms_by_hand(W):
+def test_canonical_forms_by_hand(course_weights):
     assert GW.canonical(".........") == "........."
     assert GW.canonical("X........") == "........O"
     assert GW.canonical("........X") == "........O"
     assert GW.canonical("###...OX.") == "###....OX"
     assert GW.canonical("####..#OX") == "####..#OX"
     assert len(set(GW.images("####..#OX"))) == 16
-    assert W.index["####..#OX"] == 1043 and W.index["###....OX"] == 1067
-    assert W.pattern_feature("###...OX.") == 1067 and W.pattern_feature("#OX#..###") == 1043
-    assert W.pattern_feature(".........") == -1
+    assert course_weights.index["####..#OX"] == 1043 and course_weights.index["###....OX"] == 1067
+    assert course_weights.pattern_feature("###...OX.") == 1067 and course_weights.pattern_feature("#OX#..###") == 1043
+    assert course_weights.pattern_feature(".........") == -1
     for s in ("X##.O.O##", "###...OX.", "#.X#.O#.."):
         assert GW.canonical(s) == _canonical_ref(s)
 
 
-def test_worked_example(W):
+def test_worked_example(course_weights):
     game, s = replay(3, "b b2 w a2 b b3 w a3")
-    f = move_features(game, s, W)
+    f = move_features(game, s, course_weights)
     assert f[action(3, "a1")] == [2, 11, 21, 6, 1043]
     assert f[action(3, "b1")] == [12, 20, 6, 1067]
     assert f[action(3, "c3")] == [11, 18, 6] and f[action(3, "c2")] == [12, 19, 6]
     assert f[action(3, "c1")] == [13, 21, 6] and f[9] == [0]
-    acts, gam = gammas(game, s, W)
+    acts, gam = gammas(game, s, course_weights)
     assert [vertex_name(3, a) for a in acts] == ["a1", "b1", "c1", "c2", "c3", "Pass"]
     assert np.allclose(gam, [63.6924, 20.165, 1.51217, 4.89763, 8.66386, 8.87323], rtol=2e-5)
-    assert format_prior(game, prior_knowledge(game, s, W)) == "a1 10 10 b1 2 3 Pass 1 1 c3 1 1 c2 0 1 c1 0 0"
+    assert format_prior(game, prior_knowledge(game, s, course_weights)) == \
+        "a1 10 10 b1 2 3 Pass 1 1 c3 1 1 c2 0 1 c1 0 0"
 
 
 def test_vertex_names_and_sorting():
@@ -348,10 +340,10 @@ def test_vertex_names_and_sorting():
         vertex_name(5, 26)
 
 
-def test_empty_candidates_answer_pass_10_10(W):
+def test_empty_candidates_answer_pass_10_10(course_weights):
     game, s = replay(2, "b a1 w pass b b2")  # white: a2 and b1 are suicide
     assert game.go5_candidates(s) == []
-    assert prior_knowledge(game, s, W) == [(4, 10, 10)]
+    assert prior_knowledge(game, s, course_weights) == [(4, 10, 10)]
 
 
 def format_prior(game, entries):
@@ -359,14 +351,14 @@ def format_prior(game, entries):
 
 
 # ---- the prior kernel ------------------------------------------------------------------------------
-def test_prior_kernel_gives_the_node_initialisation(W):
-    params = prior_params(W)
+def test_prior_kernel_gives_the_node_initialisation(course_weights):
+    params = prior_params(course_weights)
     assert params.shape == (PRIOR_PARAMS_LEN,)
     for game, s in random_positions(40, seed=11):
         nn = game.size ** 2
         acts = np.empty(nn + 1, dtype=np.int32)
         k = go5_children(s, acts)
-        expected_acts, gam = gammas(game, s, W)
+        expected_acts, gam = gammas(game, s, course_weights)
         assert acts[:k].tolist() == expected_acts
         out = np.empty(nn + 1)
         go5_prior(s, acts, k, out, params)
@@ -381,16 +373,16 @@ def test_prior_kernel_gives_the_node_initialisation(W):
     assert out.tolist() == [1 / 3] * 3
 
 
-def test_prior_kernel_drives_mcts_init(W):
+def test_prior_kernel_drives_mcts_init(course_weights):
     from engines.knowledge.bundle import Knowledge
     from engines.search.mcts import MCTS, MCTSConfig, PRIOR, VISITS
     from engines.search.result import Limits
     game, s = replay(3, "b b2 w a2 b b3 w a3")
     mcts = MCTS(game, MCTSConfig(prior_use="init", prior_strength=10.0, c=0.4),
-                knowledge=Knowledge(prior=go5_prior, prior_params=prior_params(W)), capacity=1000)
+                knowledge=Knowledge(prior=go5_prior, prior_params=prior_params(course_weights)), capacity=1000)
     result = mcts.search(s, Limits(simulations=1))
     assert result.moves == [0, 1, 2, 5, 8, 9]  # the legal kernel's order: here the same as K(X) + pass
-    _, gam = gammas(game, s, W)
+    _, gam = gammas(game, s, course_weights)
     rows = slice(1, 1 + len(gam))
     assert np.allclose(mcts.tree_f[rows, PRIOR], gam / gam.sum(), rtol=1e-6)
     extra = mcts.tree_f[rows, VISITS] - np.array([v[2] for v in prior_values(gam)])
@@ -406,10 +398,7 @@ def _all_canonicals():
 
 @lru_cache(maxsize=1)
 def _synthetic_lines():
-    keys = sorted(set(_all_canonicals()))
-    keys = keys[:GW.NUM_PATTERNS]
-    names = list(GW.BASIC_NAMES) + keys
-    return tuple(f"{i} {1 + (i % 7) / 8:g} {name}" for i, name in enumerate(names))
+    return weights_lines(lambda i, key: f"{1 + (i % 7) / 8:g}")
 
 
 @lru_cache(maxsize=1)
@@ -423,12 +412,12 @@ def load_text(tmp_path, text, name="w.txt"):
     return GW.load_weights(path)
 
 
-def test_the_course_file(W):
-    assert W.weights.dtype == np.float64 and W.weights.shape == (1080,)
-    assert W.names[:26] == GW.BASIC_NAMES and len(W.names) == 1080
-    assert W.weights[:26].tolist() == SPEC_WEIGHTS
-    assert W.table.shape == (65536,)
-    assert (W.weights == 1).sum() == 829  # the 828 pattern classes of weight 1, and FE_SELF_ATARI
+def test_the_course_file(course_weights):
+    assert course_weights.weights.dtype == np.float64 and course_weights.weights.shape == (1080,)
+    assert course_weights.names[:26] == GW.BASIC_NAMES and len(course_weights.names) == 1080
+    assert course_weights.weights[:26].tolist() == SPEC_WEIGHTS
+    assert course_weights.table.shape == (65536,)
+    assert (course_weights.weights == 1).sum() == 829  # the 828 pattern classes of weight 1, and FE_SELF_ATARI
 
 
 def test_loader_accepts_a_valid_file_with_or_without_final_newline(tmp_path):
@@ -516,14 +505,13 @@ def _regression_events():
 
 
 def _regression_ids():
-    if not REGRESS_FILE.is_file():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"the regression file {REGRESS_FILE} is absent "
-                                                                   f"(set PLIES_GO5_DATA to its directory)"))]
+    if not REGRESS_FILE.is_file():  # a test that says so
+        return [pytest.param(None, marks=pytest.mark.shared_data(REGRESS_FILE.name))]
     return [e[0] for e in _regression_events() if e[1] == "prior_knowledge" and e[0] is not None]
 
 
 @pytest.fixture(scope="module")
-def regression_answers(W):
+def regression_answers(course_weights):
     """id -> (our formatted answer, the expected regex), replaying the file as the engine would."""
     answers = {}
     game = state = None
@@ -534,18 +522,17 @@ def regression_answers(W):
         elif cmd == "clear_board":
             state = game.initial_state()
         elif cmd == "play":
-            state, _ = game.go5_play(state, action(game.size, args[1]), "bw".index(args[0].lower()))
+            state, _ = go5_attempt(game, state, action(game.size, args[1]), "bw".index(args[0].lower()))
         elif cmd == "genmove" and expected and expected != "pass":  # the engine plays its answer
-            state, reason = game.go5_play(state, action(game.size, expected), "bw".index(args[0].lower()))
+            state, reason = go5_attempt(game, state, action(game.size, expected), "bw".index(args[0].lower()))
             assert reason is None
         elif cmd == "prior_knowledge":
-            answers[ident] = (format_prior(game, prior_knowledge(game, state, W)), expected)
+            answers[ident] = (format_prior(game, prior_knowledge(game, state, course_weights)), expected)
     return answers
 
 
+@pytest.mark.shared_data(REGRESS_FILE.name)
 def test_the_regression_file_has_24_prior_knowledge_tests():
-    if not REGRESS_FILE.is_file():
-        pytest.skip(f"the regression file {REGRESS_FILE} is absent")
     events = _regression_events()
     assert len([e for e in events if e[0] is not None]) == 64
     assert len(_regression_ids()) == 24

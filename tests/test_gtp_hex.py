@@ -4,10 +4,11 @@ fuzzed (never a crash, the board unchanged after an error); genmove keeps the bo
 games refereed between two engine processes and against random moves; undo, board sizes, swap;
 the regression file through regress.runner.
 
-The referee (``GtpProcess``, ``referee_game``) is bench/hex_gtp_match.py's, the match script of the
-figures.
+The referee (``GtpProcess``, ``referee_game``) is the stand-in standins/hex_referee.py, which the match
+figures (bench/hex_gtp_match.py) use too.
 
-No assertion depends on timing: searches are bounded by simulation counts (``--time 0``).
+No assertion depends on timing: searches are bounded by simulation counts (``--time 0``), and every
+search and every game is seeded.
 """
 import random
 import re
@@ -21,14 +22,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bench.hex_gtp_match import ENGINE, GtpProcess, board_cells, referee_game
-from adapters.gtp_hex import ANALYZE_COMMANDS, HexSession, make_engine
+from adapters.gtp_hex import ANALYZE_COMMANDS, HexSession, Settings, make_engine
 from engines.games import make_game
+from engines.knowledge.network import NetworkError, shipped_sizes
 from protocols import hex_gtp
 from protocols.common import ProtocolError
+from standins.hex_referee import ENGINE, GtpProcess, board_cells, referee_game
 
 ROOT = Path(__file__).resolve().parents[1]
-FAST = ["--time", "0", "--simulations", "300"]   # deterministic and quick
+FAST = ["--time", "0", "--simulations", "300", "--seed", "0"]   # deterministic and quick
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -129,7 +131,7 @@ ARGS = st.one_of(st.sampled_from(["b", "w", "black", "WHITE", "x", "a1", "b2", "
 @settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(WORDS, st.lists(ARGS, max_size=3)), max_size=25))
 def test_fuzz_engine_lines_never_crash_and_errors_change_nothing(commands):
-    session = HexSession(size=3, seconds=None, simulations=8, seed=1)
+    session = HexSession(Settings(size=3, time=0, simulations=8, seed=1))
     engine = make_engine(session)
     for word, args in commands:
         line = " ".join([word, *args])
@@ -146,7 +148,7 @@ def test_fuzz_engine_lines_never_crash_and_errors_change_nothing(commands):
 
 
 def test_genmove_spends_exactly_its_simulations_and_plays_an_empty_cell():
-    session = HexSession(size=5, seconds=None, simulations=64, seed=3)
+    session = HexSession(Settings(size=5, time=0, simulations=64, seed=3))
     engine = make_engine(session)
     assert engine.handle("play b c3") == "= \n\n"
     result = session.search(1, 0.0)
@@ -157,7 +159,7 @@ def test_genmove_spends_exactly_its_simulations_and_plays_an_empty_cell():
 
 
 def test_out_of_turn_stones_are_placed_as_hexgui_sends_setup_stones():
-    session = HexSession(size=4, seconds=None, simulations=8)
+    session = HexSession(Settings(size=4, time=0, simulations=8, seed=0))
     engine = make_engine(session)
     for line in ("play b a1", "play b b1", "play b c1"):  # HexGui's playSetup sends all black stones first
         assert engine.handle(line) == "= \n\n"
@@ -225,14 +227,40 @@ def test_a_won_game_scores_and_refuses_more_moves_byte_for_byte():
         "= \n\n")
 
 
-def test_command_line_errors_exit_with_status_2(capsys, tmp_path):
-    from adapters.gtp_hex import main
-    for args, message in ((["--time", "0"], "--time 0 needs --simulations N"), (["--size", "2"], "--size must be"),
-                          (["--simulations", "0"], "--simulations must be"), (["--time", "-1"], "--time must be"),
-                          (["--time", "nan"], "--time must be"),
-                          (["--network", str(tmp_path / "absent.onnx")], "--network: no file")):
-        assert main(args) == 2, args
-        assert message in capsys.readouterr().err, args
+@pytest.mark.parametrize("args, message", [
+    (["--time", "0"], "time 0 needs simulations N"), (["--size", "2"], "size must be in 3..19"),
+    (["--simulations", "0"], "simulations must be at least 1"), (["--time", "-1"], "time must be a finite number"),
+    (["--time", "nan"], "time = nan (command line)"), (["--epsilon", "2"], "epsilon and swap_below must be in 0..1"),
+    (["--network", "absent.onnx"], "no network file absent.onnx"), (["--config", "absent.toml"], "--config: no file"),
+])
+def test_bad_settings_refuse_the_start_with_status_2(capsys, args, message):
+    from adapters.gtp_hex import EXIT_STATUS, main
+    assert main(args) == EXIT_STATUS["refused"][0] == 2
+    assert message in capsys.readouterr().err
+
+
+def test_settings_come_from_the_flags_the_environment_and_a_config_file(tmp_path, capsys):
+    from adapters.gtp_hex import build_parser, load_settings, main
+
+    def load(*flags, **env):
+        environment = {f"PLIES_HEXGTP_{key}": value for key, value in env.items()}
+        return load_settings(build_parser().parse_args(list(flags)), env=environment)
+    toml = tmp_path / "hexgtp.toml"
+    toml.write_text("size = 5\ntime = 0\nsimulations = 40\nseed = 3\nc = 1.25\nexpand_visits = 2\n"
+                    "swap = true\n")
+    assert load() == Settings()
+    assert load("--config", str(toml)) == Settings(size=5, time=0, simulations=40, seed=3, c=1.25, expand_visits=2,
+                                                  swap=True)
+    assert load("--config", str(toml), SEED="4").seed == 4                 # the environment over the file
+    assert load("--config", str(toml), "--seed", "5", SEED="4").seed == 5  # a flag over both
+    assert load("--config", str(toml), "--no-swap").swap is False
+    # the constants of the search reach it
+    session = HexSession(load("--config", str(toml), "--capacity", "5000"))
+    config = session.searcher.config
+    assert (config.c, config.expand_visits, config.rollout, session.searcher.capacity) == (1.25, 2, "random", 5000)
+    assert session.allow_swap and session.game.size == 5
+    toml.write_text("simulatons = 40\n")
+    assert main(["--config", str(toml)]) == 2 and "simulatons" in capsys.readouterr().err
 
 
 def test_garbage_bytes_and_unknown_commands_do_not_end_the_session():
@@ -338,13 +366,13 @@ def test_swap_follows_mohex(engine):
 
 def test_genmove_swaps_a_winning_centre_opening_on_3x3():
     # b2 on 3x3 wins for black with any reply: white's search sees every reply lose and swaps
-    session = HexSession(size=3, seconds=None, simulations=3000, seed=0, allow_swap=True)
+    session = HexSession(Settings(size=3, time=0, simulations=3000, seed=0, swap=True))
     engine = make_engine(session)
     engine.handle("play b b2")
     assert engine.handle("genmove w") == "= swap-pieces\n\n"
     assert session.moves[-1] == (1, "swap-pieces") and session.game.to_move(session.state) == 1
     # without swap, the same search answers a cell
-    session = HexSession(size=3, seconds=None, simulations=3000, seed=0)
+    session = HexSession(Settings(size=3, time=0, simulations=3000, seed=0))
     engine = make_engine(session)
     engine.handle("play b b2")
     assert engine.handle("genmove w")[2:4] in {f"{c}{r}" for c in "abc" for r in "123"}
@@ -361,30 +389,73 @@ def random_network_file(directory: Path, size: int, seed: int = 0) -> Path:
     return save_network(directory / f"test{size}.onnx", Network(params, layers, "relu"), {"made_by": "a test"})
 
 
-def test_a_network_plays_the_size_it_fits_and_random_playouts_the_others(tmp_path):
-    import io
+def uses_network(session: HexSession) -> bool:
+    """The searcher plays the session's network (its playouts), not random playouts."""
+    searcher = session.searcher
+    return searcher.config.rollout == "network" and searcher.knowledge.network is session.network is not None
+
+
+def test_a_network_file_plays_its_size_and_starts_on_it(tmp_path):
     path = random_network_file(tmp_path, 5)
-    notes = io.StringIO()
-    session = HexSession(size=5, seconds=None, simulations=50, network=str(path), stderr=notes)
+    session = HexSession(Settings(time=0, simulations=50, seed=0, network=str(path)))
     engine = make_engine(session)
-    assert session.uses_network and notes.getvalue() == ""
+    assert session.game.size == 5 and uses_network(session)  # no --size: the network's size
     for colour in "bwbw":
         assert re.fullmatch(r"= [a-e][1-5]\n\n", engine.handle(f"genmove {colour}"))
-    assert engine.handle("boardsize 4") == "= \n\n"
-    assert not session.uses_network and f"the network {path} is not for 4x4" in notes.getvalue()
-    (tmp_path / "broken.onnx").write_bytes(b"not onnx")
-    session = HexSession(size=5, seconds=None, simulations=50, network=str(tmp_path / "broken.onnx"), stderr=notes)
-    assert not session.uses_network and "cannot read the network" in notes.getvalue()
-    from engines.learn.network_file import shipped_network_path
-    session = HexSession(size=6, seconds=None, simulations=50, network="shipped", stderr=notes)
-    assert session.uses_network == (shipped_network_path(6) is not None)
+
+
+def test_a_network_for_another_size_refuses_the_start_naming_both_sizes(tmp_path, capsys):
+    from adapters.gtp_hex import main
+    path = random_network_file(tmp_path, 5)
+    with pytest.raises(NetworkError) as err:
+        HexSession(Settings(size=7, time=0, simulations=50, seed=0, network=str(path)))
+    assert str(err.value) == f"{path} is a network for 5x5, not for 7x7"
+    assert main(["--size", "7", "--network", str(path), "--time", "0", "--simulations", "50"]) == 2
+    assert f"{path} is a network for 5x5, not for 7x7" in capsys.readouterr().err
+
+
+def test_boardsize_the_network_cannot_play_is_a_failure_and_changes_nothing(tmp_path):
+    path = random_network_file(tmp_path, 5)
+    session = HexSession(Settings(time=0, simulations=50, seed=0, network=str(path)))
+    engine = make_engine(session)
+    engine.handle("play b c3")
+    before = snapshot(session)
+    assert engine.handle("boardsize 7") == f"? {path} is a network for 5x5, not for 7x7\n\n"
+    assert snapshot(session) == before and uses_network(session)
+    assert re.fullmatch(r"= [a-e][1-5]\n\n", engine.handle("genmove w"))  # the game goes on, with the network
+    assert engine.handle("boardsize 5") == "= \n\n" and uses_network(session)
+
+
+def test_shipped_networks_play_their_sizes_and_refuse_the_others():
+    sizes = shipped_sizes()
+    assert sizes[:1] == (5,)
+    session = HexSession(Settings(time=0, simulations=50, seed=0, network="shipped"))
+    engine = make_engine(session)
+    assert session.game.size == 5 and uses_network(session)  # no --size: the smallest shipped size
+    listed = ", ".join(f"{n}x{n}" for n in sizes)
+    assert engine.handle("boardsize 11") == f"? no shipped network for 11x11 (shipped: {listed})\n\n"
+    assert session.game.size == 5
+    for size in sizes:
+        assert engine.handle(f"boardsize {size}") == "= \n\n"
+        assert uses_network(session) and session.network.layers[-1] == size * size
+    with pytest.raises(NetworkError, match="no shipped network for 11x11"):
+        HexSession(Settings(size=11, time=0, simulations=50, seed=0, network="shipped"))
+
+
+def test_a_file_that_is_no_network_refuses_the_start(tmp_path, capsys):
+    from adapters.gtp_hex import main
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"\x00\xffnot onnx" * 8)
+    assert main(["--network", str(broken)]) == 2
+    assert f"{broken} is not a readable ONNX network" in capsys.readouterr().err
 
 
 def test_network_through_the_process(tmp_path):
     path = random_network_file(tmp_path, 5, seed=1)
-    out = dialogue("boardsize 5\ngenmove b\ngenmove w\nfinal_score\nquit\n", "--time", "0", "--simulations", "100",
-                   "--network", str(path)).decode()
-    assert re.fullmatch(r"= \n\n= [a-e][1-5]\n\n= [a-e][1-5]\n\n= cannot score\n\n= \n\n", out)
+    out = dialogue("boardsize 5\ngenmove b\ngenmove w\nboardsize 6\nfinal_score\nquit\n", "--time", "0",
+                   "--simulations", "100", "--seed", "0", "--network", str(path)).decode()
+    refused = re.escape(f"? {path} is a network for 5x5, not for 6x6\n\n")
+    assert re.fullmatch(r"= \n\n= [a-e][1-5]\n\n= [a-e][1-5]\n\n" + refused + r"= cannot score\n\n= \n\n", out)
 
 
 # ==== whole games refereed between processes =======================================================

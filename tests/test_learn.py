@@ -9,7 +9,7 @@ pytest.importorskip("torch")
 
 from engines.learn import config as C  # noqa: E402
 from engines.learn.anet import ANET  # noqa: E402
-from engines.learn.network_file import load_network, load_value_network  # noqa: E402
+from engines.knowledge.network import load_network, load_value_network  # noqa: E402
 from engines.learn.search import PolicyMCTS  # noqa: E402
 from engines.learn.selfplay import SelfPlay, choose_move, play_episode  # noqa: E402
 from engines.learn.state_manager import HexStateManager  # noqa: E402

@@ -58,9 +58,7 @@ def test_train_errors_name_the_key(tmp_path):
 def test_without_torch_train_says_how_to_install_and_topp_play_still_work(tmp_path):
     r = run(["hex", "train", "--size", "3", "--episodes", "1", "--out", str(tmp_path / "x")], no_torch=True)
     assert r.returncode == 3 and "make train-extra" in r.stderr
-    from engines.learn.network_file import shipped_network_path
-    if shipped_network_path(5) is None:
-        pytest.skip("no shipped 5x5 network")
+    from engines.knowledge.network import shipped_network_path
     r = run(["hex", "play", "--size", "5"], no_torch=True)
     assert r.returncode == 0, r.stderr
     assert "hex5 (greedy)" in r.stdout and r.stdout.count("X = player 1") >= 10
@@ -72,6 +70,15 @@ def test_without_torch_train_says_how_to_install_and_topp_play_still_work(tmp_pa
     r = run(["hex", "topp", str(tmp_path), "--games", "2", "--no-progress"], no_torch=True)
     assert r.returncode == 0, r.stderr
     assert "TOPP: 2 networks" in r.stdout and (tmp_path / "topp.png").is_file()
+
+
+def test_play_refuses_an_opponent_for_another_board_size():
+    from engines.knowledge.network import shipped_network_path
+    five, six = shipped_network_path(5), shipped_network_path(6)
+    r = run(["hex", "play", "--network", str(five), "--opponent", str(six)], no_torch=True)
+    assert r.returncode == 2 and f"{six} is a network for 6x6, not for 5x5" in r.stderr
+    r = run(["hex", "play", "--size", "4"], no_torch=True)
+    assert r.returncode == 2 and "no shipped network for 4x4" in r.stderr
 
 
 def free_port() -> int:

@@ -1,8 +1,9 @@
 """The Little-Go player (adapters/littlego.py, my_player3.py), the local host and the opponents.
 
 The host on hand-made rule cases and against the engine's rules; the player end to end through the
-local host against every opponent in both colours (small budget: outcomes are asserted, never
-timings); every bad input; the notes missing, corrupt or from another game.
+local host against every opponent in both colours (seeded, counted in simulations: outcomes are
+asserted, never timings); a decision pinned (the ko the player must not retake); every bad input;
+the notes missing, corrupt or from another game.
 """
 import json
 import os
@@ -16,15 +17,18 @@ import numpy as np
 import pytest
 
 from adapters import littlego as player
-from standins import littlego_host as host
-from standins import littlego_opponents as opp
+from adapters import littlego_rules as rules
+from adapters.cli import add_littlego_parser
+from engines.errors import IllegalMove, Reason
 from engines.games.go import Go
 from protocols.common import PASS
-from protocols.littlego import read_input, write_input
+from protocols.littlego import Turn, parse_move, read_input, write_input
+from standins import littlego_host as host
 
 E = [[0] * 5 for _ in range(5)]
 MOVE_LINE = re.compile(r"^([0-4],[0-4]|PASS)\n$")
-BUDGET = 0.3  # CPU seconds per move in the end-to-end games (process start alone takes more)
+SIMULATIONS = "300"  # our player's search per move in the end-to-end games: counted, so a game repeats
+SEARCH = {"PLIES_LITTLEGO_SIMULATIONS": SIMULATIONS, "PLIES_LITTLEGO_SEED": "7"}
 
 
 def grid(*rows):
@@ -38,20 +42,31 @@ def game_at(board, previous, n_move, died=()):
 
 
 # ==== the host's rules ===========================================================================
+def reason(board, previous, died, colour, i, j):
+    """The Reason the host's rules give for a forbidden placement (None when it is valid)."""
+    try:
+        rules.place(board, previous, died, colour, i, j)
+    except IllegalMove as err:
+        return err.reason
+    return None
+
+
 def test_validation_order_and_reasons():
     board = grid("02000", "20000", "00000", "00000", "00000")
     g = game_at(board, board, 2)
-    assert host.try_place(g.board, g.previous, [], 1, 5, 0)[2] == "off the board"
-    assert host.try_place(g.board, g.previous, [], 1, 0, 1)[2] == "occupied"
-    assert host.try_place(g.board, g.previous, [], 1, 0, 0)[2] == "suicide"
-    assert g.play((0, 0)) == "suicide" and g.over and g.winner == 2 and "suicide" in g.reason
+    assert reason(g.board, g.previous, False, 1, 5, 0) is Reason.OUT_OF_RANGE
+    assert reason(g.board, g.previous, False, 1, 0, 1) is Reason.OCCUPIED
+    assert reason(g.board, g.previous, False, 1, 0, 0) is Reason.SUICIDE
+    with pytest.raises(IllegalMove) as err:
+        g.play((0, 0))
+    assert err.value.reason is Reason.SUICIDE and g.over and g.winner == 2 and "suicide" in g.reason
 
 
 def test_a_capture_without_own_liberty_is_valid():
     # the seed's example 4: the stone has no liberty until the white pair is removed
     board = grid("00000", "00000", "00011", "00122", "00210")
     g = game_at(board, board, 8)
-    assert g.play((4, 4)) is None
+    g.play((4, 4))
     assert g.board[3:] == grid("00100", "00211") and g.died == [(3, 3), (3, 4)]
 
 
@@ -61,25 +76,32 @@ KO_CURRENT = grid("00000", "01200", "12020", "01200", "00000")  # White (2,1) to
 
 def test_ko_is_judged_against_the_previous_board_when_stones_just_died():
     g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
-    assert g.play((2, 2)) == "ko" and g.winner == 2
+    with pytest.raises(IllegalMove) as err:
+        g.play((2, 2))
+    assert err.value.reason is Reason.KO and g.winner == 2 and "ko" in g.reason
     # the same boards without a capture on the previous turn: the retake is not a ko
     g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[])
-    assert g.play((2, 2)) is None and g.board[2] == [1, 0, 1, 2, 0]
+    g.play((2, 2))
+    assert g.board[2] == [1, 0, 1, 2, 0]
     # a move elsewhere, the answer, then the retake is valid
     g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
-    assert g.play((0, 4)) is None and g.play((4, 4)) is None and g.play((2, 2)) is None
+    for move in ((0, 4), (4, 4), (2, 2)):
+        g.play(move)
+    assert not g.over
 
 
 def test_snapback_is_not_ko():
     previous = grid("02100", "22121", "20010", "02112", "01201")
     current = grid("02100", "22121", "20010", "02112", "01220")  # White (4,3) took the black (4,4)
     g = game_at(current, previous, 18, died=[(4, 4)])
-    assert g.play((4, 4)) is None and g.board[4] == [0, 1, 0, 0, 1]
+    g.play((4, 4))
+    assert g.board[4] == [0, 1, 0, 0, 1]
 
 
 def test_pass_handling_and_the_end_of_the_game():
     g = host.Game()
-    assert g.play(PASS) is None and g.over and g.winner == 2  # a black pass on move 1: 0 > 0 + 2.5 fails
+    g.play(PASS)
+    assert g.over and g.winner == 2  # a black pass on move 1: 0 > 0 + 2.5 fails
     g = host.Game()
     g.play((2, 2))
     g.play(PASS)  # white passes: previous becomes current, the game goes on
@@ -98,16 +120,16 @@ def test_the_game_ends_after_move_24_and_scores_stones_only():
     g = host.Game()
     rng = np.random.default_rng(3)
     while not g.over:
-        pos = opp.Position(g.board, g.previous, bool(g.died), g.colour)
-        moves = pos.moves()
+        pos = rules.Position(g.board, g.previous, bool(g.died), g.colour)
+        moves = pos.placements()
         g.play(moves[rng.integers(len(moves))][0] if moves else PASS)
         if not g.over:
             assert g.n_move < 24
     assert g.n_move == 24 or "pass" in g.reason
     full = grid("11111", "11111", "11000", "22222", "22222")  # the seed's example: 12 < 10 + 2.5
-    assert not host.black_wins(full)
+    assert not rules.black_wins(full)
     full[2][2] = 1
-    assert host.black_wins(full)  # 13 > 12.5
+    assert rules.black_wins(full)  # 13 > 12.5
 
 
 def test_input_for_the_mover_has_its_own_last_board_as_previous():
@@ -127,11 +149,11 @@ def test_the_host_agrees_with_the_engine_rules():
     for _ in range(40):
         g, s = host.Game(), game.initial_state()
         while not g.over:
-            pos = opp.Position(g.board, g.previous, bool(g.died), g.colour)
-            valid = sorted(game.action(*p) for p, _, _ in pos.moves())
+            pos = rules.Position(g.board, g.previous, bool(g.died), g.colour)
+            valid = sorted(game.action(*p) for p, _, _ in pos.placements())
             assert valid == sorted(game.legal_moves(s)[:-1])
             kos += sum(1 for i in range(5) for j in range(5)
-                       if host.try_place(g.board, g.previous, g.died, g.colour, i, j)[2] == "ko")
+                       if reason(g.board, g.previous, bool(g.died), g.colour, i, j) is Reason.KO)
             m = valid[rng.integers(len(valid))] if valid and rng.random() > 0.05 else game.pass_action
             g.play(game.point_of(m))
             s = game.play(s, m)
@@ -160,7 +182,7 @@ def test_a_bad_or_slow_move_loses_at_once(tmp_path, body, verdict):
     bad = script_player(tmp_path, "bad", body)
     db = host.prepare(bad, tmp_path / "b")
     (db / "output.txt").write_text("0,0\n")  # an older, valid move: never to be read
-    rec = host.play_game(first, bad, (host.prepare(first, tmp_path / "a"), db), time_limit=1.0)
+    rec = host.play_game(first, bad, (host.prepare(first, tmp_path / "a"), db), time_limit=1.0, seed="1")
     assert rec.winner == 1 and len(rec.moves) == 2 and verdict in rec.moves[1].verdict
 
 
@@ -169,7 +191,7 @@ def test_the_player_runs_in_its_own_directory_and_sees_a_fresh_input(tmp_path):
                          "open('seen.txt','a').write(os.getcwd()+'|'+t.replace('\\n','/')+'\\n')\n"
                          "open('output.txt','w').write('PASS\\n')")
     da, db = host.prepare(echo, tmp_path / "a"), host.prepare(echo, tmp_path / "b")
-    rec = host.play_game(echo, echo, (da, db))
+    rec = host.play_game(echo, echo, (da, db), seed="1")
     assert rec.winner == 2 and len(rec.moves) == 1  # black passes on move 1: the game ends
     assert (da / "seen.txt").read_text().startswith(str(da.resolve()) + "|1/00000/")
 
@@ -177,8 +199,9 @@ def test_the_player_runs_in_its_own_directory_and_sees_a_fresh_input(tmp_path):
 # ==== the player end to end through the host =====================================================
 @pytest.mark.parametrize("opponent", host.OPPONENTS)
 def test_the_player_finishes_games_against_every_opponent_in_both_colours(tmp_path, opponent):
-    me = host.make_player("me", seconds=BUDGET)
-    result = host.run_match(me, host.make_player(opponent), games=2, jobs=2, workroot=tmp_path)
+    me = host.make_player("me")
+    result = host.run_match(me, host.make_player(opponent), games=2, jobs=2, workroot=tmp_path,
+                            env={**os.environ, **SEARCH}, seed=f"every-opponent-{opponent}")
     for k, rec in enumerate(result.games):
         mine = 1 if k % 2 == 0 else 2
         assert rec.black == ("me" if mine == 1 else opponent)
@@ -193,12 +216,12 @@ def test_the_player_finishes_games_against_every_opponent_in_both_colours(tmp_pa
 
 
 def test_the_copied_player_finds_plies_from_another_python_and_writes_one_lf_line(tmp_path):
-    """python3 on PATH (here without numba) restarts under the Python named in my_player3.json."""
+    """python3 on PATH (here without numba) restarts under the Python named in my_player3.toml."""
     me = host.make_player("me")
     host.prepare(me, tmp_path)
     (tmp_path / "input.txt").write_text(write_input(2, E, grid("00000", "00000", "00100", "00000", "00000")))
-    env = dict(os.environ, PLIES_LITTLEGO_SECONDS="0.2")
-    env.pop("PLIES_PYTHON", None)
+    env = {**os.environ, **SEARCH}
+    env.pop("PLIES_LITTLEGO_PYTHON", None)
     run = subprocess.run([host.python3(), "my_player3.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     out = (tmp_path / "output.txt").read_bytes()
@@ -216,14 +239,14 @@ def test_without_plies_the_player_names_the_fix(tmp_path):
     if check.returncode == 0:
         pytest.skip("this python3 has numba: nothing to find")
     run = subprocess.run([python, "my_player3.py"], cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert run.returncode == 1 and "PLIES_PYTHON" in run.stderr and "plies littlego install" in run.stderr
+    assert run.returncode == 1 and "PLIES_LITTLEGO_PYTHON" in run.stderr and "plies littlego install" in run.stderr
     assert not (tmp_path / "output.txt").exists()
 
 
 # ==== bad input ==================================================================================
 def one_move(workdir, env=None):
-    """play() in this process with a tiny budget counted from now."""
-    env = {"PLIES_LITTLEGO_SECONDS": "0.15", **(env or {})}
+    """play() in this process, a small seeded search counted in simulations."""
+    env = {"PLIES_LITTLEGO_SIMULATIONS": "100", "PLIES_LITTLEGO_SEED": "1", **(env or {})}
     import io
     err = io.StringIO()
     code = player.play(workdir, None, env=env, err=err, started=time.process_time())
@@ -273,7 +296,7 @@ def test_missing_and_undecodable_input_through_the_entry_file(tmp_path):
         else:
             (tmp_path / "input.txt").write_text(content)
         run = subprocess.run([sys.executable, "my_player3.py"], cwd=tmp_path, capture_output=True, text=True,
-                             env=dict(os.environ, PLIES_LITTLEGO_SECONDS="0.2"))
+                             env={**os.environ, **SEARCH})
         if content is not None and isinstance(content, str):  # CR LF endings are tolerated
             assert run.returncode == 0 and MOVE_LINE.match((tmp_path / "output.txt").read_text())
         else:
@@ -332,21 +355,25 @@ def test_the_player_knows_the_last_move(tmp_path):
     notes = {"format": player.NOTES_FORMAT, "colour": 2, "moves_played": 22, "board": player.board_text(after_ours)}
     (tmp_path / player.NOTES_FILE).write_text(json.dumps(notes))
     (tmp_path / "input.txt").write_text(write_input(2, previous, current))
-    assert one_move(tmp_path, {"PLIES_LITTLEGO_SECONDS": "0.6"})[0] == 0
+    assert one_move(tmp_path, {"PLIES_LITTLEGO_SIMULATIONS": "600"})[0] == 0
     notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
     assert notes["moves_played"] == 24 and notes["move_number_from"] == "notes"
 
 
 # ==== budget and watchdog ========================================================================
-def test_budget_sources_and_limits():
+def test_budget_sources_and_limits(tmp_path):
     warnings = []
-    assert player.budget({}, {}) == player.DEFAULT_SECONDS
-    assert player.budget({}, {"seconds": 1.5}) == 1.5
-    assert player.budget({"PLIES_LITTLEGO_SECONDS": "3"}, {"seconds": 1.5}) == 3.0
-    assert player.budget({"PLIES_LITTLEGO_SECONDS": "nan"}, {"seconds": 1.5}, warnings.append) == 1.5
-    assert player.budget({"PLIES_LITTLEGO_SECONDS": "-1"}, {}, warnings.append) == player.DEFAULT_SECONDS
-    assert player.budget({"PLIES_LITTLEGO_SECONDS": "60"}, {}, warnings.append) == player.MAX_SECONDS
-    assert len(warnings) == 3 and player.MAX_SECONDS < host.TIME_LIMIT - 1
+    defaults = player.LittleGoSettings()
+    assert player.load_settings(tmp_path, {}, warnings.append) == defaults
+    (tmp_path / player.SETTINGS_FILE).write_text(player.settings_text(sys.executable, 1.5))
+    assert player.load_settings(tmp_path, {}).seconds == 1.5
+    assert player.load_settings(tmp_path, {"PLIES_LITTLEGO_SECONDS": "3"}).seconds == 3.0
+    assert warnings == []
+    assert player.load_settings(tmp_path, {"PLIES_LITTLEGO_SECONDS": "nan"}, warnings.append) == defaults
+    assert player.load_settings(None, {"PLIES_LITTLEGO_SECONDS": "-1"}, warnings.append) == defaults
+    assert player.load_settings(None, {"PLIES_LITTLEGO_SECONDS": "60"}, warnings.append).seconds == defaults.max_seconds
+    assert player.load_settings(None, {"PLIES_LITTLEGO_SECONDS": "0.001"}, warnings.append).seconds == defaults.min_seconds
+    assert len(warnings) == 4 and defaults.max_seconds < defaults.watchdog_seconds < host.TIME_LIMIT
 
 
 def test_the_watchdog_leaves_with_the_fallback_move(tmp_path):
@@ -358,21 +385,39 @@ def test_the_watchdog_leaves_with_the_fallback_move(tmp_path):
 
 def test_the_fallback_move_is_valid_for_the_host():
     g = game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)])
-    move = player.fallback_move(1, KO_PREVIOUS, KO_CURRENT)
-    assert move != (2, 2) and g.play(move) is None  # greedy would take the ko; the rules forbid it
+    move = player.fallback_move(Turn(1, KO_PREVIOUS, KO_CURRENT))
+    assert move != (2, 2)  # greedy would take the ko; the rules forbid it
+    g.play(move)
+
+
+# ==== a decision pinned ==========================================================================
+@pytest.mark.parametrize("seed", range(5))
+def test_the_player_never_retakes_the_ko(tmp_path, seed):
+    """Black may not retake at (2,2) at once: only the previous board of input.txt tells so.  A search
+    of the current board alone retakes it (an illegal move: the game lost) for most seeds."""
+    (tmp_path / "input.txt").write_text(write_input(1, KO_PREVIOUS, KO_CURRENT))
+    code, err = one_move(tmp_path, {"PLIES_LITTLEGO_SIMULATIONS": "2000", "PLIES_LITTLEGO_SEED": str(seed)})
+    notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
+    assert code == 0 and notes["simulations"] == 2000, err  # the searched move, not the fallback
+    text = (tmp_path / "output.txt").read_text()
+    assert MOVE_LINE.match(text) and parse_move(text) != (2, 2)
+    game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)]).play(parse_move(text))  # valid for the host
 
 
 # ==== the command line ===========================================================================
 def test_the_littlego_subcommands_parse_and_install(tmp_path, capsys):
     import argparse
+    import tomllib
     parser = argparse.ArgumentParser(prog="plies")
-    host.add_littlego_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["littlego", "match", "me", "greedy", "--games", "4", "--jobs", "2"])
-    assert args.func is host.match_command and (args.a, args.b, args.games, args.jobs) == ("me", "greedy", 4, 2)
+    add_littlego_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["littlego", "match", "me", "greedy", "--games", "4", "--jobs", "2", "--seed", "s"])
+    assert args.func is host.match_command and (args.a, args.b, args.games, args.jobs, args.seed) == \
+        ("me", "greedy", 4, 2, "s")
     args = parser.parse_args(["littlego", "install", str(tmp_path / "hw2"), "--seconds", "1.5"])
-    assert args.func(args) == 0
-    config = json.loads((tmp_path / "hw2" / "my_player3.json").read_text())
-    assert config == {"python": sys.executable, "seconds": 1.5}
-    assert (tmp_path / "hw2" / "my_player3.py").read_text() == host.PLAYER_FILE.read_text()
+    assert args.func(args) == 0 and "installed" in capsys.readouterr().out
+    settings = tomllib.loads((tmp_path / "hw2" / player.SETTINGS_FILE).read_text())
+    assert settings == {"python": sys.executable, "seconds": 1.5}
+    assert player.load_settings(tmp_path / "hw2", {}).seconds == 1.5  # the player reads what install wrote
+    assert (tmp_path / "hw2" / "my_player3.py").read_text() == player.PLAYER_FILE.read_text()
     with pytest.raises(ValueError):
         host.make_player("")

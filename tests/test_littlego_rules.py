@@ -1,91 +1,31 @@
-"""Little-Go rules (specs/littlego.md): Go(rules="littlego") against a model of the course host
-written from the spec (boards as the host keeps them, i = row from the top), plus every listed case."""
+"""Little-Go rules (specs/littlego.md): Go(rules="littlego") against the host's rules in pure Python
+(adapters/littlego_rules.py, by which the local host judges and the player writes its fallback move;
+boards as the host keeps them, i = row from the top), plus every listed case."""
 import numpy as np
 import pytest
 
-from engines.errors import Reason
+from adapters.littlego_rules import Position, place
+from engines.errors import IllegalMove, Reason
 from engines.games import go as G
 from engines.games.go import Go
 from moves import gtp_text
 from protocols import littlego
 from protocols.common import ProtocolError
 from protocols.gtp import format_score
+from standins.littlego_host import Game
 
 N = 5
 
 
-# ---- a model of the host, from the spec's words --------------------------------------------------
-def nbrs(i, j):
-    for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
-        if 0 <= a < N and 0 <= b < N:
-            yield a, b
-
-
-def has_liberty(board, i, j):
-    colour, seen, todo = board[i][j], {(i, j)}, [(i, j)]
-    while todo:
-        x = todo.pop()
-        for y in nbrs(*x):
-            if board[y[0]][y[1]] == 0:
-                return True
-            if board[y[0]][y[1]] == colour and y not in seen:
-                seen.add(y)
-                todo.append(y)
-    return False
-
-
-def remove_dead(board, colour):
-    dead = [(i, j) for i in range(N) for j in range(N) if board[i][j] == colour and not has_liberty(board, i, j)]
-    for i, j in dead:
-        board[i][j] = 0
-    return dead
-
-
-class Host:
-    """previous = the board after the mover's own last move, current = after the opponent's."""
-
-    def __init__(self):
-        self.previous = [[0] * N for _ in range(N)]
-        self.current = [[0] * N for _ in range(N)]
-        self.n_move = 0
-        self.over = False
-
-    @property
-    def colour(self):
-        return 1 if self.n_move % 2 == 0 else 2
-
-    def valid(self, i, j):
-        c = self.colour
-        if self.current[i][j] != 0:
-            return False
-        test = [row[:] for row in self.current]
-        test[i][j] = c
-        if has_liberty(test, i, j):
-            return True
-        remove_dead(test, 3 - c)
-        if not has_liberty(test, i, j):
-            return False  # suicide
-        died = any(self.previous[a][b] == c and self.current[a][b] == 0 for a in range(N) for b in range(N))
-        return not (died and test == self.previous)  # ko
-
-    def place(self, i, j):
-        assert self.valid(i, j)
-        c = self.colour
-        self.previous = [row[:] for row in self.current]
-        self.current[i][j] = c
-        remove_dead(self.current, 3 - c)
-        self.n_move += 1
-        self.over = self.n_move >= N * N - 1
-
-    def pass_(self):
-        self.n_move += 1
-        self.over = self.n_move >= N * N - 1 or self.previous == self.current
-        self.previous = [row[:] for row in self.current]
-
-    def winner(self):
-        b = sum(row.count(1) for row in self.current)
-        w = sum(row.count(2) for row in self.current)
-        return 0 if b > w + 2.5 else 1
+def host_reason(h: Game, i: int, j: int):
+    """The Reason the host gives for the mover's stone at (i, j) (None: valid), judged from what
+    input.txt tells the mover (whether a stone of its vanished: Position.from_input)."""
+    pos = Position.from_input(h.colour, h.previous, h.board)
+    try:
+        place(pos.board, pos.previous, pos.died, pos.colour, i, j)
+    except IllegalMove as err:
+        return err.reason
+    return None
 
 
 def host_board(game, state):
@@ -107,40 +47,38 @@ def input_txt(colour, previous, current):
     return "\n".join([str(colour)] + ["".join(map(str, row)) for row in previous + current]) + "\n"
 
 
-# ---- random games against the host model ------------------------------------------------------------
+# ---- random games against the host's rules ---------------------------------------------------------
 def test_random_games_match_the_host():
     g = Go(rules="littlego")
     rng = np.random.default_rng(561)
-    kos = snap = ends_by_pass = ends_by_limit = 0
+    kos = ends_by_pass = ends_by_limit = 0
     for _ in range(300):
-        s, h = g.initial_state(), Host()
+        s, h = g.initial_state(), Game()
         while True:
             assert g.is_terminal(s) == h.over
             if h.over:
                 break
-            assert host_board(g, s) == h.current
+            assert host_board(g, s) == h.board
             legal = g.legal_moves(s)
-            valid = [action(g, i, j) for i in range(N) for j in range(N) if h.valid(i, j)]
+            reasons = {(i, j): host_reason(h, i, j) for i in range(N) for j in range(N)}
+            valid = [action(g, i, j) for (i, j), why in reasons.items() if why is None]
             assert legal == sorted(valid) + [g.pass_action]
-            kos += any(h.current[i][j] == 0 and not h.valid(i, j) and g.illegal_reason(s, action(g, i, j)) is Reason.KO
-                       for i in range(N) for j in range(N))
+            for (i, j), why in reasons.items():
+                assert g.illegal_reason(s, action(g, i, j)) is why
+            kos += Reason.KO in reasons.values()
             # the adapter's view: the same position rebuilt from input.txt
-            colour, previous, current = littlego.read_input(input_txt(h.colour, h.previous, h.current))
-            assert (colour, previous, current) == (h.colour, h.previous, h.current)
+            colour, previous, current = littlego.read_input(input_txt(h.colour, h.previous, h.board))
+            assert (colour, previous, current) == (h.colour, h.previous, h.board)
             r = from_boards(g, previous, current, colour, h.n_move)
             assert g.legal_moves(r) == legal and g.ko(r) == g.ko(s) and g.to_move(r) == g.to_move(s)
             assert g.hash(r) == g.hash(s) and not g.is_terminal(r)
             stones = legal[:-1]
             m = int(rng.choice(stones)) if stones and rng.random() > 0.08 else g.pass_action
             s = g.play(s, m)
-            if m == g.pass_action:
-                assert littlego.format_move(g.point_of(m)) == "PASS"
-                h.pass_()
-            else:
-                i, j = map(int, littlego.format_move(g.point_of(m)).split(","))
-                h.place(i, j)
-        assert host_board(g, s) == h.current
-        assert g.winner(s) == h.winner()
+            h.play(littlego.parse_move(littlego.format_move(g.point_of(m))))
+            assert (m == g.pass_action) == (littlego.format_move(g.point_of(m)) == "PASS")
+        assert host_board(g, s) == h.board
+        assert g.winner(s) == littlego.player_of(h.winner)
         ends_by_limit += h.n_move == 24
         ends_by_pass += h.n_move < 24
     assert kos > 0 and ends_by_pass > 0 and ends_by_limit > 0

@@ -25,21 +25,6 @@ from engines.search.result import WIN_PROBABILITY, Limits
 TOLERANCE = 0.005  # seconds of CPU time a search may run past its deadline
 
 
-@pytest.fixture
-def small_pages():
-    """Fresh memory comes in 4 KB pages while a timed test runs.  numpy asks the kernel for 2 MB pages
-    for large arrays (the tree, the transposition table), and on a virtual machine the first touch
-    of such a page can stall the thread for several milliseconds of CPU time while the host backs
-    it: an effect of the machine, not of the search's time keeping, which these tests check."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:  # numpy < 2
-        from numpy.core.multiarray import _set_madvise_hugepage
-    previous = _set_madvise_hugepage(False)
-    yield
-    _set_madvise_hugepage(previous)
-
-
 # ---- a constructed game: player 0 pulls one of k bandit arms, then chance decides the result ------
 # state: [0] player to move, [1] arm pulled (-1 none), [2] outcome (-1 undecided, 0, 1), [3] arms k,
 # [4:4+k] win probability of each arm in 1/1000.  After the pull, player 1's only action is k

@@ -17,12 +17,13 @@ from pathlib import Path
 import pytest
 
 from adapters import oht_client as C
-from standins import oht_server as S
+from adapters.hex_player import Settings
 from protocols import oht
+from standins import oht_server as S
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
-CHEAP = {"simulations": 30, "network": "none"}   # a fast player: the protocol is under test here
+CHEAP = {"simulations": 30, "network": "none", "seed": 0}   # a fast seeded player: the protocol is under test
 WAIT = 120                                        # seconds before a stuck test fails (never reached)
 
 
@@ -65,7 +66,7 @@ def no_leaks():
 
 
 def play(certs, server, generation, tmp_path, login=None, **settings):
-    agent = C.make_agent(dict(CHEAP, log=str(tmp_path / "games.log"), **settings))
+    agent = C.make_agent(Settings(**dict(CHEAP, log=str(tmp_path / "games.log"), **settings)))
     status = C.play(generation, "127.0.0.1", server.port, certs[0], agent,
                     login or C.Login(username="student", ask_secret=lambda prompt: "hunter2"), timeout=WAIT)
     return status, agent
@@ -165,7 +166,7 @@ def test_a_silent_server_times_out_instead_of_hanging(certs, tmp_path):
 
     thread = threading.Thread(target=accept)
     thread.start()
-    agent = C.make_agent(dict(CHEAP, log=str(tmp_path / "games.log")))
+    agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")))
     status = C.play("A", "127.0.0.1", listener.getsockname()[1], certs[0], agent, C.Login(username="u"), timeout=0.5)
     thread.join(WAIT)
     for s in accepted + [listener]:
@@ -177,7 +178,7 @@ def test_a_wrong_server_certificate_is_refused(certs, tmp_path):
     other, _key = S.self_signed(tmp_path / "other")   # a valid certificate, but not the server's
     config = S.ServerConfig(series=1, games=1)
     with serving(certs, config) as server:
-        agent = C.make_agent(dict(CHEAP, log=str(tmp_path / "games.log")))
+        agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")))
         status = C.play("A", "127.0.0.1", server.port, other, agent, C.Login(username="u"), timeout=WAIT)
     assert status == C.EXIT_DROPPED and "CERTIFICATE_VERIFY_FAILED" in agent.record.errors[0]
 
@@ -239,7 +240,7 @@ def test_the_server_calls_out_an_unreadable_action_b(certs):
     config = S.ServerConfig(generation="B", series=1, games=2)
     with serving(certs, config) as server, raw_client(certs, server.port) as sock:
         def recv():
-            return C.recv_b(sock)
+            return oht.decode_b(C.recv_frame(sock))
         topics = []
         while True:
             message = recv()
@@ -296,7 +297,7 @@ def test_no_credential_reaches_a_log_a_file_or_an_attribute(certs, tmp_path, mon
                             password=secret if generation == "A" else None, token=secret if generation == "B" else None)
     login = C.Login(username="student")
     with serving(certs, config) as server:
-        agent = C.make_agent(dict(CHEAP, log=str(tmp_path / "games.log")), echo=sys.stdout)
+        agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")), echo=sys.stdout)
         status = C.play(generation, "127.0.0.1", server.port, certs[0], agent, login, timeout=WAIT)
         C.save_record(agent, tmp_path / "record.json")
     assert status == C.EXIT_OK and server.results[0].logged_in          # the secret was sent and accepted
@@ -510,7 +511,8 @@ def test_our_subclass_plays_beside_the_course_base_class(certs, tmp_path, genera
         else:
             (folder / "ActorClient.py").write_text(BASE_B)
             (folder / "oht_actor_b.py").write_text((ROOT / "adapters" / "oht_actor_b.py").read_text())
-        env = dict(os.environ, PLIES_OHT_SIMULATIONS="30", PLIES_OHT_NETWORK="none", PLIES_OHT_RECORD="record.json",
+        env = dict(os.environ, PLIES_OHT_SIMULATIONS="30", PLIES_OHT_NETWORK="none", PLIES_OHT_SEED="0",
+                   PLIES_OHT_RECORD="record.json",
                    IT3105_PORT=str(server.port), IT3105_AUTH="a-token", IT3105_QUALIFY="n")
         env.pop("PYTHONPATH", None)
         # no controlling terminal (a new session): getpass reads the password from stdin, as in a pipe
@@ -537,7 +539,7 @@ def test_plies_hex_serve_and_connect(certs, tmp_path):
         assert first.startswith("listening on 127.0.0.1:"), first + server.stderr.read()
         port = first.split(":")[1].split()[0]
         client = subprocess.run([PYTHON, "-m", "adapters.cli", "hex", "connect", "--generation", "B", "--port", port,
-                                 "--cert", str(cert), "--simulations", "30", "--network", "none",
+                                 "--cert", str(cert), "--simulations", "30", "--network", "none", "--seed", "0",
                                  "--log", str(tmp_path / "g.log"), "--record", str(tmp_path / "r.json")],
                                 cwd=ROOT, capture_output=True, text=True, timeout=WAIT,
                                 env=dict(os.environ, IT3105_AUTH="a-token"))
@@ -556,7 +558,7 @@ def test_plies_hex_serve_and_connect(certs, tmp_path):
 
 def test_plies_hex_demo_prints_the_record(capsys):
     from adapters.cli import main
-    assert main(["hex", "demo", "--games", "1", "--seconds", "0.05"]) == 0
+    assert main(["hex", "demo", "--games", "1", "--simulations", "30"]) == 0
     out = capsys.readouterr().out
     assert out.count("game 1.1: player 1 starts;") == 1 and "game 2.1:" in out
     assert "summary: 2 games" in out and "Series 2 on 5x5, 1 games:" in out

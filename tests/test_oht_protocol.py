@@ -9,11 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters import oht_client as C
-from adapters.hex_player import HexPlayer, PlayerConfig, network_module
-from standins.oht_server import HexBoard
+from adapters.hex_player import HexPlayer, Settings
 from engines.games import make_game
+from engines.learn.network_file import save_network
 from protocols import oht
 from protocols.common import ProtocolError
+from standins.oht_server import HexBoard
 
 FUZZ = settings(derandomize=True, max_examples=300, deadline=None)
 
@@ -65,7 +66,7 @@ def test_reader_a_turns_a_dialogue_into_events():
         "(1, 0, 0, 0, 0, 2, 0, 0, 0, 0)", "Game end", "1", "(2, 1, 1, 1, 0, 2, 0, 0, 2, 0)", "Series end",
         "[(-200, 1, 1, 0), (999, 2, 0, 1)]", "Tournament end", "100.0"]]
     events = [e for _, e in steps if e is not None]
-    assert [e["prompt"] for e in events[:6]] == ["username", "password", "player-name", "qualify", "stress", "welcome"]
+    assert [e.kind for e in events[:6]] == ["username", "password", "player-name", "qualify", "stress", "welcome"]
     kinds = [e.kind for e in events[6:]]
     assert kinds == ["series_start", "game_start", "get_action", "game_over", "series_over", "tournament_over"]
     series = events[6]
@@ -137,7 +138,7 @@ def test_fuzz_a_frame_stream_gives_messages_or_clear_errors(data):
     sock = FakeSocket(data)
     try:
         while True:
-            C.recv_b(sock)
+            oht.decode_b(C.recv_frame(sock))
     except (ProtocolError, C.ConnectionClosed):
         pass
 
@@ -213,20 +214,20 @@ def random_position(size: int, stones: int, seed: int):
 
 @pytest.mark.parametrize("size", [5, 6, 7])
 def test_the_player_always_answers_an_empty_cell(size):
-    player = HexPlayer(PlayerConfig(simulations=50, network=None))
+    player = HexPlayer(Settings(simulations=50, network="none"), size)
     for seed in range(12):
         board, mover = random_position(size, seed * 2 % (size * size - 4), seed)
-        row, col = player.choose(board.cells, mover - 1)
+        row, col = player.choose(board.cells, oht.engine_player(mover))
         assert type(row) is int and type(col) is int and board.cells[row][col] == 0
 
 
 def test_the_player_takes_a_winning_move():
     cells = [[0, 1, 0], [0, 1, 0], [0, 0, 0]]   # player 1 joins row 0 to row 2 at (2, 0) or (2, 1)
-    assert HexPlayer(PlayerConfig(simulations=2000, network=None)).choose(cells, 0) in ((2, 0), (2, 1))
+    assert HexPlayer(Settings(simulations=2000, network="none"), 3).choose(cells, 0) in ((2, 0), (2, 1))
 
 
 def test_the_time_budget_is_kept_on_the_thread_clock():
-    player = HexPlayer(PlayerConfig(seconds=0.3, network=None), clock=time.thread_time)
+    player = HexPlayer(Settings(seconds=0.3, network="none"), 7, clock=time.thread_time)
     cells = [[0] * 7 for _ in range(7)]
     player.choose(cells, 0)                       # compiled code loaded
     start = time.thread_time()
@@ -235,20 +236,18 @@ def test_the_time_budget_is_kept_on_the_thread_clock():
 
 
 def test_an_engine_failure_still_gives_a_legal_move():
-    player = HexPlayer(PlayerConfig(simulations=10, network=None))
+    player = HexPlayer(Settings(simulations=10, network="none"), 3)
     cells = [[1, 2, 0], [0, 0, 0], [0, 0, 0]]
-    _game, _net, searcher = player._for_size(3)
-    searcher.search = lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))
+    player.searcher.search = lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))
     assert player.choose(cells, 0) == (0, 2) and "RuntimeError: boom" in player.notes[0]
 
 
 def test_greedy_without_a_network_searches_and_says_so():
-    player = HexPlayer(PlayerConfig(mode="greedy", network=None))
+    player = HexPlayer(Settings(mode="greedy", network="none"), 5)
     row, col = player.choose([[0] * 5 for _ in range(5)], 1)
     assert 0 <= row < 5 and 0 <= col < 5 and "no network" in player.notes[0]
 
 
-@pytest.mark.skipif(network_module() is None, reason="engines.learn.network_file is not written yet")
 @pytest.mark.parametrize("mode, use", [("greedy", "rollout"), ("search", "rollout"), ("search", "prior"),
                                        ("search", "both")])
 def test_a_network_file_plays_legal_moves(tmp_path, mode, use):
@@ -258,12 +257,12 @@ def test_a_network_file_plays_legal_moves(tmp_path, mode, use):
     size = 5
     layers = (3 * size * size, 16, size * size)
     weights = np.random.default_rng(3).normal(0, 0.3, param_count(layers)).astype(np.float32)
-    path = network_module().save_network(tmp_path / "net.onnx", Network(weights, layers, "relu"), {"size": size})
-    player = HexPlayer(PlayerConfig(mode=mode, simulations=50, network=str(path), network_use=use))
-    assert player._for_size(size)[1] is not None and "network" in player.describe(size)
+    path = save_network(tmp_path / "net.onnx", Network(weights, layers, "relu"), {"size": size})
+    player = HexPlayer(Settings(mode=mode, simulations=50, network=str(path), network_use=use), size)
+    assert player.network is not None and "network" in player.describe()
     for seed in range(6):
         board, mover = random_position(size, seed * 3, seed)
-        row, col = player.choose(board.cells, mover - 1)
+        row, col = player.choose(board.cells, oht.engine_player(mover))
         assert board.cells[row][col] == 0
     assert player.notes == []
 
@@ -282,4 +281,4 @@ def test_the_engine_and_the_referee_agree_on_winners():
                 board.play(player, (r, c))
                 state = game.play(state, game.action(r, c))
                 player = 3 - player
-            assert game.is_terminal(state) and game.winner(state) == board.winner() - 1
+            assert game.is_terminal(state) and game.winner(state) == oht.engine_player(board.winner())

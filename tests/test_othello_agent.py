@@ -1,9 +1,11 @@
-"""The Othello game manager's pipe agent (adapters/othello_agent.py): the dialogue codec, the flags
-reaching the search, perfect 4x4 play, the time budget on the CPU clock, bad input, and whole games
-through our stand-in of the manager (standins/othello_manager.py), which runs ``python3 FILE`` as the
-real one does (the venv's bin first on PATH)."""
+"""The Othello game manager's pipe agent (adapters/othello_agent.py): the dialogue codec and core, the
+flags reaching the search, perfect 4x4 play, the time budget on the CPU clock, the settings and exit
+statuses, bad input, and seeded whole games through our stand-in of the manager
+(standins/othello_manager.py), which runs ``python3 FILE`` as the real one does (the venv's bin first
+on PATH)."""
 import ast
 import functools
+import io
 import os
 import re
 import shutil
@@ -17,11 +19,11 @@ from hypothesis import given, settings, strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 from adapters import othello_agent
-from adapters.othello_agent import PipeAgent, search_config, search_depth
-from standins import othello_manager as manager
-from protocols.common import FatalError, ProtocolError, Quit
-from protocols.othello_pipe import (AgentSession, Flags, format_final, format_flags, format_score,
+from adapters.othello_agent import EXIT_STATUS, OthelloAgentSettings, PipeAgent, search_config, search_depth
+from protocols.common import EndOfInput, FatalError, ProtocolError, Quit
+from protocols.othello_pipe import (AgentSession, Flags, LineChannel, format_final, format_flags, format_score,
                                     parse_final, parse_flags, parse_score)
+from standins import othello_manager as manager
 
 AGENT = ROOT / "adapters" / "othello_agent.py"
 RANDY = ROOT / "standins" / "othello_randy.py"
@@ -31,10 +33,11 @@ STARTUP = 300.0   # seconds allowed for an agent's name (kernels load from the c
 
 
 def agent_env(**extra) -> dict:
-    """The environment of a manager whose python3 is the venv's."""
-    env = dict(os.environ, PATH=VENV_BIN + os.pathsep + os.environ.get("PATH", ""))
-    for var in ("PLIES_OTHELLO_SECONDS", "PLIES_OTHELLO_VERBOSE", "PLIES_PYTHON", "PLIES_HOME"):
-        env.pop(var, None)
+    """The environment of a manager whose python3 is the venv's, Randy seeded (OTHELLO_RANDY_SEED)
+    and no PLIES_OTHELLO_* settings unless given."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLIES_OTHELLO_")
+           and k not in ("PLIES_OTHELLO_PYTHON", "PLIES_HOME")}
+    env.update(PATH=VENV_BIN + os.pathsep + os.environ.get("PATH", ""), OTHELLO_RANDY_SEED="0")
     env.update(extra)
     return env
 
@@ -100,10 +103,10 @@ def test_session_turns_and_errors():
         return 2, 3  # (row, col)
 
     start = str(manager.initial_board(4))
-    s = AgentSession(choose, warn=warnings.append)
+    s = AgentSession(choose, warn=warnings.append, clock=lambda: 7.5)
     assert s.handle("2,4,0,1,1\n") is None
     assert s.handle("SCORE 2 2\n") is None
-    assert s.handle(start + "\n", received=7.5) == "3 2"  # column first
+    assert s.handle(start + "\n") == "3 2"  # column first, the board's arrival on the session's clock
     assert calls == [(manager.initial_board(4), Flags(2, 4, False, True, True), 7.5)] and warnings == []
     assert s.handle("SCORE 9 9") is None
     assert s.handle(str(tuple(map(tuple, manager.initial_board(4))))) == "3 2"
@@ -226,7 +229,7 @@ def test_minimax_without_limit_wins_every_4x4_game_as_light():
 def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
     budget = 0.4
     messages = []
-    agent = PipeAgent(seconds=budget, clock=time.thread_time, log=messages.append)
+    agent = PipeAgent(OthelloAgentSettings(seconds=budget), clock=time.thread_time, log=messages.append)
     board = [list(r) for r in manager.play_move(manager.initial_board(size), 1, size // 2 - 2, size // 2 - 1)]
     flags = Flags(color=2, limit=limit, minimax=minimax, caching=True, ordering=True)
     agent.choose(board, flags)  # the searcher is built (the manager's first move pays this too)
@@ -239,12 +242,38 @@ def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
         assert agent.last.stats["depth"] < limit and any("budget ran out" in m for m in messages)
 
 
-def test_budget_from_the_environment():
-    assert othello_agent.budget_from_env({}) == othello_agent.DEFAULT_SECONDS
-    assert othello_agent.budget_from_env({"PLIES_OTHELLO_SECONDS": "2.5"}) == 2.5
-    for bad in ("0", "-1", "nan", "inf", "soon"):
-        with pytest.raises(ValueError):
-            othello_agent.budget_from_env({"PLIES_OTHELLO_SECONDS": bad})
+def test_settings_defaults_file_and_environment(tmp_path):
+    assert othello_agent.load_settings(tmp_path / "absent.toml", env={}) == OthelloAgentSettings() == \
+        OthelloAgentSettings(seconds=8.0, verbose=False, name="plies", evaluation="strong", tt_size=1 << 20)
+    f = tmp_path / "othello_agent.toml"
+    f.write_text('seconds = 2.5\nevaluation = "disc_difference"\ntt_size = 1024\n')
+    s = othello_agent.load_settings(f, env={})
+    assert (s.seconds, s.evaluation, s.tt_size, s.verbose) == (2.5, "disc_difference", 1024, False)
+    s = othello_agent.load_settings(f, env={"PLIES_OTHELLO_SECONDS": "4", "PLIES_OTHELLO_VERBOSE": "1"})
+    assert (s.seconds, s.verbose, s.evaluation) == (4.0, True, "disc_difference")
+    search = PipeAgent(s).searcher(6, Flags(1, 3, caching=True))  # the settings reach the search
+    assert search.config.tt_size == 1024 and search.config.use_cache
+    assert search.knowledge.evaluate is othello_agent.EVALUATIONS["disc_difference"](None).evaluate
+
+
+@pytest.mark.parametrize("env, toml, words", [
+    ({"PLIES_OTHELLO_SECONDS": bad}, None, ["seconds"]) for bad in ("0", "-1", "nan", "inf", "soon")
+] + [({"PLIES_OTHELLO_VERBOSE": "maybe"}, None, ["PLIES_OTHELLO_VERBOSE"]),
+     ({}, 'evaluation = "best"\n', ["evaluation", "strong"]), ({}, "tt_size = 1000\n", ["power of two"]),
+     ({}, "second = 3\n", ["unknown key", "second"]), ({}, 'name = "two words"\n', ["name"])])
+def test_a_bad_setting_is_a_clear_error(tmp_path, env, toml, words):
+    f = tmp_path / "othello_agent.toml"
+    if toml is not None:
+        f.write_text(toml)
+    with pytest.raises(othello_agent.ConfigError) as err:
+        othello_agent.load_settings(f, env=env)
+    assert all(w in str(err.value) for w in words), str(err.value)
+
+
+def test_exit_statuses_are_documented():
+    assert {k: v[0] for k, v in EXIT_STATUS.items()} == {"done": 0, "fatal": 2, "no plies": 3}
+    for status, meaning in EXIT_STATUS.values():
+        assert f"  {status}  {meaning}" in othello_agent.__doc__
 
 
 # ==== the process: dialogue byte for byte, where it runs, bad input ==============================
@@ -278,6 +307,31 @@ def test_runs_from_another_directory_and_as_a_copy(tmp_path):
     assert here.stdout == elsewhere.stdout == copied.stdout
 
 
+def test_settings_beside_the_copy_and_the_environment(tmp_path):
+    """othello_agent.toml beside the file the manager runs (here a copy), PLIES_OTHELLO_<KEY> over it,
+    and a bad value: a one-line reason on stderr and the documented status, before the name."""
+    copy = tmp_path / "my_agent.py"
+    shutil.copy(AGENT, copy)
+    (tmp_path / "othello_agent.toml").write_text('name = "filed"\nseconds = 0.5\n')
+    stdin = b"1,1,0,0,0\nFINAL 2 2\n"
+    assert run_agent(stdin, path=copy).stdout == b"filed\n"
+    assert run_agent(stdin, path=copy, env=agent_env(PLIES_OTHELLO_NAME="told")).stdout == b"told\n"
+    (tmp_path / "othello_agent.toml").write_text('seconds = "soon"\n')
+    out = run_agent(stdin, path=copy)
+    assert out.returncode == EXIT_STATUS["fatal"][0] and out.stdout == b""
+    assert b"seconds" in out.stderr and out.stderr.count(b"\n") == 1 and b"Traceback" not in out.stderr
+
+
+def test_the_pipes_raise_end_of_input():
+    out = io.BytesIO()
+    channel = LineChannel(io.BytesIO(b"1,2,0,0,0\nSCORE 2 2"), out)
+    assert channel.receive() == "1,2,0,0,0\n" and channel.receive() == "SCORE 2 2"
+    with pytest.raises(EndOfInput):
+        channel.receive()
+    channel.send("2 3")
+    assert out.getvalue() == b"2 3\n"
+
+
 def _python_without_plies():
     for python in ("/usr/bin/python3", "/bin/python3"):
         if os.path.isfile(python):
@@ -295,10 +349,10 @@ def test_a_python_without_plies(tmp_path):
     copy = tmp_path / "othello_agent.py"
     shutil.copy(AGENT, copy)
     lost = run_agent(b"1,1,0,0,0\n", path=copy, env=env, python=python)
-    assert lost.returncode == othello_agent.EXIT_NO_PLIES and lost.stdout == b""
+    assert lost.returncode == EXIT_STATUS["no plies"][0] and lost.stdout == b""
     assert b"cannot import plies" in lost.stderr and b"Traceback" not in lost.stderr
     # the same copy told where plies' Python is, and the tree's own file (it finds the tree's .venv)
-    told = run_agent(b"1,1,0,0,0\nFINAL 2 2\n", path=copy, env=dict(env, PLIES_PYTHON=sys.executable), python=python)
+    told = run_agent(b"1,1,0,0,0\nFINAL 2 2\n", path=copy, env=dict(env, PLIES_OTHELLO_PYTHON=sys.executable), python=python)
     assert told.returncode == 0 and told.stdout == b"plies\n"
     if Path(ROOT, ".venv", "bin", "python").exists():
         tree = run_agent(b"1,1,0,0,0\nFINAL 2 2\n", env=env, python=python)
@@ -320,7 +374,7 @@ BAD_BOARDS = {
 def test_bad_boards_stop_the_agent_with_a_message(what):
     score = b"SCORE 15 0\n" if what == "no move for us" else b"SCORE 2 2\n"
     out = run_agent(b"2,2,0,0,0\n" + score + BAD_BOARDS[what].encode() + b"\n")
-    assert out.returncode == othello_agent.EXIT_FATAL
+    assert out.returncode == EXIT_STATUS["fatal"][0]
     assert out.stdout == b"plies\n" and b"hacked" not in out.stdout
     assert out.stderr.startswith(b"plies: ") and b"Traceback" not in out.stderr and out.stderr.count(b"\n") == 1
 
@@ -328,7 +382,7 @@ def test_bad_boards_stop_the_agent_with_a_message(what):
 @pytest.mark.parametrize("lines", [b"garbage\n", b"1,2,3\n", b"1,2,0,0,0\nhello\n", b"1,2,0,0,0\nSCORE x y\n"])
 def test_garbage_lines_stop_the_agent_with_a_message(lines):
     out = run_agent(lines)
-    assert out.returncode == othello_agent.EXIT_FATAL and out.stdout == b"plies\n"
+    assert out.returncode == EXIT_STATUS["fatal"][0] and out.stdout == b"plies\n"
     assert out.stderr.startswith(b"plies: ") and b"Traceback" not in out.stderr
 
 
@@ -435,6 +489,15 @@ def test_manager_dialogue_as_the_real_one(tmp_path):
     for score, board in zip(lines[1:-1:2], boards):
         assert score == "SCORE %d %d" % manager.score(ast.literal_eval(board))
     assert result.names == {1: "Recorder", 2: "Randy"}
+
+def test_randy_is_seeded(tmp_path):
+    """The stand-ins' games repeat: Randy plays the same game for the same OTHELLO_RANDY_SEED (the
+    tests' default seed included), another game for another seed."""
+    moves = {}
+    for seed in ("0", "0", "1"):
+        result, _ = game(RANDY, RANDY, 6, tmp_path, env=agent_env(**({} if seed == "0" else {"OTHELLO_RANDY_SEED": seed})))
+        moves.setdefault(seed, []).append([(m.color, m.point) for m in result.moves])
+    assert moves["0"][0] == moves["0"][1] != moves["1"][0]
 
 
 @pytest.mark.parametrize("answer, reason", [

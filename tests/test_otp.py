@@ -1,6 +1,9 @@
-"""plies-otp (adapters/otp.py) and its codec (protocols/otp.py): golden dialogues in process, over a
-real socket and on stdin/stdout; bad input; the exact endgame solver; the genmove budget on the CPU
-clock; end-to-end rounds through the local judge (standins/otp_judge.py)."""
+"""plies-otp (adapters/otp.py) and its protocol (protocols/otp.py): the codec, the engine core's
+command table, the channels' end of input; golden dialogues in process, over a real socket and on
+stdin/stdout; bad input; the exact endgame solver and its node budget; the genmove budget on the CPU
+clock; the exit statuses and the settings; seeded end-to-end rounds through the local judge
+(standins/otp_judge.py)."""
+import io
 import socket
 import subprocess
 import sys
@@ -15,17 +18,19 @@ from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from adapters.otp import OtpSession, Player  # noqa: E402
-from standins.otp_judge import Judge, run_match
-from standins.otp_random import RandomPlayer
+from adapters.config import ConfigError
+from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, Player, main, make_engine, parse, run
 from engines.games import make_game
 from engines.knowledge.bundle import knowledge_for
-from engines.knowledge.othello import solve_endgame
+from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
 from engines.search import Limits, make_searcher
 from protocols import otp
-from protocols.common import PASS, ProtocolError
-ENGINE = [sys.executable, "-m", "adapters.otp"]
-RANDOM_ENGINE = [sys.executable, "-m", "standins.otp_random"]
+from protocols.common import PASS, EndOfInput, ProtocolError, Quit
+from standins.otp_judge import Judge, run_match
+from standins.otp_random import RandomPlayer
+
+ENGINE = [sys.executable, "-m", "adapters.otp", "--seed", "3"]
+RANDOM_ENGINE = [sys.executable, "-m", "standins.otp_random", "--seed", "5"]
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 GAME = make_game("othello", size=8)
 
@@ -102,21 +107,110 @@ def test_move_round_trip(point):
     assert otp.parse_move(otp.format_move(point)) == point
 
 
+# ---- the engine core (protocols.otp.OtpEngine), with stub handlers -----------------------------
+
+def stub_engine(log):
+    """An OtpEngine whose handlers record their calls; play fails on '0 0', showboard draws two lines."""
+    def handler(name):
+        def answer(args):
+            if name == "play" and args == ["0", "0"]:
+                raise ProtocolError("illegal move: no")
+            if name == "final_score" and log and log[-1][0] == "undo":
+                raise RuntimeError("a bug")
+            log.append((name, args))
+            if name == "quit":
+                raise Quit()
+            return {"name": "stub", "genmove": "2 3", "showboard": "a b\nc d"}.get(name, "")
+        return answer
+    return otp.OtpEngine({name: handler(name) for name in otp.COMMANDS}, stderr=io.StringIO())
+
+
+def test_engine_table_arity_errors_and_quit():
+    log = []
+    e = stub_engine(log)
+    assert [e.handle(m) for m in (b"NAME", "genmove\n", "play 2 3", "showboard", "clear_board")] == \
+        ["name stub", "genmove 2 3", "play", "showboard\na b\nc d", "clear_board"]
+    assert log == [("name", []), ("genmove", []), ("play", ["2", "3"]), ("showboard", []), ("clear_board", [])]
+    assert e.handle("bogus 1") == "? unknown command 'bogus'"
+    assert e.handle("play 2") == "? play takes 2 argument(s), got 1"
+    assert e.handle("genmove b") == "? genmove takes 0 argument(s), got 1"
+    assert e.handle("   ") == "? empty command" and e.handle(b"\xff") == "? unreadable command (not UTF-8)"
+    assert e.handle("play 0 0") == "? illegal move: no"
+    e.handle("undo")
+    assert e.handle("final_score").startswith("? internal error: RuntimeError: a bug")
+    assert e.stderr.getvalue().count("Traceback") == 1
+    assert len(log) == 6 and not e.finished  # no handler ran for the bad messages
+    assert e.handle("QUIT") == "quit" and e.finished
+
+
+def test_engine_answers_every_command_and_no_other():
+    handlers = {name: (lambda args: "") for name in otp.COMMANDS}
+    with pytest.raises(ValueError):
+        otp.OtpEngine({k: v for k, v in handlers.items() if k != "undo"})
+    with pytest.raises(ValueError):
+        otp.OtpEngine({**handlers, "komi": lambda args: ""})
+
+
+def test_colours_by_move_order():
+    assert otp.player_of("black") == 0 and otp.player_of("white") == 1
+    for bad in ("b", "Black", ""):
+        with pytest.raises(ProtocolError):
+            otp.player_of(bad)
+    assert otp.final_score(GAME.cells(board({(0, 0): 1, (0, 1): 1, (5, 5): 2}))) == 1
+
+
+def test_channels_raise_end_of_input():
+    here, there = socket.socketpair()
+    with here, there:
+        channel = otp.SocketChannel(here)
+        there.send(b"name")
+        assert channel.receive() == b"name"
+        channel.send("name plies")
+        assert there.recv(100) == b"name plies"
+        there.shutdown(socket.SHUT_WR)
+        with pytest.raises(EndOfInput):
+            channel.receive()
+    out = io.StringIO()
+    channel = otp.LineChannel(io.StringIO("name\n"), out)
+    assert channel.receive() == "name\n"
+    with pytest.raises(EndOfInput):
+        channel.receive()
+    channel.send("name plies")
+    assert out.getvalue() == "name plies\n"
+
+
 # ---- the session in process ---------------------------------------------------------------------
 
+class Session:
+    """An OTP engine over a board session, both in reach (tests look at the board)."""
+
+    def __init__(self, player, settings=OtpSettings()):
+        self.board = OtpSession(player, settings)
+        self.engine = make_engine(self.board)
+
+    @property
+    def state(self):
+        return self.board.state
+
+    @state.setter
+    def state(self, state):
+        self.board.state = state
+
+
 def new_session(seconds=0.05):
-    return OtpSession(Player("default", clock=time.thread_time), seconds=seconds)
+    return Session(Player(OtpSettings(time=seconds), clock=time.thread_time), OtpSettings(time=seconds))
 
 
 def talk(session, *messages):
-    return [session.handle(m, None)[0] for m in messages]
+    return [session.engine.handle(m) for m in messages]
 
 
 def test_session_dialogue_and_undo():
     s = new_session()
     assert talk(s, "name", "clear_board", "play 2 3", "final_score", "undo", "final_score") == \
         ["name plies", "clear_board", "play", "final_score 3", "undo", "final_score 0"]
-    assert s.handle("quit", None) == ("quit", True)
+    assert not s.engine.finished
+    assert talk(s, "quit") == ["quit"] and s.engine.finished
     reply = talk(s, "genmove")[0]
     row, col = otp.parse_move(reply.split(" ", 1)[1])
     assert GAME.action(row, col) in GAME.legal_moves(GAME.initial_state())
@@ -142,13 +236,13 @@ def test_session_bad_input_keeps_the_board():
 def test_session_fuzz(messages):
     """Any sequence of messages: one reply each, its first word the command's or '?'; an error reply
     leaves the board exactly as it was."""
-    s = OtpSession(RandomPlayer(0))
+    s = Session(RandomPlayer(0))
     for m in messages:
         if m.split()[:1] in (["genmove"], ["quit"]):
             continue
         before = s.state.copy()
-        reply, done = s.handle(m, None)
-        assert not done and reply and ("\n" not in reply or reply.startswith("showboard"))
+        reply = s.engine.handle(m)
+        assert not s.engine.finished and reply and ("\n" not in reply or reply.startswith("showboard"))
         if reply.startswith("? "):
             assert np.array_equal(s.state, before)
         else:
@@ -171,18 +265,60 @@ def test_endgame_solver_is_exact():
     ab = make_searcher("alphabeta", GAME, {}, knowledge_for(GAME, "disc_difference"))
     for seed in range(4):
         s = position(9, seed)
-        move, score, nodes = solve_endgame(s)
+        solved = solve_endgame(s)
         exact = ab.search(s, Limits(depth=40))
-        assert exact.stats["complete"] and score == exact.value and nodes > 0
-        assert GAME.is_legal(s, move) and dict(zip(exact.moves, exact.values))[move] == score
-    assert solve_endgame(position(16, 0), node_budget=100)[:2] == (None, None)
+        assert exact.stats["complete"] and solved.score == exact.value and solved.nodes > 0
+        assert GAME.is_legal(s, solved.move) and dict(zip(exact.moves, exact.values))[solved.move] == solved.score
+
+
+def test_endgame_solver_budget():
+    """The budget is a ceiling: the solve stops on the node after it and says how many it spent."""
+    with pytest.raises(SolveBudgetExceeded) as out:
+        solve_endgame(position(16, 0), node_budget=100)
+    assert out.value.nodes == 101
+    exact = solve_endgame(position(12, 3))
+    assert solve_endgame(position(12, 3), node_budget=exact.nodes) == exact
+
+
+class StepClock:
+    """A clock that advances one second at every reading: times counted in readings, not seconds."""
+
+    def __init__(self):
+        self.now = -1.0
+
+    def __call__(self):
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("seconds, share, empties, solved", [
+    (100.0, 0.5, 14, True), (10.0, 1.0, 14, True), (10.0, 0.5, 14, False), (100.0, 0.5, 13, False)])
+def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, empties, solved):
+    """first_solve_nodes runs out; each retry has solve_growth times the nodes while its predicted
+    time fits in solve_share of the time left, else the player searches instead.  Here the solve
+    needs five attempts (the last with 16 times the first budget); an attempt that runs out takes two
+    clock readings, and a retry is predicted to take two.  With 14 empty squares, solve_empties 13
+    does not try the solve."""
+    state = position(14, 2)
+    exact = solve_endgame(state)
+    settings = OtpSettings(first_solve_nodes=-(-exact.nodes // 16), solve_growth=2, solve_share=share,
+                           solve_empties=empties)
+    clock = StepClock()
+    player = Player(settings, clock=clock)
+    move = player.choose(state, seconds, 0.0)
+    assert GAME.is_legal(state, move)
+    if solved:
+        assert player.last == {"solved": True, "score": exact.score, "nodes": exact.nodes} and move == exact.move
+        assert clock.now == 8  # readings 0..8: four attempts that ran out (two each), the fifth (one)
+    else:
+        assert player.last["solved"] is False and "depth" in player.last
 
 
 @pytest.mark.parametrize("algo,empties", [("default", 30), ("default", 20), ("default", 12), ("uct", 30),
                                           ("ucb", 30), ("uct-pp", 30)])
 def test_genmove_budget_on_the_cpu_clock(algo, empties):
     """choose() never spends more than its budget of thread CPU time, counted from the request."""
-    player = Player(algo, clock=time.thread_time)
+    player = Player(OtpSettings(algo=algo), clock=time.thread_time)
     state = position(empties, 1)
     for seconds in (0.05, 0.3):
         start = time.thread_time()
@@ -230,7 +366,7 @@ def test_socket_dialogue_byte_exact():
 def test_socket_closed_mid_game():
     replies, status, err = serve_one([b"name", b"clear_board", b"genmove", b"play 2 2"], close_after=3)
     assert replies[:2] == [b"name plies", b"clear_board"] and replies[2].startswith(b"genmove ")
-    assert status != 0 and "closed the connection" in err
+    assert status == EXIT_STATUS["judge lost"][0] and "closed the connection before quit" in err
 
 
 def test_stdin_dialogue_and_end_of_input():
@@ -239,6 +375,85 @@ def test_stdin_dialogue_and_end_of_input():
     assert run.stdout == ("name plies\nplay\nplay\nfinal_score 0\n? empty command\n? unknown command 'hello'\n"
                           "? illegal move: a pass while a placement exists\n")
     assert run.returncode == 0
+
+
+def test_exit_statuses(capsys):
+    """The one map: stdin ending or quit is 0, the judge dropping or breaking the connection before
+    quit is 1, bad settings 2; --help lists them."""
+    assert {k: v[0] for k, v in EXIT_STATUS.items()} == {"quit": 0, "judge lost": 1, "refused": 2}
+    engine = lambda: make_engine(OtpSession(RandomPlayer(0)))  # noqa: E731
+    out = io.StringIO()
+    assert run(engine(), otp.LineChannel(io.StringIO("name\nplay 2 3\n"), out)) == 0
+    assert out.getvalue() == "name plies\nplay\n"
+    for last, status in ((b"quit", 0), (b"name", 1)):  # one message (one recv), then the judge's half-close
+        here, there = socket.socketpair()
+        with here, there:
+            there.send(last)
+            there.shutdown(socket.SHUT_WR)
+            assert run(engine(), otp.SocketChannel(here)) == status
+            assert there.recv(100).startswith(last)  # answered before the end
+    assert "closed the connection before quit" in capsys.readouterr().err
+
+    class Broken:
+        def receive(self):
+            raise ConnectionResetError("reset by peer")
+
+        def send(self, message):
+            raise AssertionError("nothing was received")
+    assert run(engine(), Broken()) == 1 and "connection lost: reset by peer" in capsys.readouterr().err
+    assert main(["--time", "0"]) == 2 and "plies-otp: time" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert done.value.code == 0
+    for status, meaning in EXIT_STATUS.values():
+        assert f"  {status}  {meaning}" in text
+    for key in OtpSettings.__dataclass_fields__:
+        assert "--" + key.replace("_", "-") in text
+
+
+def test_settings_defaults_are_todays_constants():
+    assert OtpSettings() == OtpSettings(
+        algo="default", time=8.0, margin=0.05, seed=0, name="plies", tt_size=1 << 20, solve_empties=22,
+        first_solve_nodes=1 << 16, solve_growth=4, solve_share=0.5, exploration=0.7, mcts_capacity=1 << 22,
+        rd=1.0, min_samples=50)
+    assert parse([], env={})[1] == OtpSettings()
+
+
+def test_settings_file_environment_and_flags(tmp_path):
+    f = tmp_path / "otp.toml"
+    f.write_text('time = 2.5\nalgo = "uct-pp"\nsolve_empties = 18\nname = "filed"\nrd = 2.0\n')
+    _, s = parse(["--config", str(f)], env={})
+    assert (s.time, s.algo, s.solve_empties, s.name, s.rd) == (2.5, "uct-pp", 18, "filed", 2.0)
+    env = {"PLIES_OTP_TIME": "3", "PLIES_OTP_SOLVE_EMPTIES": "20", "PLIES_OTP_MIN_SAMPLES": "9"}
+    _, s = parse(["--config", str(f)], env=env)
+    assert (s.time, s.solve_empties, s.min_samples, s.algo) == (3.0, 20, 9, "uct-pp")
+    args, s = parse(["127.0.0.1", "17122", "--config", str(f), "--time", "4", "--min-samples", "7",
+                     "--exploration", "0.3", "--mcts-capacity", "4096"], env=env)
+    assert (args.host, args.port, s.time, s.min_samples, s.solve_empties) == ("127.0.0.1", 17122, 4.0, 7, 20)
+    search = Player(s).searcher  # the settings reach the search
+    assert (search.config.c, search.config.pp_rd, search.config.pp_min_samples, search.capacity) == \
+        (0.3, 2.0, 7, 4096) and search.config.progressive_pruning
+    assert Player(OtpSettings(tt_size=1 << 10)).searcher.config.tt_size == 1 << 10
+
+
+@pytest.mark.parametrize("argv, env, toml, words", [
+    (["--time", "-1"], {}, None, ["time"]),
+    ([], {"PLIES_OTP_TIME": "soon"}, None, ["PLIES_OTP_TIME", "float"]),
+    (["--name", "two words"], {}, None, ["name must be one word"]),
+    (["--tt-size", "1000"], {}, None, ["tt_size", "power of two"]),
+    (["--solve-share", "1.5"], {}, None, ["solve_share"]),
+    (["--config", "absent.toml"], {}, None, ["no file", "absent.toml"]),
+    ([], {}, "algo = 'minimax'\n", ["algo", "default, ucb, uct, uct-pp"]),
+    ([], {}, "tim = 5\n", ["unknown key", "tim"]),
+])
+def test_a_bad_setting_is_a_clear_error(tmp_path, argv, env, toml, words):
+    if toml is not None:
+        (tmp_path / "bad.toml").write_text(toml)
+        argv = [*argv, "--config", str(tmp_path / "bad.toml")]
+    with pytest.raises(ConfigError) as err:
+        parse(argv, env=env)
+    assert all(w in str(err.value) for w in words), str(err.value)
 
 
 # ---- the local judge ----------------------------------------------------------------------------
@@ -275,8 +490,7 @@ def fake_engine(port, replies):
 
 
 def honest(name):
-    session = OtpSession(RandomPlayer(1), name=name)
-    return lambda m: session.handle(m, None)[0]
+    return make_engine(OtpSession(RandomPlayer(1), OtpSettings(name=name))).handle
 
 
 @pytest.mark.parametrize("fault", ["newline", "illegal", "silent", "disconnect"])

@@ -68,19 +68,44 @@ def test_pipe_moves_and_board_literal():
     assert othello_pipe.format_move((2, 3), 8) == "3 2"
     with pytest.raises(ProtocolError):
         othello_pipe.format_move(PASS, 8)
-    for bad in ("8 0", "3", "0 8", "1,2"):
-        with pytest.raises(ProtocolError):
+    for bad in ("8 0", "0 8", "-1 0", "9 9"):
+        with pytest.raises(othello_pipe.OffBoard):  # two integers, off the board
             othello_pipe.parse_move(bad, 8)
+    for bad in ("3", "1,2", "a b", ""):
+        with pytest.raises(ProtocolError) as err:
+            othello_pipe.parse_move(bad, 8)
+        assert not isinstance(err.value, othello_pipe.OffBoard)
     game = make_game("othello", size=6, variant="manager")
     cells = game.cells(game.initial_state())
     literal = othello_pipe.format_board(cells)
     assert literal.startswith("((0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0), (0, 0, 2, 1, 0, 0)")
     assert othello_pipe.parse_board(literal) == cells.tolist()
-    assert othello_pipe.parse_board(str(cells.tolist())) == cells.tolist()  # the first turn sends lists
+    first = othello_pipe.format_board(cells, first_turn=True)  # the first turn sends lists
+    assert first == str(cells.tolist()) and othello_pipe.parse_board(first) == cells.tolist()
     for bad in ("", "[", "[[0, 1], [1]]", "[[0, 3], [0, 0]]", "[[True, 0], [0, 0]]", "__import__('os')",
                 "[[0.0, 1], [1, 0]]", "{}", "[]", "1"):
         with pytest.raises(ProtocolError):
             othello_pipe.parse_board(bad)
+
+
+@pytest.mark.parametrize("protocol, colours", [(otp, ("black", "white")), (othello_pipe, (1, 2))])
+def test_othello_wire_colours_meet_the_engine_players(protocol, colours):
+    """One conversion per protocol: the first colour moves first (player 0); a disc placed by a
+    colour's player shows as that player's cell, which the pipe's board literal names by colour."""
+    assert [protocol.player_of(c) for c in colours] == [0, 1]
+    for bad in ("b", 0, 3, None):
+        with pytest.raises(ProtocolError):
+            protocol.player_of(bad)
+    game = make_game("othello", size=8) if protocol is otp else make_game("othello", size=6, variant="manager")
+    start = game.cells(game.initial_state())
+    for colour in colours:
+        state = game.state_from_cells(start, protocol.player_of(colour))
+        move = int(game.legal_moves(state)[0])
+        after = game.cells(game.play(state, move))
+        if protocol is otp:  # black's discs minus white's: 4 to 1 after black's first move
+            assert otp.final_score(after) == (3 if colour == "black" else -3)
+        else:
+            assert othello_pipe.counts(after.tolist())[colour - 1] == 4 and after[game.coords(move)] == colour
 
 
 def test_littlego_input_and_moves():

@@ -2,27 +2,19 @@
 report as pure functions, then whole runs against the scripted fake engine (regress/fake_engine.py)
 for every outcome and exit status.  No assertion depends on timing."""
 import json
-import os
 import re
 import shlex
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:   # until setup.cfg lists the regress package for the editable install
-    sys.path.insert(0, str(ROOT))
-
-from regress.runner import (  # noqa: E402
+from conftest import COURSE_TESTS as GO5_TESTS
+from conftest import regress_counts, regress_summary, run_regress
+from regress.runner import (
     Check, Command, FormatError, Reply, Summary, Result, command_id, format_result, format_summary,
     is_failure, java_regex, java_trim, judge, outcome, parse_check, parse_file, parse_lines,
     response_text, summarise,
 )
-
-GO5_TESTS = ROOT.parent / "shared" / "data" / "go5-tests.gtp"
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
 
 
 # ------------------------------------------------------------------------------------------
@@ -94,7 +86,7 @@ def test_missing_file_is_a_format_error(tmp_path):
         parse_file(tmp_path / "nope.gtp")
 
 
-@pytest.mark.skipif(not GO5_TESTS.exists(), reason="shared go5-tests.gtp not present")
+@pytest.mark.shared_data(GO5_TESTS.name)
 def test_the_go5_regression_file_has_its_64_tests():
     tests = [c for c in parse_file(GO5_TESTS) if c.is_test]
     assert [t.test_id for t in tests] == list(range(10, 650, 10))
@@ -193,20 +185,8 @@ def regress(tmp_path, files: dict, engine_command: str, *options: str):
         path.write_text(text if isinstance(text, str) else json.dumps(text))
         if name.endswith(".gtp"):
             paths.append(str(path))
-    proc = subprocess.run([sys.executable, "-m", "regress.runner", *options, engine_command, *paths],
-                          capture_output=True, text=True, env=ENV, cwd=tmp_path, timeout=60)
+    proc = run_regress(engine_command, *paths, options=options, cwd=tmp_path, timeout=60)
     return proc.returncode, proc.stdout, proc.stderr
-
-
-def summary_of(stdout: str) -> dict:
-    header, values = stdout.splitlines()[-2:]
-    assert header == "#Tests\tFAIL\tfail\tPASS\tpass\tError\tTime\tCpuTime"
-    return dict(zip(header.split("\t"), values.split("\t")[:-1]))
-
-
-def counts(stdout: str) -> tuple:
-    s = summary_of(stdout)
-    return tuple(int(s[k]) for k in ("#Tests", "FAIL", "fail", "PASS", "pass", "Error"))
 
 
 ALL_PASS = ("boardsize 9\n10 name\n#? [FakeEngine]\n20 echo hello  world\n#? [hello world]\n"
@@ -218,9 +198,9 @@ ALL_PASS = ("boardsize 9\n10 name\n#? [FakeEngine]\n20 echo hello  world\n#? [he
 def test_all_pass_with_ids_echoed_or_not_and_odd_output(tmp_path, flags):
     status, out, err = regress(tmp_path, {"t.gtp": ALL_PASS}, engine(*flags))
     assert (status, err) == (0, "")
-    assert counts(out) == (6, 0, 0, 0, 6, 0)
+    assert regress_counts(out) == (6, 0, 0, 0, 6, 0)
     assert out.splitlines()[:-2] == []                                 # passes are not reported
-    assert re.fullmatch(r"\d+\.\d", summary_of(out)["Time"]) and re.fullmatch(r"\d+\.\d", summary_of(out)["CpuTime"])
+    assert re.fullmatch(r"\d+\.\d", regress_summary(out)["Time"]) and re.fullmatch(r"\d+\.\d", regress_summary(out)["CpuTime"])
 
 
 def test_long_reports_every_test(tmp_path):
@@ -232,19 +212,19 @@ def test_long_reports_every_test(tmp_path):
 
 def test_unexpected_failure_exits_1_and_shows_why(tmp_path):
     status, out, _ = regress(tmp_path, {"t.gtp": "10 echo a1\n#? [a1]\n20 echo b2\n#? [c3]\n"}, engine())
-    assert status == 1 and counts(out) == (2, 1, 0, 0, 1, 0)
+    assert status == 1 and regress_counts(out) == (2, 1, 0, 0, 1, 0)
     assert out.startswith("20 FAIL: echo b2\n    expected: [c3]\n    response: = b2\n")
 
 
 def test_expected_failure_and_unexpected_pass_exit_0(tmp_path):
     status, out, _ = regress(tmp_path, {"t.gtp": "10 echo a\n#? [b]*\n20 echo a\n#? [a]*\n"}, engine())
-    assert status == 0 and counts(out) == (2, 0, 1, 1, 0, 0)
+    assert status == 0 and regress_counts(out) == (2, 0, 1, 1, 0, 0)
     assert re.findall(r"^(\d+) (\w+): ", out, re.M) == [("10", "fail"), ("20", "PASS")]
 
 
 def test_negated_pattern(tmp_path):
     status, out, _ = regress(tmp_path, {"t.gtp": "10 echo pass\n#? [!pass]\n20 echo b\n#? [!pass]\n"}, engine())
-    assert status == 1 and counts(out) == (2, 1, 0, 0, 1, 0)
+    assert status == 1 and regress_counts(out) == (2, 1, 0, 0, 1, 0)
     assert "10 FAIL: echo pass\n    expected: [!pass]\n" in out
 
 
@@ -255,7 +235,7 @@ def test_error_replies(tmp_path):
     text = ("10 error boom\n#? [boom]\n20 error boom\n#? [x]*\n30 error boom\n40 echo ok\n"
             "error unnumbered\nfoo\necho fine\n")
     status, out, _ = regress(tmp_path, {"t.gtp": text}, engine())
-    assert status == 1 and counts(out) == (4, 2, 1, 0, 1, 2)
+    assert status == 1 and regress_counts(out) == (4, 2, 1, 0, 1, 2)
     assert "10 FAIL: error boom\n    expected: [boom]\n    response: ? boom\n" in out
     assert "30 FAIL: error boom\n    expected: (no #? line: any reply but an error)\n    response: ? boom\n" in out
 
@@ -268,7 +248,7 @@ def test_scripted_replies_and_the_engine_runs_in_the_files_directory(tmp_path):
     status, out, err = regress(tmp_path, {"sub/t.gtp": text, "s.json": script},
                                engine("--script", str(tmp_path / "s.json")), "--long")
     assert (status, err) == (0, ""), out
-    assert counts(out) == (6, 0, 0, 0, 6, 0)
+    assert regress_counts(out) == (6, 0, 0, 0, 6, 0)
 
 
 def test_an_engine_that_dies_mid_file_is_a_crash(tmp_path):
@@ -288,7 +268,7 @@ def test_an_engine_that_dies_before_the_file_is_a_crash(tmp_path):
 def test_an_engine_that_dies_after_the_last_command_is_no_crash(tmp_path):
     # name, version, cputime, 10 echo a: then it exits instead of answering cputime; quit is not sent
     status, out, err = regress(tmp_path, {"t.gtp": "10 echo a\n#? [a]\n"}, engine("--die-after", "4"))
-    assert (status, err) == (0, "") and counts(out) == (1, 0, 0, 0, 1, 0)
+    assert (status, err) == (0, "") and regress_counts(out) == (1, 0, 0, 0, 1, 0)
 
 
 def test_an_engine_that_never_answers_times_out(tmp_path):
@@ -319,12 +299,11 @@ def test_a_missing_engine_or_file_is_exit_2(tmp_path):
 def test_several_files_are_prefixed_and_summed(tmp_path):
     status, out, _ = regress(tmp_path, {"a.gtp": "10 echo a\n#? [a]\n20 echo a\n#? [b]\n",
                                         "b.gtp": "10 echo a\n#? [a]*\nerror x\n"}, engine())
-    assert status == 1 and counts(out) == (3, 1, 0, 1, 1, 1)
+    assert status == 1 and regress_counts(out) == (3, 1, 0, 1, 1, 1)
     lines = out.splitlines()
     assert lines[0] == f"{tmp_path / 'a.gtp'} 20 FAIL: echo a" and lines[3] == f"{tmp_path / 'b.gtp'} 10 PASS: echo a"
 
 
 def test_bad_arguments_exit_2(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "regress.runner", "only-an-engine"],
-                          capture_output=True, text=True, env=ENV, timeout=60)
+    proc = run_regress("only-an-engine", timeout=60)
     assert proc.returncode == 2 and "usage" in proc.stderr

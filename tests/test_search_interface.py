@@ -1,6 +1,9 @@
 """The one search interface: make_searcher, the Searcher protocol, frozen configs, limits each search
 refuses, GameOver on final positions, documented statistics, and the knowledge registry."""
+import ast
 import dataclasses
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -217,3 +220,20 @@ def test_game_without_registered_knowledge_gets_an_empty_bundle():
     assert knowledge_for(Unregistered()).evaluate is None
     with pytest.raises(ValueError):
         knowledge_for(Unregistered(), "strong")
+
+
+def test_a_search_loads_only_what_it_uses():
+    """The factory and the knowledge registry import by plain imports, each when first asked for: an
+    alpha-beta search of Othello loads neither the MCTS nor another game's knowledge (each would add
+    tens of milliseconds of cached-kernel loading to an adapter's start-up)."""
+    code = ("import sys\n"
+            "from engines.games import make_game\n"
+            "from engines.search import Limits, make_searcher\n"
+            "game = make_game('othello', size=6)\n"
+            "make_searcher('alphabeta', game).search(game.initial_state(), Limits(depth=1))\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('engines.search.', 'engines.knowledge.'))))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    loaded = set(ast.literal_eval(done.stdout))
+    assert {"engines.search.alphabeta", "engines.knowledge.othello"} <= loaded
+    assert not loaded & {"engines.search.mcts", "engines.knowledge.go", "engines.knowledge.hex"}

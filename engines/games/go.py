@@ -50,7 +50,7 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.errors import Reason
+from engines.errors import IllegalMove, Reason
 from engines.games.base import CELL_DTYPE, Game, check_size
 from engines.validate import check_choice, check_int, check_number, check_player
 from engines.rng import below
@@ -909,26 +909,31 @@ class Go(Game):
         a capture appended at the end."""
         return [int(action_of(self.size, p)) for p in _empties_in_order(state)]
 
-    def go5_play(self, state, move: int, colour: int | None = None) -> tuple[np.ndarray, Reason | None]:
-        """A "go5" play attempt: returns (new state, None), or (new state, Reason) for an illegal
-        move, the new state then carrying the side effects of the attempt (npass = 0; a suicide
-        attempt erases the ko ban).  The colour (0/1, default the player to move) need not be the one
-        to move; the opponent of it moves next.  Ignores the game-over flag."""
+    def go5_play(self, state, move: int, colour: int | None = None) -> np.ndarray:
+        """A "go5" play attempt: the new state, or IllegalMove for an illegal move, whose ``after``
+        is then the state carrying the side effects of the attempt (npass = 0; a suicide attempt
+        erases the ko ban).  The colour (0/1, default the player to move) need not be the one to
+        move; the opponent of it moves next.  Ignores the game-over flag."""
         move = self._check_action(move)
         c = int(state[TO_MOVE]) if colour is None else check_player(colour, "colour")
         s = state.copy()
         if move == self.pass_action:
             _set_side(s, c)
             _pass(s)
-            return s, None
-        code = _go5_attempt(s, point_of(self.size, move), c + 1)
-        return s, REASONS.get(int(code))
+            return s
+        reason = REASONS.get(int(_go5_attempt(s, point_of(self.size, move), c + 1)))
+        if reason is not None:
+            raise IllegalMove(reason, move, after=s)
+        return s
 
     def warm_up(self):
         super().warm_up()
         state = self.play(self.initial_state(), self.action(self.size // 2, self.size // 2))
         self.is_eye(state, 0, 0), self.go5_candidates(state), self.empty_list(state)
-        self.go5_play(state, self.action(self.size // 2, self.size // 2))  # occupied
+        try:
+            self.go5_play(state, self.action(self.size // 2, self.size // 2))  # occupied
+        except IllegalMove:
+            pass
         self.go5_play(state, self.action(0, 0))
         self.state_from_cells(self.cells(state), 1, previous=self.cells(self.initial_state()))
         self.with_komi(state, 0.5), self.set_to_move(state, 0)

@@ -12,11 +12,10 @@ parameter vectors (signatures in engines/kernels.py):
                            the game's legal moves)
 A search takes what its configuration needs and says so when a needed piece is missing.
 
-The registry maps a game's name to the module holding its knowledge; each such module offers
-``EVALUATIONS`` (name -> function game -> Knowledge) and ``DEFAULT_EVALUATION``.  Modules are
-imported on first use, so a search never names a game.
+The registry (``registered_module``) names, for each game, the module holding its knowledge; each
+such module offers ``EVALUATIONS`` (name -> function game -> Knowledge) and ``DEFAULT_EVALUATION``.
+A search asks the registry, so it never names a game.
 """
-import importlib
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -24,13 +23,6 @@ import numpy as np
 from engines import kernels as K
 from engines.knowledge import mlp
 from engines.validate import check_choice, check_int
-
-# game name -> module holding its knowledge (EVALUATIONS, DEFAULT_EVALUATION)
-REGISTRY = {
-    "go": "engines.knowledge.go",
-    "othello": "engines.knowledge.othello",
-    "hex": "engines.knowledge.hex",
-}
 
 NETWORK_PRIOR = "network"  # Knowledge.prior value: priors from the softmax of the policy network
 
@@ -128,15 +120,25 @@ class Knowledge:
         return replace(self, **changes)
 
 
-def _module(game):
+def registered_module(game):
+    """The module holding the game's knowledge (EVALUATIONS, DEFAULT_EVALUATION), None for a game
+    without any.  Each is imported here, when first asked for, so that a process loads the cached
+    kernels of the game it plays only (another game's cost 10-40 ms of start-up)."""
     name = getattr(game, "name", None)
-    path = REGISTRY.get(name)
-    return importlib.import_module(path) if path is not None else None
+    if name == "go":
+        from engines.knowledge import go as module
+    elif name == "othello":
+        from engines.knowledge import othello as module
+    elif name == "hex":
+        from engines.knowledge import hex as module
+    else:
+        return None
+    return module
 
 
 def evaluations(game) -> tuple[str, ...]:
     """The names of the evaluations registered for the game (the default first); () if none."""
-    module = _module(game)
+    module = registered_module(game)
     if module is None:
         return ()
     names = tuple(module.EVALUATIONS)
@@ -145,7 +147,7 @@ def evaluations(game) -> tuple[str, ...]:
 
 def warm_up(game):
     """Compile whatever the game's knowledge module compiles lazily (its optional ``warm_up(game)``)."""
-    module = _module(game)
+    module = registered_module(game)
     if module is not None and hasattr(module, "warm_up"):
         module.warm_up(game)
 
@@ -154,7 +156,7 @@ def knowledge_for(game, evaluation: str | None = None) -> Knowledge:
     """The registered knowledge of the game: the named evaluation (default: the game's default) with
     its value function.  A game with nothing registered gets an empty bundle (uniform priors, random
     rollouts, no evaluation); naming an evaluation for it is a ValueError."""
-    module = _module(game)
+    module = registered_module(game)
     if module is None:
         if evaluation is not None:
             raise ValueError(f"no evaluations are registered for the game {getattr(game, 'name', game)!r}")

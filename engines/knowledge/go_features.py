@@ -27,6 +27,7 @@ import numba as nb
 import numpy as np
 from numba import types
 
+from engines.errors import IllegalMove
 from engines import kernels as K
 from engines.games.go import (A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, KO, LAST, LAST2, NMOVES, OK, PSIZE,
                               SIZE, STRIDE, TO_MOVE, _check, candidates)
@@ -253,8 +254,9 @@ def is_self_atari(game, state, action: int) -> bool:
     after the move (captures included) its block has exactly 1 liberty.  An illegal move is not one."""
     n = game.size
     colour = game.to_move(state)
-    after, reason = game.go5_play(state, action, colour)
-    if reason is not None:
+    try:
+        after = game.go5_play(state, action, colour)
+    except IllegalMove:
         return False
     cells = game.cells(state)
     r, c = game.coords(action)

@@ -7,6 +7,8 @@ Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
   "strong" (default)   evaluate_strong with STRONG_WEIGHTS, and value_strong as the value function
   "disc_difference"    evaluate_disc_difference (mover's discs minus the opponent's), no value function
 """
+from dataclasses import dataclass
+
 import numba as nb
 import numpy as np
 
@@ -341,10 +343,26 @@ def _solve_root(P, O, ctrl, scratch):
     return best_square, best
 
 
-def solve_endgame(state, node_budget: int = 1 << 62):
-    """Exact solve of an 8x8 standard-variant bitboard state (side to move must have a placement):
-    (action r*8 + c of the best move, final disc difference for the mover with best play, nodes),
-    or (None, None, nodes) when node_budget ran out first."""
+@dataclass(frozen=True)
+class Solve:
+    """An exact endgame solve: the best move (action r*8 + c), the final disc difference for the
+    mover with best play, and the nodes visited."""
+    move: int
+    score: int
+    nodes: int
+
+
+class SolveBudgetExceeded(Exception):
+    """The node budget ran out before the solve ended; ``nodes`` is what was spent."""
+
+    def __init__(self, nodes: int):
+        super().__init__(f"the endgame solve ran out of its node budget after {nodes} nodes")
+        self.nodes = nodes
+
+
+def solve_endgame(state, node_budget: int = 1 << 62) -> Solve:
+    """Exact solve of an 8x8 standard-variant bitboard state (side to move must have a placement);
+    SolveBudgetExceeded when node_budget runs out first."""
     if state[LAYOUT] != BITBOARD or state[SIZE] != 8:
         raise ValueError("the endgame solver takes 8x8 bitboard states")
     if state[STATUS] != 0 or np.uint64(state[MOVES_BB]) == ZERO:
@@ -355,5 +373,5 @@ def solve_endgame(state, node_budget: int = 1 << 62):
     scratch = np.zeros((65, 66), dtype=np.int64)
     square, score = _solve_root(P, O, ctrl, scratch)
     if square < 0:
-        return None, None, int(ctrl[_NODES])
-    return int(square), int(score), int(ctrl[_NODES])
+        raise SolveBudgetExceeded(int(ctrl[_NODES]))
+    return Solve(int(square), int(score), int(ctrl[_NODES]))

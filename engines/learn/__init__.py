@@ -8,5 +8,6 @@ The four classes the seed asks for, one module each:
   search.PolicyMCTS               the project's MCTS with the network's epsilon-greedy rollouts
   topp.TOPP                       the round robin of saved networks
 Around them: config (one TOML file, every parameter, command-line overrides), replay (RBUF), selfplay
-(episodes, worker processes, Ray), trainer (the loop), network_file (ONNX + sidecar), plots.
+(episodes, worker processes, Ray), trainer (the loop), network_file (writing ONNX + sidecar; reading
+them is engines/knowledge/network.py's: networks are knowledge), plots.
 """

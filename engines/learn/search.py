@@ -6,7 +6,7 @@ It makes only generic calls to the game; its tree is kept between actual moves (
 import numpy as np
 
 from engines.knowledge.bundle import Network
-from engines.learn.network_file import policy_knowledge
+from engines.knowledge.network import policy_knowledge
 from engines.search import make_searcher
 from engines.search.result import Limits
 

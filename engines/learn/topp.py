@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engines.learn.network_file import distribution
+from engines.knowledge.network import distribution, load_network, network_size
 
 
 @dataclass
@@ -117,7 +117,6 @@ class TOPP:
 def load_agents(directory) -> tuple[list, dict]:
     """([(name, Network)], the first sidecar) of the network files in a directory, in order of
     training episodes; names are "ep<episode>" (the file's name when the sidecar has no episode)."""
-    from engines.learn.network_file import load_network
     files = sorted(pathlib.Path(directory).glob("*.onnx"))
     if not files:
         raise FileNotFoundError(f"no network files (*.onnx) in {directory}")
@@ -126,9 +125,9 @@ def load_agents(directory) -> tuple[list, dict]:
         net, meta = load_network(f)
         loaded.append((meta.get("episode", 0), f.stem, net, meta))
     loaded.sort(key=lambda t: (t[0], t[1]))
-    sizes = {m.get("size") for *_, m in loaded}
+    sizes = {network_size(net) for _, _, net, _ in loaded}
     if len(sizes) > 1:
-        raise ValueError(f"the networks in {directory} are for different board sizes: {sorted(map(str, sizes))}")
+        raise ValueError(f"the networks in {directory} are for different board sizes: {sorted(sizes)}")
     names = [f"ep{e}" if isinstance(e, int) else name for e, name, _, _ in loaded]
     if len(set(names)) < len(names):
         names = [name for _, name, _, _ in loaded]

@@ -9,7 +9,6 @@ and offers ``search(state, limits) -> SearchResult``, ``advance(move)`` (the gam
 move: keep what is still useful) and ``reset()`` (forget everything from earlier searches).
 """
 import dataclasses
-import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
@@ -19,12 +18,7 @@ from engines.errors import GameOver
 from engines.search.result import Limits, SearchResult
 from engines.validate import check_choice
 
-# searcher name -> (module, class name, config class name)
-_SEARCHERS = {
-    "mcts": ("engines.search.mcts", "MCTS", "MCTSConfig"),
-    "alphabeta": ("engines.search.alphabeta", "AlphaBeta", "AlphaBetaConfig"),
-}
-SEARCHERS = tuple(_SEARCHERS)
+SEARCHERS = ("mcts", "alphabeta")
 # keyword options of the constructors beyond (game, config, knowledge, seed)
 OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",)}
 
@@ -87,9 +81,12 @@ def checked_position(game, state, limits, length: int) -> np.ndarray:
 
 def searcher_classes(name: str):
     """(search class, config class) of a searcher name."""
-    module, cls, config_cls = _SEARCHERS[check_choice("searcher", name, SEARCHERS)]
-    module = importlib.import_module(module)
-    return getattr(module, cls), getattr(module, config_cls)
+    # imported here, not at the top: both searches import this module's helpers above
+    if check_choice("searcher", name, SEARCHERS) == "mcts":
+        from engines.search.mcts import MCTS, MCTSConfig
+        return MCTS, MCTSConfig
+    from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
+    return AlphaBeta, AlphaBetaConfig
 
 
 def make_searcher(name: str, game, config=None, knowledge=None, seed: int = 0, **options) -> Searcher:

@@ -1,0 +1,200 @@
+"""Hex actor networks as knowledge: reading network files, checking the board size they play, and
+using them (a policy knowledge bundle, the softmax over the legal moves, the greedy move).
+
+A network file is ONNX with a JSON sidecar beside it (same name, .json) saying how the network was
+made (engines/learn/network_file.py writes both; onnxruntime runs the file as it is).  Graph: input
+"board" float32 [batch, 3*n*n] (the game's observation) -> Gemm + activation per hidden layer ->
+Gemm -> "logits" [batch, n*n] (no softmax: callers mask the illegal moves first); with a value
+network, a second chain from "board" to "value" [batch, 1] = sigmoid(logit) = P(player 0 wins).
+Initializers "policy.W{i}" (inputs x outputs) / "policy.b{i}" (and "value.*") hold the weights in
+the layout of engines/knowledge/mlp.py, so loading is a concatenation.
+
+A network plays the n x n board whose observation it takes (3*n*n inputs) and whose cells it rates
+(n*n outputs).  Everything that goes wrong in reading one (no file, not ONNX, no policy weights,
+layers of no board, another board size than asked for) is a NetworkError naming the file.
+"""
+import json
+import math
+import pathlib
+
+import numpy as np
+
+import weights
+from engines.games.hex import MAX_SIZE, MIN_SIZE
+from engines.knowledge import mlp
+from engines.knowledge.bundle import NETWORK_PRIOR, Knowledge, Network
+
+ONNX_ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}  # linear: no node
+
+
+class NetworkError(ValueError):
+    """A file that is not a usable network (missing, unreadable, not ONNX, no policy weights) or one
+    for another board size: the message names the file and what is wrong."""
+
+
+def sidecar_path(path) -> pathlib.Path:
+    return pathlib.Path(path).with_suffix(".json")
+
+
+def _read(path):
+    """(initializer arrays by name, the activation node types, the sidecar dict) of a network file."""
+    import onnx
+    from onnx import numpy_helper
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise NetworkError(f"no network file {path}")
+    try:
+        model = onnx.load(str(path))
+        arrays = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    except Exception as err:  # protobuf's decode errors and onnx's own, whatever the damage
+        raise NetworkError(f"{path} is not a readable ONNX network ({type(err).__name__}: {err})") from None
+    acts = {n.op_type for n in model.graph.node} & set(ONNX_ACTIVATIONS.values())
+    sidecar = sidecar_path(path)
+    try:
+        meta = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
+    except (OSError, ValueError) as err:
+        raise NetworkError(f"{path}: cannot read its sidecar {sidecar.name} ({err})") from None
+    if not isinstance(meta, dict):
+        raise NetworkError(f"{path}: its sidecar {sidecar.name} is not a JSON object")
+    return arrays, acts, meta
+
+
+def _network(arrays, prefix, activation, path) -> Network | None:
+    if f"{prefix}.W0" not in arrays:
+        return None
+    parts, layers, i = [], [], 0
+    try:
+        while f"{prefix}.W{i}" in arrays:
+            w, b = arrays[f"{prefix}.W{i}"], arrays[f"{prefix}.b{i}"]
+            layers += [w.shape[0]] if i == 0 else []
+            layers.append(w.shape[1])
+            parts += [w.astype(np.float32).reshape(-1), b.astype(np.float32).reshape(-1)]
+            i += 1
+        return Network(np.concatenate(parts), tuple(int(v) for v in layers), activation)
+    except (KeyError, IndexError, ValueError) as err:
+        raise NetworkError(f"{path}: the {prefix} weights do not form a network ({err})") from None
+
+
+def _activation(acts, meta, path):
+    if "activation" in meta:
+        return meta["activation"]
+    if len(acts) > 1:
+        raise NetworkError(f"{path}: several activations and no sidecar naming one")
+    names = {v: k for k, v in ONNX_ACTIVATIONS.items()}
+    return names[acts.pop()] if acts else "linear"
+
+
+def network_size(network_or_sidecar) -> int:
+    """The board size n a network plays: from a Network's layers (3*n*n inputs, n*n outputs) or from
+    a sidecar dict (its "size", else its "layers").  NetworkError when they name no board."""
+    if isinstance(network_or_sidecar, Network):
+        layers = network_or_sidecar.layers
+    elif isinstance(network_or_sidecar, dict):
+        size = network_or_sidecar.get("size")
+        if size is not None:
+            if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+                raise NetworkError(f"the sidecar's size must be a positive integer, got {size!r}")
+            return size
+        layers = network_or_sidecar.get("layers")
+        if not isinstance(layers, list) or len(layers) < 2 or not all(isinstance(v, int) for v in layers):
+            raise NetworkError("the sidecar names neither a size nor the network's layers")
+    else:
+        raise NetworkError(f"a Network or a sidecar dict is needed, got {network_or_sidecar!r}")
+    n = math.isqrt(layers[-1])
+    if n * n != layers[-1] or layers[0] != 3 * n * n:
+        raise NetworkError(f"layers {list(layers)} fit no board: an n x n network takes 3*n*n inputs "
+                           f"and gives n*n outputs")
+    return n
+
+
+def load_network(path, size: int | None = None) -> tuple[Network, dict]:
+    """The policy network of a network file and its sidecar dict.  With size, the network must play
+    that board size: a network for another size is a NetworkError naming both."""
+    arrays, acts, meta = _read(path)
+    net = _network(arrays, "policy", _activation(acts, meta, path), path)
+    if net is None:
+        raise NetworkError(f"{path}: no policy weights (initializers policy.W0, policy.b0, ...)")
+    try:
+        plays = network_size(net)
+        said = network_size(meta) if "size" in meta else plays
+    except NetworkError as err:
+        raise NetworkError(f"{path}: {err}") from None
+    if said != plays:
+        raise NetworkError(f"{path}: the sidecar says {said}x{said}, the layers are for {plays}x{plays}")
+    if size is not None and size != plays:
+        raise NetworkError(f"{path} is a network for {plays}x{plays}, not for {size}x{size}")
+    return net, meta
+
+
+def load_value_network(path) -> Network | None:
+    """The value network of a network file, or None when it has none."""
+    arrays, acts, meta = _read(path)
+    return _network(arrays, "value", _activation(acts, meta, path), path)
+
+
+def shipped_network_path(size: int) -> pathlib.Path | None:
+    """The shipped network for size x size (weights/hex/hex{size}.onnx, package data), or None."""
+    path = weights.HEX_DIR / f"hex{int(size)}.onnx"
+    return path if path.is_file() else None
+
+
+def shipped_sizes() -> tuple[int, ...]:
+    """The board sizes a shipped network exists for, smallest first."""
+    return tuple(n for n in range(MIN_SIZE, MAX_SIZE + 1) if shipped_network_path(n) is not None)
+
+
+def policy_knowledge(network: Network) -> Knowledge:
+    """Knowledge for MCTS with rollout="network" and/or PUCT priors from the network."""
+    return Knowledge(network=network, prior=NETWORK_PRIOR)
+
+
+def logits(network: Network, x: np.ndarray) -> np.ndarray:
+    """The compiled forward pass (engines/knowledge/mlp.py) on one flat input."""
+    out = np.empty(network.layers[-1], dtype=np.float32)
+    mlp.forward(np.ascontiguousarray(x, dtype=np.float32), network.params,
+                np.asarray(network.layers, dtype=np.int64), np.int64(network.activation_code), out)
+    return out
+
+
+def distribution(game, state, network: Network) -> np.ndarray:
+    """The network's move probabilities: softmax over the legal moves, illegal moves exactly 0."""
+    z = logits(network, game.observation(state).reshape(-1)).astype(np.float64)
+    legal = game.legal_moves(state)
+    p = np.zeros(game.num_actions)
+    if legal:
+        v = z[legal] - z[legal].max()
+        e = np.exp(v)
+        p[legal] = e / e.sum()
+    return p
+
+
+def greedy_move(game, state, network: Network) -> int:
+    """The network's best legal action (illegal moves zeroed)."""
+    legal = game.legal_moves(state)
+    if not legal:
+        raise ValueError("no legal move: the game is over")
+    z = logits(network, game.observation(state).reshape(-1))
+    return int(legal[int(np.argmax(z[legal]))])
+
+
+class OnnxPolicy:
+    """onnxruntime inference of a network file (batched; the reference the compiled pass must match)."""
+
+    def __init__(self, path):
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.outputs = [o.name for o in self.session.get_outputs()]
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float32)
+        return self.session.run(["logits"], {"board": x.reshape(-1, x.shape[-1])})[0]
+
+    def value(self, x: np.ndarray) -> np.ndarray:
+        if "value" not in self.outputs:
+            raise ValueError("this network file has no value head")
+        x = np.asarray(x, dtype=np.float32)
+        return self.session.run(["value"], {"board": x.reshape(-1, x.shape[-1])})[0][:, 0]
+

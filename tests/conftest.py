@@ -1,0 +1,120 @@
+"""What several test files share: the project's root, the test data beside the project
+(../shared/data) and how a test that needs it is skipped or, in CI, failed; the course weights;
+move weights of our own making; the regression runner as a user runs it; the small-pages fixture
+of the timed search tests.
+
+A test (or a ``pytest.param``) that reads ../shared/data says so with
+``@pytest.mark.shared_data("file", ...)``; a fixture calls ``require_shared_data("file", ...)``.  When a file is absent the test is
+skipped, unless the environment has PLIES_REQUIRE_SHARED_DATA=1 (.ci/run sets it): then it fails,
+so that CI never passes by skipping them.
+"""
+import os
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"  # data for tests, not part of the project
+REQUIRE_SHARED_DATA = "PLIES_REQUIRE_SHARED_DATA"
+COURSE_WEIGHTS = DATA / "go5-course-weights.txt"
+COURSE_TESTS = DATA / "go5-tests.gtp"
+
+
+def missing_shared_data(*names: str) -> list[Path]:
+    return [DATA / name for name in names if not (DATA / name).is_file()]
+
+
+def require_shared_data(*names: str) -> None:
+    """Skip the calling test or fixture when a file of ../shared/data is absent, or fail it when
+    PLIES_REQUIRE_SHARED_DATA=1."""
+    missing = missing_shared_data(*names)
+    if missing:
+        text = f"absent test data: {', '.join(map(str, missing))}"
+        if os.environ.get(REQUIRE_SHARED_DATA) == "1":
+            pytest.fail(f"{text} ({REQUIRE_SHARED_DATA}=1: such tests must run)", pytrace=False)
+        pytest.skip(text)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "shared_data(*names): the test reads these files of ../shared/data "
+                                       f"(skipped when absent; failed when {REQUIRE_SHARED_DATA}=1)")
+
+
+def pytest_runtest_setup(item):
+    for mark in item.iter_markers("shared_data"):
+        require_shared_data(*mark.args)
+
+
+@pytest.fixture(scope="session")
+def course_weights():
+    """The course's Go5 move weights (GoWeights) from ../shared/data."""
+    require_shared_data(COURSE_WEIGHTS.name)
+    from engines.knowledge.go_weights import load_weights
+    return load_weights(COURSE_WEIGHTS)
+
+
+@pytest.fixture
+def small_pages():
+    """Fresh memory comes in 4 KB pages while a timed test runs.  numpy asks the kernel for 2 MB pages
+    for large arrays (the tree, the transposition table), and on a virtual machine the first touch
+    of such a page can stall the thread for several milliseconds of CPU time while the host backs
+    it: an effect of the machine, not of the search's time keeping, which these tests check."""
+    try:
+        from numpy._core.multiarray import _set_madvise_hugepage
+    except ImportError:  # numpy < 2
+        from numpy.core.multiarray import _set_madvise_hugepage
+    previous = _set_madvise_hugepage(False)
+    yield
+    _set_madvise_hugepage(previous)
+
+
+@lru_cache(maxsize=1)
+def pattern_keys() -> tuple[str, ...]:
+    """NUM_PATTERNS distinct canonical 3x3 patterns, in ASCII order: the keys of a well-formed weights
+    file of our own making (not the course's pattern classes)."""
+    from engines.knowledge import go_weights as GW
+    keys = sorted({GW.canonical(GW.pattern_string(code)) for code in range(GW.PATTERN_CODES)})
+    return tuple(keys[:GW.NUM_PATTERNS])
+
+
+def weights_lines(weight_of) -> tuple[str, ...]:
+    """The lines of a weights file (engines/knowledge/go_weights.py) with the basic features and
+    pattern_keys(), each weighing weight_of(index, key) (a decimal text or a number)."""
+    from engines.knowledge.go_weights import BASIC_NAMES
+    return tuple(f"{i} {weight_of(i, key)} {key}" for i, key in enumerate(BASIC_NAMES + pattern_keys()))
+
+
+def made_weights(**basic: float):
+    """GoWeights of our own making: the named basic features (FE_PASS_NEW=8, ...) weigh what is given,
+    every other feature 1, so that a move's gamma is the product of the named weights it has."""
+    from engines.knowledge.go_weights import BASIC_NAMES, parse_weights
+    unknown = set(basic) - set(BASIC_NAMES)
+    assert not unknown, f"no such basic features: {unknown}"
+    return parse_weights("\n".join(weights_lines(lambda i, key: basic.get(key, 1))) + "\n", "made-weights")
+
+
+# ---- the regression runner as a user runs it ------------------------------------------------------
+SUMMARY_HEADER = "#Tests\tFAIL\tfail\tPASS\tpass\tError\tTime\tCpuTime"
+COUNTS = ("#Tests", "FAIL", "fail", "PASS", "pass", "Error")
+
+
+def run_regress(engine_command: str, *files, options=(), cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
+    """``python -m regress.runner [OPTIONS] ENGINE_COMMAND FILE...`` (text out)."""
+    return subprocess.run([sys.executable, "-m", "regress.runner", *options, engine_command, *map(str, files)],
+                          capture_output=True, text=True, cwd=cwd, timeout=timeout)
+
+
+def regress_summary(stdout: str) -> dict[str, str]:
+    """The runner's summary, its last two lines (gogui's summary.dat): column name -> text."""
+    header, values = stdout.splitlines()[-2:]
+    assert header == SUMMARY_HEADER, stdout[-500:]
+    return dict(zip(header.split("\t"), values.split("\t")))
+
+
+def regress_counts(stdout: str) -> tuple[int, ...]:
+    """(#Tests, FAIL, fail, PASS, pass, Error) of the runner's summary."""
+    summary = regress_summary(stdout)
+    return tuple(int(summary[key]) for key in COUNTS)

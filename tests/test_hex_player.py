@@ -1,0 +1,135 @@
+"""adapters/hex_player.py: a player is built for one board size and refuses a network of another
+size there; the tournament client's one settings dataclass (plies_oht.toml, PLIES_OHT_<KEY>,
+flags) and the MCTS configuration it gives; the stand-in server's engine opponent."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adapters import oht_client as C
+from adapters.config import ConfigError
+from adapters.hex_player import HexPlayer, Settings
+from engines.knowledge.network import NetworkError, shipped_network_path
+from standins.oht_server import EngineOpponent, HexBoard
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 120
+
+
+# ==== networks and board sizes ======================================================================
+def test_a_network_file_of_another_size_is_refused_when_the_player_is_built():
+    """The issue's case: hex5.onnx for a 7x7 board is a clear error naming both sizes, before any move."""
+    with pytest.raises(NetworkError, match=r"5x5.*7x7"):
+        HexPlayer(Settings(network=str(ROOT / "weights" / "hex" / "hex5.onnx")), 7)
+
+
+def test_a_file_that_is_not_a_network_is_refused_when_the_player_is_built(tmp_path):
+    with pytest.raises(NetworkError, match="no network file"):
+        HexPlayer(Settings(network=str(tmp_path / "absent.onnx")), 5)
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_the_shipped_network_is_the_one_for_the_size(size):
+    player = HexPlayer(Settings(network="shipped", simulations=20), size)
+    assert player.network is not None and player.network.layers[-1] == size * size
+    assert "network rollout" in player.describe()
+
+
+def test_a_size_without_a_shipped_network_plays_random_rollouts():
+    assert shipped_network_path(4) is None
+    player = HexPlayer(Settings(network="shipped", simulations=50), 4)
+    assert player.network is None and player.notes == [] and "random rollouts" in player.describe()
+    row, col = player.choose([[0] * 4 for _ in range(4)], 0)
+    assert 0 <= row < 4 and 0 <= col < 4
+    greedy = HexPlayer(Settings(mode="greedy"), 4)       # auto: shipped for greedy, and there is none
+    assert greedy.network is None and "no network for 4x4" in greedy.notes[0]
+
+
+def test_auto_means_shipped_for_greedy_and_none_for_search():
+    assert HexPlayer(Settings(mode="greedy"), 5).network is not None
+    assert HexPlayer(Settings(mode="search", simulations=10), 5).network is None
+
+
+def test_a_board_of_another_size_is_refused():
+    with pytest.raises(ValueError, match="5x5 board given to the 4x4 player"):
+        HexPlayer(Settings(simulations=10, network="none"), 4).choose([[0] * 5 for _ in range(5)], 0)
+
+
+# ==== the settings =================================================================================
+@pytest.mark.parametrize("use, config", [
+    (None, {"selection": "uct", "c": 0.7}),
+    ("rollout", {"selection": "uct", "c": 0.7, "rollout": "network", "epsilon": 0.1}),
+    ("prior", {"selection": "puct", "c": 1.5, "prior_use": "multiplicative"}),
+    ("both", {"selection": "puct", "c": 1.5, "prior_use": "multiplicative", "rollout": "network", "epsilon": 0.1}),
+])
+def test_the_search_configuration_of_each_use_of_a_network(use, config):
+    settings = Settings(network_use=use or "rollout")
+    assert settings.search_config(with_network=use is not None) == config
+
+
+def test_the_budget():
+    assert Settings().budget_seconds() == 1.0                       # nothing set: one second a move
+    assert Settings(simulations=30).budget_seconds() is None         # simulations alone: no clock
+    assert Settings(simulations=30, seconds=2.0).budget_seconds() == 2.0
+    player = HexPlayer(Settings(seconds=0.1, network="none"), 3)
+    assert player.limits().margin == pytest.approx(0.02)              # a short budget keeps most of itself
+
+
+def test_the_file_the_environment_and_the_flags_in_that_order(tmp_path):
+    file = tmp_path / C.SETTINGS_FILE
+    file.write_text('seconds = 2.5\nnetwork_use = "prior"\nuct_c = 0.9\nrecord = "r.json"\n')
+    env = {"PLIES_OHT_SECONDS": "3", "PLIES_OHT_CAPACITY": "4096"}
+    settings = C.load_settings(file, {"capacity": 1024, "seed": None}, env=env)
+    assert (settings.seconds, settings.network_use, settings.uct_c, settings.capacity, settings.seed,
+            settings.record) == (3.0, "prior", 0.9, 1024, 0, "r.json")
+
+
+@pytest.mark.parametrize("text, env, says", [
+    ("secnds = 2\n", {}, "unknown key"),
+    ('mode = "fast"\n', {}, "mode"),
+    ("", {"PLIES_OHT_EPSILON": "2"}, "epsilon must be in 0..1"),
+    ("", {"PLIES_OHT_SIMULATIONS": "0"}, "simulations must be a positive integer"),
+])
+def test_a_bad_setting_is_a_clear_error(tmp_path, text, env, says):
+    file = tmp_path / C.SETTINGS_FILE
+    file.write_text(text)
+    with pytest.raises(ConfigError, match=says):
+        C.load_settings(file, env=env)
+
+
+def test_a_bad_flag_exits_with_the_settings_status(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "adapters.oht_client", "--epsilon", "3", "--log",
+                           str(tmp_path / "g.log")], cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
+    assert done.returncode == C.EXIT_SETTINGS and "epsilon must be in 0..1" in done.stderr
+
+
+def test_the_course_subclass_reads_plies_oht_toml_beside_it(tmp_path):
+    """The subclass's settings come from the file beside it (an import of the copied file, no server)."""
+    folder = tmp_path / "course"
+    folder.mkdir()
+    (folder / "ActorClient.py").write_text("class ActorClient:\n"
+                                           "    def __init__(self, *args, **kwargs):\n        pass\n")
+    (folder / "oht_actor_b.py").write_text((ROOT / "adapters" / "oht_actor_b.py").read_text())
+    (folder / C.SETTINGS_FILE).write_text('simulations = 30\nnetwork = "none"\nlog = "toml.log"\n')
+    script = ("from oht_actor_b import PliesActorClient\n"
+              "c = PliesActorClient(verbose=False, settings={'seed': 4})\n"
+              "s = c.settings\nprint(s.simulations, s.network, s.log, s.seed, s.seconds)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLIES_OHT_") and k != "PYTHONPATH"}
+    env["PLIES_OHT_SECONDS"] = "0.5"
+    done = subprocess.run([sys.executable, "-c", script], cwd=folder, env=env, capture_output=True, text=True,
+                          timeout=WAIT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["30", "none", "toml.log", "4", "0.5"]
+
+
+# ==== the stand-in server's engine opponent =========================================================
+def test_the_engine_opponent_plays_every_size_it_meets():
+    opponent = EngineOpponent(seconds=None, simulations=30, seed=1)
+    for size in (4, 5):
+        board = HexBoard(size)
+        board.play(1, (0, 0))
+        row, col = opponent.choose(board, 2)
+        assert board.legal((row, col))
+    assert sorted(opponent.players) == [4, 5] and opponent.players[5].network is not None

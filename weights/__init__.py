@@ -1,0 +1,13 @@
+"""The shipped model files, installed as package data (setup.cfg [options.package_data]) so that an
+installed plies finds them wherever it lives:
+
+  hex/hex{size}.onnx + .json   the Hex actor networks played by the adapters (sidecar: how each was made)
+  hex/ship{size}.toml          the training recipe of each of them
+  hex/hex.toml                 the seed's demonstration run (make train-hex)
+  hex/topp5/                   the networks a 200-episode 5x5 run saved, for the TOPP demonstration
+
+Loading is engines/knowledge/network.py's (``shipped_network_path``).
+"""
+from pathlib import Path
+
+HEX_DIR = Path(__file__).resolve().parent / "hex"
