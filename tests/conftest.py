@@ -1,15 +1,18 @@
 """What several test files share: the project's root, the test data beside the project
 (../shared/data) and how a test that needs it is skipped or, in CI, failed; the course weights;
 move weights of our own making; the regression runner as a user runs it; the small-pages fixture
-of the timed search tests.
+of the timed search tests; the local tournament server (a throwaway certificate, a served
+tournament).
 
 A test (or a ``pytest.param``) that reads ../shared/data says so with
 ``@pytest.mark.shared_data("file", ...)``; a fixture calls ``require_shared_data("file", ...)``.  When a file is absent the test is
 skipped, unless the environment has PLIES_REQUIRE_SHARED_DATA=1 (.ci/run sets it): then it fails,
 so that CI never passes by skipping them.
 """
+import contextlib
 import os
 import subprocess
+import threading
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -118,3 +121,29 @@ def regress_counts(stdout: str) -> tuple[int, ...]:
     """(#Tests, FAIL, fail, PASS, pass, Error) of the runner's summary."""
     summary = regress_summary(stdout)
     return tuple(int(summary[key]) for key in COUNTS)
+
+
+# ==== the local Online Hex Tournament server =====================================================
+OHT_WAIT = 120  # seconds before a stuck tournament test fails (never reached)
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    """A throwaway self-signed certificate and key for CN=localhost (the `cryptography` package)."""
+    from standins.oht_server import self_signed
+    return self_signed(tmp_path_factory.mktemp("certs"))
+
+
+@contextlib.contextmanager
+def serving(certs, config, opponent=None):
+    """A server thread playing one client's tournament; joined (and the listener closed) on exit."""
+    from standins import oht_server as S
+    server = S.Server(*certs, config, opponent or S.RandomOpponent(7), out=None, timeout=OHT_WAIT)
+    thread = threading.Thread(target=server.serve_one, name="oht-test-server")
+    thread.start()
+    try:
+        yield server
+    finally:
+        thread.join(OHT_WAIT)
+        server.close()
+        assert not thread.is_alive(), "the server thread did not end"

@@ -2,13 +2,13 @@
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
+
 from adapters.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(capsys, *argv):

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from conftest import ROOT
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +31,6 @@ from protocols import hex_gtp
 from protocols.common import ProtocolError
 from standins.hex_referee import ENGINE, GtpProcess, board_cells, referee_game
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = ["--time", "0", "--simulations", "300", "--seed", "0"]   # deterministic and quick
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -4,9 +4,10 @@ flags) and the MCTS configuration it gives; the stand-in server's engine opponen
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from conftest import ROOT
 
 from adapters import oht_client as C
 from adapters.config import ConfigError
@@ -14,7 +15,6 @@ from adapters.hex_player import HexPlayer, Settings
 from engines.knowledge.network import NetworkError, shipped_network_path
 from standins.oht_server import EngineOpponent, HexBoard
 
-ROOT = Path(__file__).resolve().parent.parent
 WAIT = 120
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 HARNESS_WORDS = re.compile(r"\b(gtp|otp|oht|gogui|input\.txt|output\.txt|judge)\b", re.IGNORECASE)
 
 

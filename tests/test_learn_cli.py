@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 PLIES = [sys.executable, "-m", "adapters.cli"]
 NO_TORCH = "import sys; sys.modules['torch'] = None; from adapters.cli import main; sys.exit(main(sys.argv[1:]))"
 TINY = ["--search-games", "12", "--batch-size", "8", "--train-batches", "1", "--hidden", "8"]

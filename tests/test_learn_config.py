@@ -1,13 +1,13 @@
 """The training configuration: the committed files load, every key is checked, bad files and bad
 overrides give an error naming the key.  (No PyTorch needed.)"""
-import pathlib
 
 import pytest
+
+from conftest import ROOT
 from hypothesis import given, settings, strategies as st
 
 from engines.learn import config as C
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def write(tmp_path, text):

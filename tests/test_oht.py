@@ -12,42 +12,21 @@ import subprocess
 import sys
 import threading
 import warnings
-from pathlib import Path
 
 import pytest
 
 from adapters import oht_client as C
+from conftest import OHT_WAIT, ROOT, serving
 from adapters.hex_player import Settings
 from protocols import oht
 from standins import oht_server as S
 
-ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 CHEAP = {"simulations": 30, "network": "none", "seed": 0}   # a fast seeded player: the protocol is under test
-WAIT = 120                                        # seconds before a stuck test fails (never reached)
+WAIT = OHT_WAIT
 
 
-# ==== fixtures =====================================================================================
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory):
-    """A throwaway self-signed certificate and key for CN=localhost (the `cryptography` package)."""
-    return S.self_signed(tmp_path_factory.mktemp("certs"))
-
-
-@contextlib.contextmanager
-def serving(certs, config, opponent=None):
-    """A server thread playing one client's tournament; joined (and the listener closed) on exit."""
-    server = S.Server(*certs, config, opponent or S.RandomOpponent(7), out=None, timeout=WAIT)
-    thread = threading.Thread(target=server.serve_one, name="oht-test-server")
-    thread.start()
-    try:
-        yield server
-    finally:
-        thread.join(WAIT)
-        server.close()
-        assert not thread.is_alive(), "the server thread did not end"
-
-
+# ==== fixtures (certs and serving: tests/conftest.py) ==============================================
 def open_fds() -> set:
     return set(os.listdir("/proc/self/fd"))
 

@@ -2,15 +2,14 @@
 handlers, adapters/oht_client.py) driven message by message as the server drives them: golden
 replies, the decision the client makes as player 2, how each way of ending becomes an exit status,
 and a network that cannot play the series' size refused at the series start."""
-import contextlib
 import ssl
 import subprocess
 import sys
-import threading
 
 import pytest
 
 from adapters import oht_client as C
+from conftest import OHT_WAIT, serving
 from adapters.config import ConfigError
 from adapters.hex_player import Settings
 from engines.games import make_game
@@ -30,7 +29,7 @@ DECISION = [[0, 2, 0, 0],
 P2_WINS = (1, 2)
 WON = [[2 if (r, c) == P2_WINS else v for c, v in enumerate(row)] for r, row in enumerate(DECISION)]
 SIMULATIONS = 2000
-WAIT = 120
+WAIT = OHT_WAIT
 
 
 def winning_moves(cells, player: int) -> list:
@@ -186,20 +185,7 @@ def test_the_exit_statuses_are_documented_in_the_help():
 
 
 # ==== a network that cannot play the series' size =====================================================
-@contextlib.contextmanager
-def serving(certs, config):
-    server = S.Server(*certs, config, S.RandomOpponent(7), out=None, timeout=WAIT)
-    thread = threading.Thread(target=server.serve_one)
-    thread.start()
-    try:
-        yield server
-    finally:
-        thread.join(WAIT)
-        server.close()
-
-
-def test_a_network_of_another_size_is_refused_at_the_series_start(tmp_path):
-    certs = S.self_signed(tmp_path / "certs")
+def test_a_network_of_another_size_is_refused_at_the_series_start(tmp_path, certs):
     network = shipped_network_path(5)
     settings = Settings(simulations=30, network=str(network), seed=0, log=str(tmp_path / "games.log"))
     agent = C.make_agent(settings)

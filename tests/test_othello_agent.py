@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+
+from conftest import ROOT
 from hypothesis import given, settings, strategies as st
 
-ROOT = Path(__file__).resolve().parent.parent
 from adapters import othello_agent
 from adapters.othello_agent import EXIT_STATUS, OthelloAgentSettings, PipeAgent, search_config, search_depth
 from protocols.common import EndOfInput, FatalError, ProtocolError, Quit

@@ -9,14 +9,14 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
 
 from adapters.config import ConfigError
 from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, Player, main, make_engine, parse, run

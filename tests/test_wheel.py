@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 NOT_SOURCES = shutil.ignore_patterns(".venv", ".git", "runs", "build", "dist", "*.egg-info", "__pycache__",
                                      ".pytest_cache", "*.nbi", "*.nbc")
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]

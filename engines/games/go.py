@@ -44,7 +44,6 @@ passes (``go5_play``, out-of-turn play included) resumes the game.  The kernels 
 they read both from the header.  Helpers for other kernels: point_of / action_of convert actions
 and padded indices, candidates() lists K(c), playout_traced() is the playout with a move trace.
 """
-import math
 
 import numba as nb
 import numpy as np

@@ -1,5 +1,4 @@
 """What every search takes (Limits) and returns (SearchResult), and what its statistics mean."""
-import time
 from dataclasses import dataclass, field
 
 from engines.validate import check_choice, check_int, check_number
