@@ -1,0 +1,82 @@
+"""The compiled-kernel cache's state, known without importing the engine (engines.warmup), and the
+background compile an adapter starts when it is cold (adapters/coldstart.py)."""
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from adapters.coldstart import Compiler
+from conftest import ROOT
+from engines import warmup
+
+
+@pytest.fixture
+def empty_cache(tmp_path, monkeypatch):
+    """A NUMBA_CACHE_DIR with nothing in it: the stamps live there too, so every game is cold."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    return tmp_path / "numba"
+
+
+def test_a_stamp_is_warm_until_an_engine_source_changes(tmp_path, monkeypatch):
+    engines = tmp_path / "engines"
+    (engines / "games").mkdir(parents=True)
+    source = engines / "games" / "hex.py"
+    source.write_text("X = 1\n")
+    monkeypatch.setattr(warmup, "ENGINES", engines)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    assert not warmup.is_warm("hex")
+    warmup._write_stamp("hex", 1.0)
+    assert warmup.is_warm("hex") and not warmup.is_warm("hex", "go")
+    os.utime(source, ns=(source.stat().st_atime_ns, source.stat().st_mtime_ns + 1_000_000))  # an edit
+    assert not warmup.is_warm("hex")
+    warmup._write_stamp("hex", 1.0)
+    (engines / "games" / "new.py").write_text("")  # a new module counts too
+    assert not warmup.is_warm("hex")
+
+
+def test_the_stamp_follows_the_cache_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "a"))
+    warmup._write_stamp("go", 1.0)
+    assert warmup.is_warm("go")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "b"))  # another cache: nothing compiled there
+    assert not warmup.is_warm("go")
+
+
+def test_check_compiles_nothing_and_says_cold(empty_cache):
+    done = subprocess.run([sys.executable, "-m", "engines.warmup", "--check", "--game", "hex"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "cold" in done.stderr
+    assert not empty_cache.exists() or not any(empty_cache.rglob("*.nbi"))  # no kernel was compiled
+
+
+def test_a_warm_cache_starts_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "is_warm", lambda *games: True)
+    err = io.StringIO()
+    compiler = Compiler("hex", "plies-test", err=err)
+    assert compiler.ready() and compiler.process is None and err.getvalue() == ""
+
+
+def test_a_cold_cache_is_said_at_once_then_compiled_in_the_background(empty_cache):
+    err = io.StringIO()
+    compiler = Compiler("hex", "plies-test", err=err)
+    try:
+        said = err.getvalue()
+        assert compiler.cold and compiler.process is not None
+        assert "plies-test:" in said and "cold" in said and "python -m engines.warmup" in said
+        assert compiler.wait(600), err.getvalue()
+        assert "done" in err.getvalue() and warmup.is_warm("hex")
+        assert any(empty_cache.rglob("*.nbi"))  # the kernels went where this process will load them from
+    finally:
+        compiler.close()
+
+
+def test_a_failed_compile_is_said_once_and_leaves_the_fallback(empty_cache, monkeypatch):
+    monkeypatch.setattr(sys, "executable", sys.executable)
+    err = io.StringIO()
+    compiler = Compiler("hex", "plies-test", err=err, start=False)
+    compiler.process = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])
+    assert not compiler.wait(60)
+    assert compiler.failed and "exit status 3" in err.getvalue()
+    assert not compiler.ready() and err.getvalue().count("failed") == 1
