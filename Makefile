@@ -1,87 +1,109 @@
-# plies: the verbs a user types.  `make demo` and `make test` do all the set-up on a fresh machine.
+# plies: the verbs a user types.  `make install`, `make demo` and `make test` do all the set-up on a fresh machine,
+# each with the extra of its job (setup.cfg): install the runtime, demo + [demo], test + [dev,train], bench + [bench].
+# Each install leaves a stamp in .venv, so a second run installs nothing; each target leaves a warm kernel cache.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+DEMO   := $(VENV)/.installed-demo
 TRAIN  := $(VENV)/.installed-train
+DEV    := $(VENV)/.installed-dev
+BENCH  := $(VENV)/.installed-bench
 GNUGO  := /usr/games/gnugo
 # the Go5 course weights (test data beside the project; any file in the same format works)
 WEIGHTS ?= ../shared/data/go5-course-weights.txt
 GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabilistic --num_total_sim=1 \
           --weights $(abspath $(WEIGHTS))
+# `make demo SHOW=1` shows every move of every section (the stand-ins' --show); by default each section's
+# result and a few boards
+SHOW   ?=
+SHOWN  := $(if $(filter 1 yes true,$(SHOW)),1,)
 
 .PHONY: help install warmup demo demo-go5 demo-hex train-hex test bench regress peers train-extra clean
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
 
-install: $(STAMP)  ## create .venv and install plies with its dev extras
+install: $(STAMP) warmup  ## create .venv, install plies with the runtime the adapters need, warm the cache
 $(STAMP): setup.cfg pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e .
 	touch $(STAMP)
 
-warmup: install  ## compile and cache every kernel (quick when the cache is warm)
-	$(BIN)/python -m engines.warmup
+warmup: $(STAMP)  ## compile and cache every kernel (nothing to do when the cache is warm)
+	@$(BIN)/python -m engines.warmup --check || $(BIN)/python -m engines.warmup
+
+$(DEMO): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[demo]'
+	touch $(DEMO)
 
 peers:  ## install GNU Go, the real engine the Go legality tests compare against (best effort)
 	@test -x $(GNUGO) || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && \
 	  (apt-get install -y -qq gnugo >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq gnugo >/dev/null)) ; } \
 	  || echo "peers: GNU Go not installed; its comparison tests will be skipped"
 
-demo: warmup  ## show the engine playing (one game of each game, then each harness adapter)
-	$(BIN)/plies demo
+demo: $(DEMO) warmup  ## show the engine playing (one game of each game, then each harness adapter; SHOW=1: every move)
+	$(BIN)/plies demo $(if $(SHOWN),--show)
 	@$(MAKE) --no-print-directory demo-go5
 	@echo "===== Little-Go: my_player3.py (black) against the greedy opponent through the local host ====="
-	$(BIN)/plies littlego match me greedy --games 1 --seed 1 --show
+	$(BIN)/plies littlego match me greedy --games 1 --seed 1 $(if $(SHOWN),--show)
 	@echo "===== Othello game manager: the pipe agent (dark) against Randy through the local manager, 6x6, -l 4 -c -o ====="
 	PATH="$(abspath $(BIN)):$$PATH" OTHELLO_RANDY_SEED=1 $(BIN)/python -m standins.othello_manager -d 6 \
-	  -a adapters/othello_agent.py -b standins/othello_randy.py -l 4 -c -o --show
+	  -a adapters/othello_agent.py -b standins/othello_randy.py -l 4 -c -o $(if $(SHOWN),--show)
 	@echo "===== Othello over OTP: plies-otp against a random engine through the local judge (2 rounds, 1 s a move) ====="
 	$(BIN)/python -m standins.otp_judge 0 2 -- $(BIN)/plies-otp --time 1 -- $(BIN)/python -m standins.otp_random --seed 1
 	@$(MAKE) --no-print-directory demo-hex
 	@echo "===== Online Hex Tournament: the local server (TLS, throwaway certificate) and our generation-A client, 5x5 ====="
 	$(BIN)/plies hex demo
 
-demo-go5: warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
+demo-go5: $(DEMO) warmup  ## the Go5-compatible GTP engine: a regression file through our runner, then a few exchanges
 	@echo "===== Go5 over GTP: regress/basics.gtp through plies-regress ====="
 	@if [ -f $(WEIGHTS) ]; then \
-	  $(BIN)/plies-regress --long "$(GO5)" regress/basics.gtp; \
+	  $(BIN)/plies-regress $(if $(SHOWN),--long) "$(GO5)" regress/basics.gtp; \
 	  echo "===== Go5 over GTP: prior_knowledge and genmove on 5x5 ====="; \
 	  printf 'boardsize 5\nplay b c3\nplay w d4\nprior_knowledge\ngenmove b\nshowboard\nfinal_score\nquit\n' | $(GO5); \
 	else echo "(no weights at $(WEIGHTS): set WEIGHTS=PATH to see the knowledge commands)"; \
 	  printf 'boardsize 5\nplay b c3\ngenmove w\nshowboard\nquit\n' | $(abspath $(BIN))/plies-go5 --num_total_sim=300; fi
 
-demo-hex: warmup  ## Hex: a very short training session and its TOPP, then the shipped 5x5 network against random
+demo-hex: $(DEMO) warmup  ## Hex: a very short training session and its TOPP, then the shipped 5x5 network against random
 	@if $(BIN)/python -c "import torch" 2>/dev/null; then \
-	  echo "===== Hex: a very short training session (4 episodes, K = 3, the last game drawn), then its TOPP ====="; \
-	  $(BIN)/plies hex train --config weights/hex/hex.toml --episodes 4 --networks 3 --search-games 200 --display 4 \
-	    --games 4 --out runs/hex-demo-short; \
+	  echo "===== Hex: a very short training session (4 episodes, K = 3; SHOW=1 draws the last game), then its TOPP ====="; \
+	  rm -rf runs/hex-demo-short; \
+	  $(BIN)/plies hex train --config weights/hex/hex.toml --episodes 4 --networks 3 --search-games 200 \
+	    --display $(if $(SHOWN),4,0) --progress $(if $(SHOWN),true,false) --games 4 --out runs/hex-demo-short; \
 	else \
 	  echo "(Hex training needs PyTorch: make train-extra.  Meanwhile the TOPP of the shipped 200-episode run.)"; \
 	fi
 	@echo "===== Hex: TOPP of the networks saved by a 200-episode 5x5 run (weights/hex/topp5) ====="
 	$(BIN)/plies hex topp weights/hex/topp5 --games 4 --no-progress --out runs/hex-topp5
 	@echo "===== Hex: the shipped 5x5 network (greedy, no search) against random ====="
-	$(BIN)/plies hex play --size 5 --opponent random
+	$(BIN)/plies hex play --size 5 --opponent random $(if $(SHOWN),,--quiet)
 
-train-hex: warmup train-extra  ## the seed's demonstration: 200 episodes, K = 4, 5x5, then the TOPP (runs/hex5)
+train-hex: $(TRAIN) warmup  ## the seed's demonstration: 200 episodes, K = 4, 5x5, then the TOPP (runs/hex5)
 	$(BIN)/plies hex train --config weights/hex/hex.toml --out runs/hex5
 
-test: warmup peers train-extra  ## run the tests (the training tests need the train extra: installed first)
+test: $(DEV) warmup peers  ## run the tests (installs the dev and train extras first: the training tests run)
 	$(BIN)/pytest -q
 
-regress: warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests, then Hex (regress/hex)
+$(DEV): $(TRAIN)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	touch $(DEV)
+
+regress: $(DEMO) warmup  ## GTP regression files (gogui-regress semantics): ours and the Go5 course tests, then Hex (regress/hex)
 	$(BIN)/plies-regress "$(GO5)" $(wildcard regress/*.gtp) ../shared/data/go5-tests.gtp
 	$(BIN)/plies-regress "$(abspath $(BIN))/plies-gtp-hex --time 0 --simulations 300" $(wildcard regress/hex/*.gtp)
 
-bench: warmup  ## speed and strength figures, side by side with OpenSpiel -> bench/results/
+bench: $(BENCH) warmup  ## speed and strength figures, side by side with OpenSpiel -> bench/results/
 	$(BIN)/python -m bench.run
+
+$(BENCH): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
+	touch $(BENCH)
 
 train-extra: $(TRAIN)  ## add the training extra: PyTorch (the local CPU build 2.13.0, never CUDA) and Ray
 $(TRAIN): $(STAMP)
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/pip install --quiet -e '.[train]'
 	touch $(TRAIN)
 
 clean:  ## remove the virtual environment and compiled caches

@@ -6,9 +6,20 @@ The adapters a harness runs have their own entry points (plies-go5, plies-otp, p
 my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file,
 hex_cli.py, hex_train.py) is the only part of adapters/ that may import the local stand-ins
 (standins/) or the training package (engines.learn).
+
+Exit statuses (``main`` maps the outcomes; each failure is one line on stderr naming the cause and
+the fix; the ``plies hex`` commands document their own further statuses):
+  0  done;
+  1  interrupted (Ctrl-C) or the output was closed;
+  2  bad arguments or settings (argparse's usage errors too);
+  3  a file or folder cannot be read or written (a missing file, a file where a folder is needed,
+     no permission);
+  4  ``plies littlego install``: the player is installed but warming the compiled-kernel cache failed.
 """
 import argparse
 import ast
+import os
+import subprocess
 import sys
 import time
 
@@ -17,6 +28,34 @@ from engines.rng import below, make_rng
 from engines.search import SEARCHERS, Limits, make_searcher
 
 PLAYERS = ("random",) + SEARCHERS
+EXIT_OK, EXIT_INTERRUPTED, EXIT_USAGE, EXIT_FILES, EXIT_WARMUP = 0, 1, 2, 3, 4
+
+
+class CommandFailed(Exception):
+    """A command that cannot go on: the one line (cause and fix) and the exit status."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def file_problem(err: OSError, doing: str) -> CommandFailed:
+    """CommandFailed (EXIT_FILES) for an OSError met while ``doing`` something with a path."""
+    if not err.filename:  # a write to the output (a full disk, a closed terminal)
+        return CommandFailed(f"cannot write the output: {err.strerror or err}; check the disk or where the "
+                             f"output goes", EXIT_FILES)
+    path = err.filename
+    if isinstance(err, FileNotFoundError):
+        fix = "check the path"
+    elif isinstance(err, (FileExistsError, NotADirectoryError)):
+        fix = "a folder is needed there: choose another path or remove the file"
+    elif isinstance(err, IsADirectoryError):
+        fix = "a file is needed there, not a folder"
+    elif isinstance(err, PermissionError):
+        fix = "choose a place you may write to (or fix its permissions)"
+    else:
+        fix = "check the path and the disk"
+    return CommandFailed(f"cannot {doing} {path}: {err.strerror or err}; {fix}", EXIT_FILES)
 DEFAULT_SIMULATIONS = 2000  # MCTS budget per move when neither --time nor --simulations is given
 DEFAULT_SECONDS = 1.0       # alpha-beta budget per move when --time is not given
 
@@ -28,6 +67,16 @@ def _positive_float(text):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}")
     if not (0 < value < float("inf")):
         raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+    return value
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return value
 
 
@@ -111,12 +160,28 @@ def cmd_play(args):
 
 
 def cmd_demo(args):
-    """One short game of each game, boards shown (`make demo` then runs each harness adapter)."""
+    """One short game of each game: its final board and result (every board with --show); `make demo`
+    then runs each harness adapter."""
+    import io
     for name, options in (("othello", {"size": 8}), ("hex", {"size": 5}), ("go", {"size": 5})):
         game = make_game(name, **options)
         print(f"===== {name} {options}: MCTS (player 1) against random (player 2) =====")
         players = [make_player("mcts", game, 1, None, args.simulations), make_player("random", game, 2, None, None)]
-        play_game(game, players)
+        if args.show:
+            play_game(game, players)
+        else:
+            last = []  # the last position a player moved from, and its move: the final board is one play away
+
+            def recorded(player):
+                def play(state):
+                    move = player(state)
+                    last[:] = [state, move]
+                    return move
+                return play
+            result = io.StringIO()
+            play_game(game, [recorded(p) for p in players], show=False, out=result)
+            print(game.render(game.play(*last) if last else game.initial_state()))
+            print(result.getvalue(), end="")
         print()
     return 0
 
@@ -144,11 +209,31 @@ def cmd_bench(args):
 
 
 def cmd_littlego_install(args):
+    """Copy the player, then warm the compiled-kernel cache of Go with this Python (the host's clock
+    must never pay the compile)."""
     from adapters.littlego import install
-    written = install(args.directory, args.seconds)
+    from engines import warmup
+    if os.path.exists(args.directory) and not os.path.isdir(args.directory):
+        raise CommandFailed(f"cannot install into {args.directory}: it is a file, not a folder; name a folder "
+                            f"(it is created when missing)", EXIT_FILES)
+    try:
+        written = install(args.directory, args.seconds)
+    except OSError as err:
+        raise file_problem(err, "install the player into") from None
     print(f"installed {' and '.join(map(str, written))} (python {sys.executable}"
-          + (f", {args.seconds:g} s per move" if args.seconds is not None else "") + ")")
-    return 0
+          + (f", {args.seconds:g} s per move" if args.seconds is not None else "") + ")", flush=True)
+    command = [sys.executable, "-m", "engines.warmup", "--game", "go"]
+    if warmup.is_warm("go"):
+        print("the compiled-kernel cache of go is warm: the player's moves load the engine at once")
+        return EXIT_OK
+    print(f"warming the compiled-kernel cache of go (once, about 20 s): {' '.join(command)}", flush=True)
+    done = subprocess.run(command, stdin=subprocess.DEVNULL)
+    if done.returncode != 0:
+        raise CommandFailed(f"the player is installed, but warming the cache failed (exit status {done.returncode}): "
+                            f"its first moves would compile within the host's clock; run `{' '.join(command)}` "
+                            f"to see why", EXIT_WARMUP)
+    print("the compiled-kernel cache of go is warm")
+    return EXIT_OK
 
 
 def add_littlego_parser(sub):
@@ -165,7 +250,10 @@ def add_littlego_parser(sub):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0],
+                                     epilog="exit statuses: 0 done, 1 interrupted or output closed, 2 bad arguments, "
+                                            "3 a file or folder cannot be read or written, 4 littlego install: "
+                                            "the warm-up failed")
     sub = parser.add_subparsers(dest="command", required=True)
 
     def game_args(p):
@@ -178,7 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--first", choices=PLAYERS, default="mcts", help="player 1 (moves first)")
     p.add_argument("--second", choices=PLAYERS, default="random", help="player 2")
     p.add_argument("--time", type=_positive_float, help="seconds per move for search players")
-    p.add_argument("--simulations", type=int, help=f"MCTS simulations per move (default {DEFAULT_SIMULATIONS})")
+    p.add_argument("--simulations", type=_positive_int,
+                   help=f"MCTS simulations per move (default {DEFAULT_SIMULATIONS})")
     p.add_argument("--first-config", type=_setting, nargs="*", default=[], metavar="KEY=VALUE",
                    help="settings of player 1's search (its config fields, e.g. selection=puct c=1.2)")
     p.add_argument("--second-config", type=_setting, nargs="*", default=[], metavar="KEY=VALUE",
@@ -188,8 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="show only the result, not the boards")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("demo", help="one game of each game, boards shown")
+    p = sub.add_parser("demo", help="one game of each game: the final board and the result")
     p.add_argument("--simulations", type=int, default=2000)
+    p.add_argument("--show", action="store_true", help="show the board after every move")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("perft", help="count move sequences of a given length from the start")
@@ -203,20 +293,31 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")
     p.add_argument("--seconds", type=_positive_float, default=0.5)
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=_positive_int, default=3)
     p.set_defaults(func=cmd_bench)
     return parser
 
 
 def main(argv=None) -> int:
+    """The ``plies`` command; the exit statuses are the module docstring's, mapped here only."""
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except CommandFailed as err:
+        print(f"plies: {err}", file=sys.stderr)
+        return err.status
     except ValueError as err:
         print(f"plies: {err}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except (BrokenPipeError, KeyboardInterrupt):
-        return 1
+        try:
+            sys.stdout = open(os.devnull, "w")  # no second error when the interpreter flushes a closed pipe
+        except OSError:
+            pass
+        return EXIT_INTERRUPTED
+    except OSError as err:
+        print(f"plies: {file_problem(err, 'use')}", file=sys.stderr)
+        return EXIT_FILES
 
 
 if __name__ == "__main__":

@@ -14,6 +14,10 @@ it does not quietly play random rollouts instead.  The project's own settings (c
 weights file, the seed, the search's constants) come from, in increasing priority: the defaults,
 ``--config FILE`` (TOML, the same keys), the environment (PLIES_GO5_<KEY>, e.g. PLIES_GO5_WEIGHTS)
 and the flags --weights and --seed.
+
+A cold compiled-kernel cache (engines.warmup.is_warm, read before any engine module is imported: the
+engine modules compile their kernels at import) is told on stderr at start; the first command that
+needs the engine then waits for the compile (gogui-regress has no clock).
 """
 import argparse
 import dataclasses
@@ -25,10 +29,9 @@ import numpy as np
 
 from adapters import config
 from adapters.config import ConfigError, setting
+from engines import warmup  # reads the cache's stamp: imports neither numba nor the engine
 from engines.errors import IllegalMove
-from engines.games.go import Go
-from engines.knowledge.go_weights import GoWeights, load_weights
-from engines.search import Limits, make_searcher
+from engines.knowledge.go_weights import GoWeights, load_weights  # plain Python and NumPy
 from protocols import gtp
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 
@@ -120,6 +123,7 @@ class Go5Session:
 
     # ---- the board --------------------------------------------------------------------------
     def new_board(self, size: int):
+        from engines.games.go import Go  # compiles the kernels when the cache is cold: not at import
         self.game = Go(size, komi=self.komi, rules="go5")
         self.state = self.game.initial_state()
         self.reset_search()
@@ -289,6 +293,7 @@ class Go5Session:
                           prior_view="player0")
         if self.simulations == "probabilistic":
             config.update(rollout="prior")
+        from engines.search import make_searcher
         return make_searcher("mcts", self.game, config, knowledge, self.settings.seed,
                              capacity=self.settings.capacity)
 
@@ -299,6 +304,7 @@ class Go5Session:
         state = self.game.resumed(self.game.set_to_move(self.state, colour))
         if self.searcher is None or colour != self.toplay:
             self.searcher = self.new_searcher()
+        from engines.search import Limits
         result = self.searcher.search(state, Limits(simulations=self.num_total_sim))
         self.searched = True
         self.last_stats = result.stats
@@ -371,6 +377,17 @@ class Refused(Exception):
     """The engine cannot start as asked: the message goes to stderr, the exit status is "refused"."""
 
 
+def report_cold_cache(err=None) -> bool:
+    """Say on stderr when the compiled-kernel cache of Go is cold (True then); imports no engine module."""
+    if warmup.is_warm("go"):
+        return False
+    print(f"plies-go5: the compiled-kernel cache of go is cold (no warm-up since plies was installed or its engine "
+          f"edited): the first command that needs the engine waits for the compile (about 20 s). Fix: run "
+          f"`{sys.executable} -m engines.warmup --game go` once (or `make warmup`)",
+          file=err if err is not None else sys.stderr, flush=True)
+    return True
+
+
 def start(args) -> Go5Session:
     """The session the command line asks for (UnknownPolicy or Refused when it cannot be had)."""
     if args.simulations not in SIMULATION_POLICIES:  # checked first, as Go5 does
@@ -403,6 +420,7 @@ def start(args) -> Go5Session:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    report_cold_cache()
     try:
         session = start(args)
     except UnknownPolicy as err:

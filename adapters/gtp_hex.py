@@ -46,17 +46,31 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
-
-from adapters import config
+from adapters import config, hex_rules
+from adapters.coldstart import Compiler
 from adapters.config import ConfigError, setting
-from engines.games import make_game
-from engines.games.hex import MAX_SIZE, MIN_SIZE
-from engines.knowledge.network import (NetworkError, load_network, network_size, policy_knowledge,
-                                       shipped_network_path, shipped_sizes)
-from engines.search import Limits, make_searcher
+from adapters.hex_rules import MAX_SIZE, MIN_SIZE
 from protocols import gtp, hex_gtp
 from protocols.common import ProtocolError, Quit
+
+# The engine is imported only once its compiled kernels are in the cache (``_import_engine``): an
+# import from a cold cache compiles them, longer than anyone waits for an answer (adapters/coldstart.py).
+np = make_game = Limits = make_searcher = None
+NetworkError = load_network = network_size = policy_knowledge = shipped_network_path = shipped_sizes = None
+
+
+def _import_engine():
+    global np, make_game, Limits, make_searcher, NetworkError, load_network, network_size, policy_knowledge
+    global shipped_network_path, shipped_sizes
+    if make_game is not None:
+        return
+    import numpy
+    from engines.games import make_game as _make_game
+    from engines.knowledge import network as N
+    from engines.search import Limits as _Limits, make_searcher as _make_searcher
+    np, make_game, Limits, make_searcher = numpy, _make_game, _Limits, _make_searcher
+    NetworkError, load_network, network_size = N.NetworkError, N.load_network, N.network_size
+    policy_knowledge, shipped_network_path, shipped_sizes = N.policy_knowledge, N.shipped_network_path, N.shipped_sizes
 
 NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
@@ -65,7 +79,8 @@ ENV_PREFIX = "PLIES_HEXGTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
     "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
-    "refused": (2, "bad settings (flags, --config, PLIES_HEXGTP_*) or a network that cannot play the size"),
+    "refused": (2, "bad settings (flags, --config, PLIES_HEXGTP_*)"),
+    "network": (3, "a --network file that is missing, is no network, or cannot play --size"),
 }
 ANALYZE_COMMANDS = "\n".join((  # HexGui's "type/label/command" lines (benzene's own first five)
     "param/Game Param/param_game",
@@ -136,6 +151,7 @@ class HexSession:
     """One engine session: the board, its history (for undo) and the search with its tree."""
 
     def __init__(self, settings: Settings):
+        _import_engine()
         self.settings = settings
         self.allow_swap = settings.swap
         self.networks = {}       # board size -> the policy network loaded for it
@@ -189,7 +205,7 @@ class HexSession:
         self.tree_state = None   # the position the searcher's tree stands at, when it is still useful
 
     @property
-    def state(self) -> np.ndarray:
+    def state(self):
         return self.states[-1]
 
     def cell_name(self, action: int) -> str:
@@ -205,7 +221,7 @@ class HexSession:
         """MoHex's rule: swap on, white, right after black's first stone (and only then)."""
         return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
 
-    def position_for(self, colour: int) -> np.ndarray:
+    def position_for(self, colour: int):
         """The current position with colour to move (a new state when it is the other's turn)."""
         state = self.state
         if self.game.to_move(state) != colour:
@@ -396,14 +412,207 @@ def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
     return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
 
 
+class ColdStart:
+    """The session while the compiled-kernel cache is cold (adapters/coldstart.py): the same commands
+    and answers on a pure-Python board (adapters/hex_rules.py), genmove a quick fallback move (never a
+    swap); at the first command after the background compile is done, a HexSession is built from the
+    board and its history, and every command goes to it from then on."""
+
+    def __init__(self, settings: Settings, compiler: Compiler, err=None):
+        self.settings, self.compiler = settings, compiler
+        self.err = err if err is not None else sys.stderr
+        self.allow_swap = settings.swap
+        self.engine = None            # the HexSession, once the compile is done
+        self.engine_commands = None
+        self.fallback_moves = 0       # genmoves answered by the fallback
+        choice = settings.network
+        if choice not in (None, SHIPPED) and not Path(choice).is_file():
+            raise FileNotFoundError(f"no network file {choice}")
+        said = self.start_size() if choice not in (None, SHIPPED) else None  # its sidecar's size, if any
+        if settings.size is not None and said not in (None, DEFAULT_SIZE) and said != settings.size:
+            raise ValueError(f"{choice} is a network for {said}x{said}, not for {settings.size}x{settings.size}")
+        self.new_game(settings.size if settings.size is not None else self.start_size())
+
+    def start_size(self) -> int:
+        """HexSession.start_size without the engine: the network's sidecar size, the smallest shipped size."""
+        import json
+
+        import weights
+        choice = self.settings.network
+        if choice == SHIPPED:
+            sizes = sorted(int(p.stem[3:]) for p in weights.HEX_DIR.glob("hex*.onnx") if p.stem[3:].isdigit())
+            return sizes[0] if sizes else DEFAULT_SIZE
+        if choice is not None:
+            try:
+                return int(json.loads(Path(choice).with_suffix(".json").read_text())["size"])
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+        return DEFAULT_SIZE
+
+    def new_game(self, size: int):
+        self.size = size
+        self.cells = hex_rules.empty_board(size)
+        self.moves = []               # (colour, (row, col) or hex_gtp.SWAP), in order
+
+    # ---- the switch to the engine -----------------------------------------------------------
+    def switch(self) -> bool:
+        """True when the engine plays (built now if the compile just finished)."""
+        if self.engine is not None:
+            return True
+        if not self.compiler.ready():
+            return False
+        settings = dataclasses.replace(self.settings, size=self.size, swap=self.allow_swap)
+        try:
+            engine = HexSession(settings)
+        except ValueError as err:  # a network that cannot play: said, and the fallback goes on
+            print(f"plies-gtp-hex: error: {err}; moves stay the quick fallback's", file=self.err, flush=True)
+            self.compiler.cold, self.compiler.failed = True, True
+            return False
+        for colour, move in self.moves:
+            if move == hex_gtp.SWAP:
+                engine.swap()
+            else:
+                engine.place(colour, engine.game.action(*move))
+        self.engine, self.engine_commands = engine, engine.commands()
+        return True
+
+    def call(self, name: str, args):
+        if self.switch():
+            return self.engine_commands[name].handler(args)
+        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
+
+    # ---- the board ----------------------------------------------------------------------------
+    def to_move(self) -> int:
+        if not self.moves:
+            return 0
+        colour, move = self.moves[-1]
+        return 1 if move == hex_gtp.SWAP else 1 - colour
+
+    def winner(self):
+        return hex_rules.winner(self.cells)
+
+    def swap_allowed(self, colour: int) -> bool:
+        return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
+
+    def game_over_text(self) -> str:
+        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.winner()]} has won"
+
+    def place(self, colour: int, point):
+        self.cells[point[0]][point[1]] = colour + 1
+        self.moves.append((colour, tuple(point)))
+
+    def fallback(self, colour: int):
+        last = next((m for c, m in reversed(self.moves) if c != colour and m != hex_gtp.SWAP), None)
+        return hex_rules.fallback_move(self.cells, colour, last)
+
+    # ---- commands (HexSession's answers) ------------------------------------------------------
+    def cmd_boardsize(self, args):
+        size = hex_gtp.parse_boardsize(args)
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
+        self.new_game(size)
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.new_game(self.size)
+        return ""
+
+    def cmd_play(self, args):
+        colour = hex_gtp.parse_colour(args[0])
+        move = hex_gtp.parse_move(args[1], self.size)
+        if move == hex_gtp.RESIGN:
+            return ""
+        said = f"{hex_gtp.COLOUR_NAMES[colour]} {args[1].lower()}"
+        if self.winner() is not None:
+            raise ProtocolError(f"illegal move: {said} ({self.game_over_text()})")
+        if move == hex_gtp.SWAP:
+            if not self.swap_allowed(colour):
+                why = ("swap is off: param_game allow_swap 1 turns it on" if not self.allow_swap
+                       else "only white may swap, right after black's first stone")
+                raise ProtocolError(f"illegal move: {said} ({why})")
+            self.moves.append((1, hex_gtp.SWAP))
+            return ""
+        if self.cells[move[0]][move[1]] != 0:
+            raise ProtocolError(f"illegal move: {said} (occupied)")
+        self.place(colour, move)
+        return ""
+
+    def cmd_genmove(self, args):
+        colour = hex_gtp.parse_colour(args[0])
+        if self.winner() is not None:
+            raise ProtocolError(self.game_over_text())
+        point = self.fallback(colour)
+        self.place(colour, point)
+        self.fallback_moves += 1
+        return hex_gtp.format_cell(point, self.size)
+
+    def cmd_reg_genmove(self, args):
+        colour = hex_gtp.parse_colour(args[0])
+        if self.winner() is not None:
+            raise ProtocolError(self.game_over_text())
+        return hex_gtp.format_cell(self.fallback(colour), self.size)
+
+    def cmd_undo(self, args):
+        if not self.moves:
+            raise ProtocolError("cannot undo: no move has been played")
+        _colour, move = self.moves.pop()
+        if move != hex_gtp.SWAP:
+            self.cells[move[0]][move[1]] = 0
+        return ""
+
+    def cmd_showboard(self, args):
+        winner = self.winner()
+        status = (f"{hex_gtp.COLOUR_NAMES[winner]} has won" if winner is not None
+                  else f"{hex_gtp.COLOUR_NAMES[self.to_move()]} to move")
+        return hex_gtp.format_board(self.cells, status)
+
+    def cmd_final_score(self, args):
+        return hex_gtp.format_result(self.winner())
+
+    def cmd_all_legal_moves(self, args):
+        if self.winner() is not None:
+            return ""
+        names = [hex_gtp.format_cell(p, self.size) for p in hex_rules.empty_cells(self.cells)]
+        colour = hex_gtp.parse_colour(args[0]) if args else self.to_move()
+        if self.swap_allowed(colour):
+            names.append(hex_gtp.SWAP)
+        return " ".join(names)
+
+    cmd_param_game = HexSession.cmd_param_game
+    cmd_quit = HexSession.cmd_quit
+
+    def commands(self) -> dict:
+        """HexSession's table (names, arities, usages), each command through ``call``."""
+        table = HexSession.commands(self)
+        return {name: gtp.Command(lambda args, name=name: self.call(name, args), c.min_args, c.usage)
+                if hasattr(self, "cmd_" + name.replace("-", "_")) else c for name, c in table.items()}
+
+
+def start(settings: Settings, err=None):
+    """The session to serve: a HexSession from a warm cache, else a ColdStart (which compiles the
+    kernels in the background and switches to the engine when they are ready)."""
+    compiler = Compiler("hex", "plies-gtp-hex", err=err)
+    if compiler.ready():
+        return HexSession(settings), compiler
+    return ColdStart(settings, compiler, err=err), compiler
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        session = HexSession(load_settings(args))
-    except (ConfigError, NetworkError) as err:
+        settings = load_settings(args)
+    except ConfigError as err:
         print(f"plies-gtp-hex: {err}", file=sys.stderr)
         return EXIT_STATUS["refused"][0]
-    served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
+    try:
+        session, compiler = start(settings)
+    except (ValueError, FileNotFoundError) as err:  # NetworkError: a ValueError
+        print(f"plies-gtp-hex: {err}", file=sys.stderr)
+        return EXIT_STATUS["network"][0]
+    try:
+        served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
+    finally:
+        compiler.close()
     return EXIT_STATUS["served" if served else "interrupted"][0]
 
 

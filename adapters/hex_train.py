@@ -7,24 +7,84 @@ progressive policies over saved networks, and play a saved or shipped network.
 
 Every configuration key (engines/learn/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
+
+Files: `train` writes into a new folder (--out; default runs/hex<size>) and refuses one that holds a
+run already unless --resume (continue it from its last saved network and episode); `topp` writes
+topp.csv and topp.png beside the networks, or under runs/topp/ when they are the shipped ones (never
+into weights/), or into --out.  Every fault is one line on stderr naming the cause and the fix, and
+an exit status (EXIT, the one place; shown under each verb's --help).
 """
 import argparse
+import os
 import pathlib
 import sys
+import tempfile
 
+import weights
 from engines.learn import config as C
 
 TRAIN_EXTRA = ("training needs PyTorch, the `train` extra: run `make train-extra` "
                "(or .venv/bin/pip install -e '.[train]')")
+EXIT = {  # how a `plies hex train | topp | play` ends -> (exit status, what --help says): the one place
+    "done": (0, "done"),
+    "settings": (2, "a bad option or configuration key"),
+    "extra": (3, "an optional package is missing (PyTorch, matplotlib, Ray: the train extra)"),
+    "output": (4, "the output folder cannot be used (a file, not writable, in weights/, or a run already there "
+                  "without --resume)"),
+    "network": (5, "a network file that is missing, is no network, or is for another board size"),
+    "cluster": (6, "the Ray cluster at ray_address cannot be reached"),
+}
+EPILOG = "exit statuses:\n" + "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT.values())
+RUNS = pathlib.Path("runs")   # where outputs go by default (relative to the working folder)
+
+
+class Refused(Exception):
+    """A fault of a command: the message (cause and fix) and the EXIT key of its status."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def fail(verb: str, err: Exception, kind: str | None = None) -> int:
+    """Print the one line of a fault and return its exit status."""
+    print(f"plies hex {verb}: {err}", file=sys.stderr)
+    return EXIT[kind or getattr(err, "kind", "settings")][0]
+
+
+def in_weights(path) -> bool:
+    """True when path is the shipped weights folder or inside it (tracked, shipped: never written)."""
+    shipped = pathlib.Path(weights.__file__).resolve().parent
+    return pathlib.Path(os.path.abspath(path)).resolve().is_relative_to(shipped)
+
+
+def writable_folder(path, what: str) -> pathlib.Path:
+    """path, made if needed and checked writable; Refused("output") naming the fix otherwise."""
+    path = pathlib.Path(path)
+    if in_weights(path):
+        raise Refused("output", f"{what} {path} is inside the shipped weights folder, which commands never write: "
+                                f"give a folder under {RUNS}/ (--out)")
+    if path.exists() and not path.is_dir():
+        raise Refused("output", f"{what} {path} is a file, not a folder: give a new folder name (--out)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as err:
+        raise Refused("output", f"cannot write to {what} {path} ({err.strerror or type(err).__name__}): "
+                                f"give a writable folder (--out)") from None
+    return path
 
 
 def add_parsers(hexsub):
     p = hexsub.add_parser("train", help="train ANET by on-policy MCTS (the seed's loop); K networks saved",
                           description="Train ANET.  Options override the configuration file's keys.",
-                          formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     p.add_argument("--config", type=pathlib.Path, help="TOML file (default: the built-in defaults; "
                    "weights/hex/hex.toml is the seed's demonstration)")
-    p.add_argument("--out", type=pathlib.Path, help="directory for the networks (default: runs/hex<size>)")
+    p.add_argument("--out", type=pathlib.Path, help="a new folder for the networks (default: runs/hex<size>)")
+    p.add_argument("--resume", action="store_true", help="continue the run in --out from its last saved network "
+                   "and episode (the same configuration; the replay buffer starts empty)")
     p.add_argument("--print-config", action="store_true", help="print every key with its default, as TOML")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override any key")
     keys = p.add_argument_group("configuration keys (override the file)")
@@ -32,20 +92,23 @@ def add_parsers(hexsub):
         keys.add_argument(f"--{key.replace('_', '-')}", dest=f"key_{key}", metavar="VALUE", help=param.help)
     p.set_defaults(func=cmd_train)
 
-    p = hexsub.add_parser("topp", help="the tournament of progressive policies over the networks in DIR")
+    p = hexsub.add_parser("topp", help="the tournament of progressive policies over the networks in DIR",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     p.add_argument("dir", type=pathlib.Path)
     p.add_argument("--games", type=int, help="G: games per pair (default: the run's configuration)")
     p.add_argument("--policy", choices=C.TOPP_POLICIES, help="move choice (default: the run's configuration)")
     p.add_argument("--display", action="store_true", help="draw every game")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--out", type=pathlib.Path, help="where topp.csv and topp.png go (default: DIR)")
+    p.add_argument("--out", type=pathlib.Path, help="where topp.csv and topp.png go (default: DIR; "
+                   f"{RUNS}/topp/<name> for a folder of shipped networks)")
     p.set_defaults(func=cmd_topp)
 
-    p = hexsub.add_parser("play", help="a game of a saved or shipped network, drawn as diamonds")
+    p = hexsub.add_parser("play", help="a game of a saved or shipped network, drawn as diamonds",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     p.add_argument("--network", type=pathlib.Path, help="ONNX file (default: the shipped one for --size)")
-    p.add_argument("--size", type=int, default=5, help="board size of the shipped network (a network file "
-                   "plays its own size)")
+    p.add_argument("--size", type=int, help="board size (default 5 for the shipped network; a network file "
+                   "plays its own size, and must play --size when both are given)")
     p.add_argument("--opponent", default="random", help="random, shipped, or an ONNX file")
     p.add_argument("--simulations", type=int, default=0, help="search games a move for the network "
                    "(0: the network alone, greedy)")
@@ -80,20 +143,50 @@ def cmd_train(args) -> int:
     try:
         cfg = C.load(args.config, overrides(args))
     except C.ConfigError as err:
-        print(f"plies hex train: {err}", file=sys.stderr)
-        return 2
+        return fail("train", err, "settings")
     try:
-        from engines.learn.trainer import Trainer
-        trainer = Trainer(cfg, args.out or pathlib.Path("runs") / f"hex{cfg.size}")
+        from engines.learn.trainer import Trainer, last_saved
+        from engines.learn.selfplay import ClusterUnreachable, check_ray_address
+        import engines.learn.anet  # noqa: F401 - PyTorch: the train extra (say so before any file is made)
     except ModuleNotFoundError as err:
         if err.name != "torch":
             raise
-        print(f"plies hex train: {TRAIN_EXTRA}", file=sys.stderr)
-        return 3
+        return fail("train", TRAIN_EXTRA, "extra")
+    out = args.out or RUNS / f"hex{cfg.size}"
+    try:
+        if cfg.ray_address:
+            check_ray_address(cfg.ray_address)  # before any file is written
+    except ClusterUnreachable as err:
+        return fail("train", err, "cluster")
+    try:
+        start, init_from = 0, None
+        previous = last_saved(out) if out.is_dir() else None
+        if previous is not None and not args.resume:
+            raise Refused("output", f"{out} holds a run already ({previous[0].name} ...): give a new --out, or "
+                                    f"--resume to continue that run")
+        if args.resume:
+            if previous is None:
+                raise Refused("output", f"--resume: no saved network (anet_<episode>.onnx) in {out} to continue "
+                                        f"from: drop --resume to start a run there")
+            init_from, start = _resume_from(*previous, cfg)
+        writable_folder(out, "--out")
+        trainer = Trainer(cfg, out, init_from=init_from, start=start)
+    except Refused as err:
+        return fail("train", err)
+    except ValueError as err:  # NetworkError, or layers that do not match the configuration
+        return fail("train", f"--resume: {err}: resume with the run's own configuration", "network")
     print(f"training ANET {cfg.layers} ({cfg.activation}, {cfg.optimizer} lr {cfg.learning_rate}) on {cfg.size}x"
           f"{cfg.size}: {cfg.episodes} episodes, {cfg.search_games} search games a move, epsilon {cfg.epsilon}, "
-          f"networks saved after episodes {cfg.save_points()} -> {trainer.out}")
-    saved = trainer.run()
+          f"networks saved after episodes {cfg.save_points()} -> {trainer.out}"
+          + (f" (resumed after episode {start})" if start else ""))
+    try:
+        saved = trainer.run()
+    except ClusterUnreachable as err:
+        return fail("train", err, "cluster")
+    except ModuleNotFoundError as err:
+        if err.name not in ("ray", "matplotlib", "tqdm"):
+            raise
+        return fail("train", f"{err.name} is not installed: the train extra has it (make train-extra)", "extra")
     s = trainer.summary
     print(f"done: {s['episodes']} episodes in {s['seconds']:.1f} s ({s['episodes_per_minute']:.1f} a minute), "
           f"{len(saved)} networks, loss curve {trainer.out / 'loss.png'}")
@@ -102,38 +195,65 @@ def cmd_train(args) -> int:
     return 0
 
 
+def _resume_from(path, episode, cfg):
+    """((policy, value) networks, episode) to resume a run from its last saved network; NetworkError
+    for a file that is not a network of cfg's size, Refused when the run is over already."""
+    from engines.knowledge.network import load_network, load_value_network
+    if episode >= cfg.episodes:
+        raise Refused("output", f"--resume: the run in {path.parent} is at episode {episode} already, and "
+                                f"episodes is {cfg.episodes}: give more --episodes")
+    network, _ = load_network(path, cfg.size)
+    return (network, load_value_network(path)), episode
+
+
+def topp_folder(directory, out) -> pathlib.Path:
+    """Where a TOPP writes: --out, else beside the networks, else (shipped networks) runs/topp/<name>."""
+    if out is None:
+        out = RUNS / "topp" / pathlib.Path(directory).resolve().name if in_weights(directory) else directory
+    return writable_folder(out, "--out" if out is not None else "the TOPP's folder")
+
+
 def run_topp(directory, games, policy, display, seed, progress, out=None) -> int:
     from engines.knowledge.network import network_size
-    from engines.learn.plots import heat_map
     from engines.learn.state_manager import HexStateManager
     from engines.learn.topp import TOPP, load_agents
+    try:
+        out = topp_folder(directory, out)  # before the games: a bad folder is said at once
+    except Refused as err:
+        return fail("topp", err)
     agents, _ = load_agents(directory)
     manager = HexStateManager(network_size(agents[0][1]))
     print(f"\nTOPP: {len(agents)} networks, {games} games a pair, {policy} moves, {manager.size}x{manager.size}")
     result = TOPP(manager, agents, games, policy, display, seed, progress=progress).run()
     print(result.table())
-    out = pathlib.Path(out or directory)
-    out.mkdir(parents=True, exist_ok=True)
     csv_path = result.save_csv(out / "topp.csv")
-    png = heat_map(out / "topp.png", result.names, result.wins, games,
-                   f"TOPP {manager.size}x{manager.size}: wins out of {games} ({policy})")
+    try:
+        from engines.learn.plots import heat_map
+        png = heat_map(out / "topp.png", result.names, result.wins, games,
+                       f"TOPP {manager.size}x{manager.size}: wins out of {games} ({policy})")
+    except ModuleNotFoundError as err:
+        if err.name != "matplotlib":
+            raise
+        print(f"saved {csv_path}", flush=True)
+        return fail("topp", "topp.png not drawn: matplotlib is not installed (the train extra: make train-extra)",
+                    "extra")
     print(f"saved {csv_path} and {png}")
     return 0
 
 
 def cmd_topp(args) -> int:
     from engines.learn.topp import load_agents
+    if not args.dir.is_dir():
+        return fail("topp", f"no folder {args.dir}: give the folder of a run's networks (e.g. runs/hex5)", "network")
     try:
         _, meta = load_agents(args.dir)
     except (FileNotFoundError, ValueError) as err:
-        print(f"plies hex topp: {err}", file=sys.stderr)
-        return 2
+        return fail("topp", err, "network")
     run_cfg = meta.get("config", {})
     games = args.games if args.games is not None else run_cfg.get("games", 20)
     policy = args.policy or run_cfg.get("topp_policy", "greedy")
     if games < 1:
-        print("plies hex topp: --games must be >= 1", file=sys.stderr)
-        return 2
+        return fail("topp", "--games must be >= 1", "settings")
     return run_topp(args.dir, games, policy, args.display, args.seed, not args.no_progress, args.out)
 
 
@@ -155,12 +275,12 @@ def cmd_play(args) -> int:
     from engines.learn.agents import NetworkAgent, RandomAgent, play_game
     shipped = args.network is None or str(args.network) == "shipped"
     try:
-        net, _, path = _network(args.network, args.size if shipped else None)
-        size = network_size(net)  # a network file decides the board; the opponent must play it too
+        # a network file decides the board (and must play --size when given); the opponent must play it too
+        net, _, path = _network(args.network, args.size or 5 if shipped else args.size)
+        size = network_size(net)
         opponent = None if args.opponent == "random" else _network(args.opponent, size)
     except NetworkError as err:
-        print(f"plies hex play: {err}", file=sys.stderr)
-        return 2
+        return fail("play", err, "network")
     game = make_game("hex", size=size)
     if args.simulations or args.time:
         policy = "search"

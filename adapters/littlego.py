@@ -4,10 +4,12 @@ The course host runs ``python3 my_player3.py`` once per move in the player's fol
 (specs/littlego.md); my_player3.py finds this package and calls ``main``.  The exchange is a pure
 session (protocols/littlego.py: input.txt's text -> output.txt's text); this module gives it its one
 handler (``Player.position``) and the small file transport around it (``play``).  One run:
-  1. input.txt is read and parsed strictly, and its boards must be able to follow each other (no
-     chain without liberty; the current board is the previous one after one opponent stone and its
-     captures, or unchanged after a pass), judged by the host's rules in pure Python
-     (adapters/littlego_rules.py);
+  1. input.txt is read and parsed strictly; its boards are the truth (the host is the authority):
+     when they cannot follow each other by the host's rules (a chain without liberty; the current
+     board is not the previous one after one opponent stone and its captures, or unchanged after a
+     pass; a colour that does not match the stones), judged in pure Python
+     (adapters/littlego_rules.py), a warning goes to stderr and the player plays on the current
+     board as given, its ko judged against the previous board as the host judges it;
   2. a fallback move (the most captures, milliseconds) is written to output.txt and a CPU-time
      watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs long
      later (a stale compiled-code cache, a bug), the host gets a valid move in time;
@@ -16,16 +18,28 @@ handler (``Player.position``) and the small file transport around it (``play``).
      one stone on the current one) resets them; notes that are missing, corrupt or from another game
      (their board is not this previous board) give way to an estimate from the stones;
   4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
-     scoring, komi 2.5, the host's ko) with that move number, and MCTS searches it until the CPU
-     budget ``seconds``, counted from process start (imports and compiled-code loading included), is
-     spent, or for exactly ``simulations`` simulations when that is set;
+     scoring, komi 2.5, the host's ko) with that move number (chains without liberty, which only an
+     impossible board has, left out), and MCTS searches it until the CPU budget ``seconds``,
+     counted from process start (imports and compiled-code loading included), is spent, but at least
+     ``min_simulations`` simulations (a budget that start-up has all but spent gets a warning and
+     this floor), or for exactly ``simulations`` simulations when that is set; the move is the most
+     visited one the host's rules allow on the board as given;
   5. output.txt is replaced by the move (``i,j`` or ``PASS``, LF), then the notes are written.
+
+A cold compiled-kernel cache (engines.warmup.is_warm, checked before the engine is imported) is told
+on stderr at once.  The player then compiles inside its own budget, never in a process that would
+outlive it: the fallback move is already in output.txt, the watchdog ends the run in time, and numba
+keeps every kernel finished so far, so the next moves go on where this one stopped and the engine
+plays as soon as they are all cached (a few moves).  ``plies littlego install`` warms the cache.
 
 Exit statuses (``exit_status`` maps the outcomes; the host itself reads only output.txt):
   0  a move is in output.txt: the searched one, or the fallback when anything after it failed;
   1  (my_player3.py) plies cannot be found: a message on stderr naming the fix, no output.txt;
-  2  input.txt is missing, unreadable or impossible: a message on stderr, no output.txt (an older
-     one is removed).
+  2  input.txt is missing or cannot be read (not text, not 11 lines of the format): a message on
+     stderr, no output.txt (an older one is removed).  Boards that cannot follow each other are
+     played (status 0, a warning on stderr);
+  3  output.txt cannot be written (a folder in its place, no permission, a full disk): a message on
+     stderr naming the file and the fix.
 
 Settings (``LittleGoSettings``, one line of meaning each): SETTINGS_FILE beside my_player3.py (TOML;
 ``plies littlego install`` writes it, with the ``python`` my_player3.py restarts under), overridden
@@ -76,6 +90,9 @@ class LittleGoSettings:
     margin: float = setting(0.12, "CPU seconds kept for writing the files and leaving the process")
     watchdog_seconds: float = setting(9.3, "CPU seconds since process start after which the player leaves at "
                                            "once, the fallback move written")
+    cold_watchdog_seconds: float = setting(8.5, "the watchdog of a run that compiles (a cold cache): compiled "
+                                                "code can hold the watchdog's signal back, so such a run also "
+                                                "gets a kernel CPU limit (RLIMIT_CPU) at the next whole second")
     selection: str = setting("uct", "the MCTS selection rule (engines.search.mcts.MCTSConfig.selection)")
     c: float = setting(0.7, "the MCTS exploration constant (results in [0, 1])")
     expand_visits: int = setting(4, "visits a leaf needs before it grows children (keeps a few seconds of "
@@ -84,12 +101,16 @@ class LittleGoSettings:
     batch_seconds: float = setting(0.02, "wall seconds of simulations between two readings of the CPU clock")
     first_batch: int = setting(256, "simulations of the first batch, before the rate is known")
     min_batch: int = setting(64, "the fewest simulations of a batch")
+    min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
+                                         "start-up has all but spent searches this many, with a warning (with "
+                                         "~256 the player passed early)")
 
     def __post_init__(self):
-        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "batch_seconds"):
+        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds",
+                     "batch_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("capacity", "first_batch", "min_batch"):
+        for name in ("capacity", "first_batch", "min_batch", "min_simulations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         if self.simulations is not None and self.simulations < 1:
@@ -148,17 +169,17 @@ def stone_count(board) -> int:
     return sum(1 for row in board for v in row if v)
 
 
-def check_follows(turn: Turn) -> None:
-    """ProtocolError unless input.txt's boards can be a game's: neither has a chain without liberty,
-    and the current one follows the previous by one opponent move (a stone and the captures it
-    makes, or a pass)."""
+def why_unreachable(turn: Turn) -> str | None:
+    """Why input.txt's boards cannot be a game's, or None when they can: neither has a chain without
+    liberty, and the current one follows the previous by one opponent move (a stone and the captures
+    it makes, or a pass).  The player plays such boards all the same (the host is the authority)."""
     colour, previous, current = turn
     opp = 3 - colour
-    for board in (previous, current):
+    for name, board in (("previous", previous), ("current", current)):
         if any(rules.dead_stones(board, c) for c in (1, 2)):
-            raise ProtocolError("impossible board: a chain without liberties")
+            return f"the {name} board has a chain without liberties"
     if previous == current:
-        return  # the opponent passed (or the game starts)
+        return None  # the opponent passed (or the game starts)
     points = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j]]
     added = [(i, j) for i, j in points if current[i][j]]
     gone = [(i, j) for i, j in points if not current[i][j]]
@@ -176,8 +197,23 @@ def check_follows(turn: Turn) -> None:
         else:
             if after != current:
                 why = f"the stones captured by the opponent's move at {i},{j} do not match"
-    if why:
-        raise ProtocolError(f"the boards cannot follow each other: {why}")
+    return f"the boards cannot follow each other: {why}" if why else None
+
+
+def host_moves(turn: Turn) -> dict:
+    """{point: the board after it} of every stone the host accepts on the current board as given
+    (its ko judged against the previous board), in board order."""
+    return {point: after.board for point, after, _ in rules.Position.from_input(*turn).placements()}
+
+
+def engine_board(board) -> list[list[int]]:
+    """The board for the engine: chains without liberty left out (only an impossible board has
+    them; the host removes the opponent's with our next stone, ours with the opponent's)."""
+    clean = rules.copy_board(board)
+    for colour in (1, 2):
+        for i, j in rules.dead_stones(board, colour):
+            clean[i][j] = 0
+    return clean
 
 
 def fallback_move(turn: Turn):
@@ -238,9 +274,10 @@ def estimate_moves(colour: int, current) -> int:
 
 # ---- the move ----------------------------------------------------------------------------------
 def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, cpu=time.process_time,
-           wall=time.perf_counter):
+           wall=time.perf_counter, warn=None):
     """(action, SearchResult or None) for state: ``settings.simulations`` simulations when set, else
-    a search until ``cpu()`` (CPU seconds since process start) reaches deadline less the margin.
+    a search until ``cpu()`` (CPU seconds since process start) reaches deadline less the margin, and
+    at least ``settings.min_simulations`` (the floor is told to ``warn``).
 
     The timed search runs in batches of simulations on one tree (a search of the same state goes
     on with its tree), the CPU clock read between them.  ``process_time`` can tick coarsely (every
@@ -268,27 +305,50 @@ def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, 
         if left <= 0:
             break
         batch = int(max(settings.min_batch, min(rate * settings.batch_seconds, rate * left * 0.5)))
+    if total < settings.min_simulations:
+        if warn:
+            warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
+                 f"{total} simulations; searching the floor of min_simulations = {settings.min_simulations} "
+                 f"(raise seconds for a stronger move)")
+        result = searcher.search(state, Limits(simulations=settings.min_simulations - total))
+        total = settings.min_simulations
     result.stats["simulations"] = total
     return result.move, result
 
 
-def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time):
-    """(point, the notes to keep) for the position of input.txt, searched with the engine."""
+def best_allowed(game, action, result, allowed) -> int:
+    """The search's action when the host allows it (``allowed``: the host's valid stones, as
+    actions; the pass is always valid), else the most visited one it allows, else the pass."""
+    if action == game.pass_action or action in allowed:
+        return action
+    ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
+    return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
+
+
+def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time,
+          warn=None):
+    """(point, the notes to keep) for the position of input.txt, searched with the engine; the
+    point is one the host's rules allow on the current board as given."""
     colour, previous, current = turn
     moves, source = move_number(notes, colour, previous, current)
-    state = game.state_from_cells(current, player_of(colour), previous=previous, moves_played=moves)
+    board, before = engine_board(current), engine_board(previous)
+    state = game.state_from_cells(board, player_of(colour), previous=before, moves_played=moves)
     if game.is_terminal(state):  # the host would not ask; play on as if a move were left
         moves = estimate_moves(colour, current)
-        state = game.state_from_cells(current, player_of(colour), previous=previous, moves_played=moves)
+        state = game.state_from_cells(board, player_of(colour), previous=before, moves_played=moves)
     if settings.seed is None:
         seed = int.from_bytes(os.urandom(6), "little")
     else:
         seed = hash_seed(settings.seed, previous, current)
-    action, result = choose(game, state, settings, started + settings.seconds, seed, cpu)
-    point = game.point_of(action)
-    after = game.play(state, action)
-    kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(after),
-            "board": board_text(game.cells(after).tolist()), "move": write_output(point).strip(),
+    action, result = choose(game, state, settings, started + settings.seconds, seed, cpu, warn=warn)
+    allowed = host_moves(turn)
+    chosen = best_allowed(game, action, result, {game.action_at(p) for p in allowed})
+    if chosen != action and warn:
+        warn(f"the search's move {write_output(game.point_of(action)).strip()} is not valid on the board as "
+             f"given; playing {write_output(game.point_of(chosen)).strip()}")
+    point = game.point_of(chosen)
+    kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(state) + 1,
+            "board": board_text(current if point is PASS else allowed[point]), "move": write_output(point).strip(),
             "move_number_from": source, "budget": settings.seconds}
     if result is not None:
         kept.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
@@ -311,20 +371,29 @@ class Player:
     """One run's handler of the session's POSITION message, and the notes it leaves to be written
     once output.txt holds the move."""
 
-    def __init__(self, workdir: Path, settings: LittleGoSettings, cpu, started: float, watchdog: bool):
+    def __init__(self, workdir: Path, settings: LittleGoSettings, cpu, started: float, watchdog: bool, warn=None,
+                 cold: bool = False):
         self.workdir, self.settings, self.cpu, self.started, self.watchdog = workdir, settings, cpu, started, watchdog
+        self.warn, self.cold = warn, cold
         self.notes: dict | None = None
 
     def position(self, turn: Turn):
-        """Check the boards, write the fallback move, search: the move."""
-        check_follows(turn)
+        """Judge the boards (a warning when they cannot follow each other), write the fallback move,
+        search: the move."""
+        why = why_unreachable(turn)
+        if why and self.warn:
+            self.warn(f"{INPUT_FILE}: {why}; playing on the current board as given (the host is the authority)")
         write_move(self.workdir / OUTPUT_FILE, write_output(fallback_move(turn)))
         if self.watchdog:
-            arm_watchdog(self.started + self.settings.watchdog_seconds)
+            limit = self.settings.watchdog_seconds
+            if self.cold:
+                limit = min(limit, self.settings.cold_watchdog_seconds)
+                cpu_backstop(self.started + limit)
+            arm_watchdog(self.started + limit)
         try:
             from engines.games.go import Go
             point, self.notes = think(Go(rules="littlego"), turn, self.settings,
-                                      load_notes(self.workdir / NOTES_FILE), self.started, self.cpu)
+                                      load_notes(self.workdir / NOTES_FILE), self.started, self.cpu, self.warn)
         except Exception as err:
             raise SearchFailed(f"{type(err).__name__}: {err}") from err
         return point
@@ -348,6 +417,19 @@ def write_move(out_path: Path, text: str) -> None:
     os.replace(tmp, out_path)
 
 
+def report_cold_cache(warn) -> bool:
+    """Tell ``warn`` at once when the compiled-kernel cache of Go is cold (before any engine import);
+    True when it is."""
+    from engines import warmup  # reads a stamp: imports neither numba nor the engine
+    if warmup.is_warm("go"):
+        return False
+    warn(f"the compiled-kernel cache of go is cold (no warm-up since plies was installed or its engine "
+         f"edited): the kernels compile within this move's budget, so the quick fallback move may stand "
+         f"for this move and the next few. Fix: run `{sys.executable} -m engines.warmup --game go` once "
+         f"(`plies littlego install DIR` does)")
+    return True
+
+
 def arm_watchdog(limit: float) -> None:
     """Leave at ``limit`` CPU seconds since process start, whatever is running (the fallback move is
     already in output.txt): ITIMER_PROF counts the CPU time of the whole process."""
@@ -359,11 +441,29 @@ def arm_watchdog(limit: float) -> None:
     signal.setitimer(signal.ITIMER_PROF, max(0.01, limit - time.process_time()))
 
 
+def cpu_backstop(limit: float) -> None:
+    """A kernel CPU limit at the first whole second after ``limit`` (SIGXCPU ends the process even
+    inside compiled code, where the watchdog's signal waits; no core file is written)."""
+    import math
+    import resource
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        cap = int(math.floor(limit)) + 1
+        if hard == resource.RLIM_INFINITY or cap <= hard:
+            if soft == resource.RLIM_INFINITY or cap < soft:
+                resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
+    except (ValueError, OSError):
+        pass  # the watchdog alone, then
+
+
 def exit_status(outcome: Exception | None) -> int:
     """The exit status of a run that ended with outcome (None: the searched move was written): the
     one map, documented in the module's docstring."""
     if isinstance(outcome, (EndOfInput, ProtocolError)):
         return 2  # no move: input.txt is missing or cannot be played from
+    if isinstance(outcome, OSError):
+        return 3  # no move: output.txt cannot be written
     return 0      # a move is in output.txt (the fallback, when the search failed)
 
 
@@ -379,7 +479,8 @@ def play(workdir=".", player_dir=None, env=os.environ, err=sys.stderr, cpu=time.
         print(f"my_player3: {msg}", file=err)
 
     settings = load_settings(player_dir, env, warn)
-    player = Player(workdir, settings, cpu, started, watchdog)
+    cold = report_cold_cache(warn)
+    player = Player(workdir, settings, cpu, started, watchdog, warn, cold)
     try:
         output = PlayerSession({POSITION: player.position}).handle(read_input_file(workdir))
     except (EndOfInput, ProtocolError) as outcome:
@@ -393,7 +494,16 @@ def play(workdir=".", player_dir=None, env=os.environ, err=sys.stderr, cpu=time.
         warn(f"{outcome}; the fallback move stands")
         traceback.print_exception(outcome.__cause__, file=err)
         return exit_status(outcome)
-    write_move(out_path, output)
+    except OSError as outcome:
+        warn(f"cannot write {out_path.resolve()}: {outcome.strerror or outcome}; the host needs it: make the "
+             f"folder writable and remove whatever is in the way of {OUTPUT_FILE}")
+        return exit_status(outcome)
+    try:
+        write_move(out_path, output)
+    except OSError as outcome:
+        warn(f"cannot write {out_path.resolve()}: {outcome.strerror or outcome}; the fallback move stands if it "
+             f"was written")
+        return exit_status(outcome)
     try:
         save_notes(workdir / NOTES_FILE, player.notes)
     except OSError as e:

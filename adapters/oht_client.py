@@ -52,8 +52,18 @@ class ConnectionClosed(EndOfInput):
     """The server closed the connection (or it dropped) before the tournament was over."""
 
 
+class NoCredentials(Exception):
+    """A login answer the server asks for is in no option or variable, and there is no terminal to type it."""
+
+
+class CertificateError(Exception):
+    """The --cert file is missing or holds no certificate (we never connected)."""
+
+
 # ==== how a session ends: the one place outcomes become exit statuses ================================
 EXIT_OK, EXIT_REFUSED, EXIT_PROTOCOL, EXIT_DROPPED, EXIT_SERVER_ERROR, EXIT_SETTINGS = 0, 1, 2, 3, 4, 5
+EXIT_NO_CREDENTIALS, EXIT_CERTIFICATE = 6, 7
+EXIT_NO_CRYPTOGRAPHY, EXIT_CANNOT_LISTEN = 8, 9   # `plies hex serve` / `demo` (standins/oht_server.py)
 OUTCOMES = {  # outcome -> (exit status, the record's line: {0} the exception, {kind} its type's name)
     Quit: (EXIT_OK, None),
     oht.LoginRefused: (EXIT_REFUSED, "{0}"),
@@ -63,6 +73,8 @@ OUTCOMES = {  # outcome -> (exit status, the record's line: {0} the exception, {
     oht.ServerError: (EXIT_SERVER_ERROR, "{0}"),
     NetworkError: (EXIT_SETTINGS, "our settings cannot play: {0}"),
     ConfigError: (EXIT_SETTINGS, "our settings cannot play: {0}"),
+    NoCredentials: (EXIT_NO_CREDENTIALS, "{0}"),
+    CertificateError: (EXIT_CERTIFICATE, "{0}"),
 }
 EPILOG = f"""exit statuses:
   {EXIT_OK}  the tournament is over
@@ -71,6 +83,10 @@ EPILOG = f"""exit statuses:
   {EXIT_DROPPED}  the connection failed or the server closed it before the end
   {EXIT_SERVER_ERROR}  the server called out our action (A) or sent an error (B)
   {EXIT_SETTINGS}  a bad setting, or a network that cannot play the series' board size
+  {EXIT_NO_CREDENTIALS}  a login answer (username, password, token) neither given nor typeable (no terminal)
+  {EXIT_CERTIFICATE}  the --cert file is missing or is not a certificate
+  {EXIT_NO_CRYPTOGRAPHY}  (serve --self-signed, demo) the optional `cryptography` package is missing
+  {EXIT_CANNOT_LISTEN}  (serve) the port cannot be opened
 
 environment: {ENV_PASSWORD} (generation A's password, else typed), {ENV_USERNAME}, {ENV_TOKEN}
 (generation B's token, else typed); IT3105_HOST, IT3105_PORT, IT3105_CERT and IT3105_QUALIFY are the
@@ -285,10 +301,35 @@ class Login:
         value = os.environ.get(env_name)
         if value:
             return value
-        return (self.ask_secret or getpass.getpass)(prompt)
+        return _typed(self.ask_secret or getpass.getpass, prompt, f"set {env_name}")
 
     def user(self) -> str:
-        return self.username or os.environ.get(ENV_USERNAME) or input("username: ")
+        return self.username or os.environ.get(ENV_USERNAME) or _typed(input, "username: ",
+                                                                        f"give --username or set {ENV_USERNAME}")
+
+
+def _typed(ask, prompt: str, fix: str) -> str:
+    """A login answer typed at the prompt (without a terminal, getpass's a line of a piped stdin, with no
+    warning); NoCredentials (naming the fix) when nothing can be typed."""
+    what = prompt.rstrip(": ")
+    try:
+        if ask is getpass.getpass and not _terminal():
+            line = sys.stdin.readline()
+            if not line:
+                raise EOFError
+            return line.rstrip("\n")
+        return ask(prompt)
+    except (EOFError, OSError):
+        raise NoCredentials(f"the server asks for the {what} and there is no terminal to type it: {fix}") from None
+
+
+def _terminal() -> bool:
+    """True when a controlling terminal can be opened (getpass reads from it)."""
+    try:
+        os.close(os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY))
+        return True
+    except OSError:
+        return False
 
 
 def _yes_no(flag: bool) -> str:
@@ -324,18 +365,27 @@ def session_b(agent: OHTAgent, login: Login) -> oht.SessionB:
 
 # ==== transport =====================================================================================
 def tls_context(cert) -> ssl.SSLContext:
-    """Trust only the server's certificate; require one; do not check the host name."""
+    """Trust only the server's certificate; require one; do not check the host name.  CertificateError
+    for a file that is missing or holds no certificate."""
+    if not Path(cert).is_file():
+        raise CertificateError(f"no certificate file {cert}: give the server's certificate with --cert "
+                               f"(or IT3105_CERT)")
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_REQUIRED
-    context.load_verify_locations(str(cert))
+    try:
+        context.load_verify_locations(str(cert))
+    except (ssl.SSLError, OSError, ValueError) as err:
+        raise CertificateError(f"{cert} is not a PEM certificate ({type(err).__name__}: {err}): give the "
+                               f"server's certificate with --cert") from None
     return context
 
 
 def connect(host: str, port: int, cert, timeout: float | None = TIMEOUT) -> ssl.SSLSocket:
+    context = tls_context(cert)  # first: a bad --cert is said as such, not as a connection failure
     raw = socket.create_connection((host, port), timeout=timeout)
     try:
-        return tls_context(cert).wrap_socket(raw)
+        return context.wrap_socket(raw)
     except BaseException:
         raw.close()
         raise

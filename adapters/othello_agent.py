@@ -106,22 +106,25 @@ if __name__ == "__main__":  # run by the manager: nothing below is read before p
 
 
 # ==== the agent (imported as adapters.othello_agent once plies is importable) ======================
+# Nothing of the engine is imported here: its kernels may have to be compiled first (a cold cache),
+# which the Compiler built in main() does in the background; PipeAgent imports it once it is ready.
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
 from adapters import config  # noqa: E402
+from adapters import othello_rules as rules  # noqa: E402
+from adapters.coldstart import Compiler  # noqa: E402
 from adapters.config import ConfigError, setting  # noqa: E402
-from engines.games import make_game  # noqa: E402
-from engines.knowledge.bundle import knowledge_for  # noqa: E402
-from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS  # noqa: E402
-from engines.search import Limits, make_searcher  # noqa: E402
 from engines.validate import check_int, check_number  # noqa: E402
 from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
 from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, Flags, LineChannel, player_of  # noqa: E402
 
 ENV_PREFIX = "PLIES_OTHELLO"
-MIN_SIZE, MAX_SIZE = 4, 16  # the board sizes the agent plays
+MIN_SIZE, MAX_SIZE = 4, 16  # the board sizes the engine plays (others: the pure-Python rules' fallback)
+ANY_SIZE = 256              # the largest board the agent reads at all (the rules play any size)
 WARM_UP_SIZES = (4, 9)      # one board of each state layout (bitboards up to 8x8, the mailbox above)
+EVALUATION_NAMES = ("strong", "disc_difference")  # engines.knowledge.othello.EVALUATIONS (a test keeps them equal)
+DEFAULT_EVALUATION = "strong"                      # engines.knowledge.othello.DEFAULT_EVALUATION
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class OthelloAgentSettings:
     verbose: bool = setting(False, "one line per move on stderr")
     name: str = setting("plies", "the name line the agent sends first (one word)")
     evaluation: str = setting(DEFAULT_EVALUATION, "the evaluation valuing cut-off positions "
-                              "(engines/knowledge/othello.py)", choices=tuple(EVALUATIONS))
+                              "(engines/knowledge/othello.py)", choices=EVALUATION_NAMES)
     tt_size: int = setting(1 << 20, "-c: transposition-table slots, a power of two (24 bytes each: 24 MiB)")
 
     def __post_init__(self):
@@ -164,18 +167,33 @@ class PipeAgent:
 
     A move's budget is ``settings.seconds`` on ``clock``, measured from ``received`` (the clock
     when the board arrived).  One game per board size and one searcher per (size, flags) are kept.
-    ``last`` is the SearchResult of the latest move (tests and figures).
+    ``last`` is the SearchResult of the latest searched move (tests and figures).
+
+    The board given is the truth: one that does not follow from the last (a position we did not
+    expect, reachable or not) is played with a warning (``warn``).  While ``compiler`` is not ready
+    (a cold cache), or for a size the engine does not play, the move is the pure-Python rules'
+    fallback (adapters/othello_rules.py); ``fallbacks`` and ``searched`` count both kinds.
     """
 
-    def __init__(self, settings: OthelloAgentSettings = OthelloAgentSettings(), clock=time.perf_counter, log=None):
+    def __init__(self, settings: OthelloAgentSettings = OthelloAgentSettings(), clock=time.perf_counter, log=None,
+                 compiler=None, warn=None):
         self.settings = settings
         self.clock = clock
         self.log = log or (lambda text: None)
+        self.warn = warn or (lambda text: None)
+        self.compiler = compiler
         self.last = None
+        self.after = None  # the board after our last move
+        self.fallbacks = self.searched = 0
         self._games, self._searchers = {}, {}
+
+    def ready(self) -> bool:
+        """True when the engine can be used (its kernels load from the cache)."""
+        return self.compiler is None or self.compiler.ready()
 
     def game(self, size: int):
         if size not in self._games:
+            from engines.games import make_game
             self._games[size] = make_game("othello", size=size, variant="manager")
         return self._games[size]
 
@@ -183,25 +201,54 @@ class PipeAgent:
         search = {**search_config(flags), "tt_size": self.settings.tt_size}
         key = (size, tuple(sorted(search.items())))
         if key not in self._searchers:
+            from engines.knowledge.bundle import knowledge_for
+            from engines.search import make_searcher
             game = self.game(size)
             knowledge = knowledge_for(game, self.settings.evaluation)
             self._searchers[key] = make_searcher("alphabeta", game, search, knowledge, clock=self.clock)
         return self._searchers[key]
 
+    def _check_expected(self, board, color):
+        size = len(board)
+        if self.after is None:
+            start = rules.initial_board(size)
+            expected = board == start if color == DARK else rules.follows(start, board, DARK)
+        else:
+            expected = rules.follows(self.after, board, rules.other(color))
+        if not expected:
+            self.warn("this board does not follow from the last one by one move (or is not a start position); "
+                      "playing the board as given")
+
     def choose(self, board, flags, received: float | None = None):
         """(row, col) of our move on board (rows of 0/1/2) as flags.color; FatalError when we have none."""
         received = self.clock() if received is None else received
         size = len(board)
-        game = self.game(size)
-        try:
-            state = game.state_from_cells(board, player_of(flags.color))
-        except ValueError as e:
-            raise FatalError(f"cannot read the board: {e}") from None
-        if game.is_terminal(state):
+        board = [list(row) for row in board]
+        position = rules.Position(board, flags.color, rules.MANAGER)
+        if position.is_over():
             raise FatalError(f"no legal move for {COLOR_NAMES[flags.color]} on this board: "
                              "the manager's game is over here")
+        self._check_expected(board, flags.color)
+        if not MIN_SIZE <= size <= MAX_SIZE or not self.ready():
+            if not MIN_SIZE <= size <= MAX_SIZE:
+                self.warn(f"a {size}x{size} board: the engine plays sizes {MIN_SIZE} to {MAX_SIZE}; "
+                          "playing the rules' quick move")
+            point = position.fallback()
+            self.fallbacks += 1
+            self.log(f"move {rules.label(point)} (the rules' fallback)")
+        else:
+            point = self._search(board, flags, received)
+            self.searched += 1
+        self.after = rules.place(board, flags.color, point)
+        return point
+
+    def _search(self, board, flags, received):
+        size = len(board)
+        game = self.game(size)
+        state = game.state_from_cells(board, player_of(flags.color))
         depth = search_depth(flags)
         seconds = self.settings.seconds
+        from engines.search import Limits
         result = self.searcher(size, flags).search(state, Limits(time=seconds, start=received, depth=depth))
         self.last = result
         stats = result.stats
@@ -213,24 +260,22 @@ class PipeAgent:
 
 
 def warm_up(agent: PipeAgent) -> None:
-    """Load the compiled kernels (bitboard and mailbox) before the name goes out: the manager does
-    not time the name, but it times every move."""
-    log, agent.log = agent.log, (lambda text: None)
+    """Load the compiled kernels (bitboard and mailbox) before the name goes out (a warm cache: well
+    under a second or two), so that the first move does not pay it."""
+    log, warn, agent.log, agent.warn = agent.log, agent.warn, (lambda text: None), (lambda text: None)
     for size in WARM_UP_SIZES:
-        board = [[0] * size for _ in range(size)]
-        i, j = size // 2 - 1, size // 2
-        board[i][i] = board[j][j] = 2
-        board[i][j] = board[j][i] = 1
-        agent.choose(board, Flags(color=DARK, limit=2, caching=True, ordering=True))
-    agent.last = None
+        agent.after = None
+        agent.choose(rules.initial_board(size), Flags(color=DARK, limit=2, caching=True, ordering=True))
+    agent.last, agent.after = None, None
+    agent.fallbacks = agent.searched = 0
     agent._searchers.clear()  # the kernels stay loaded; the game's own flags build its searcher
-    agent.log = log
+    agent.log, agent.warn = log, warn
 
 
 # ==== the transport: stdin/stdout lines ==========================================================
 def serve(agent: PipeAgent, channel: LineChannel, note, name: str) -> int:
     """Send the name, then run the dialogue; the exit status (EXIT_STATUS)."""
-    session = AgentSession(agent.choose, MIN_SIZE, MAX_SIZE, warn=note, clock=agent.clock)
+    session = AgentSession(agent.choose, 1, ANY_SIZE, warn=note, clock=agent.clock)  # the board is the truth
     try:
         channel.send(name)
         while True:
@@ -254,20 +299,27 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
     try:
         settings = load_settings(settings_file)
     except ConfigError as e:
-        sys.stderr.write(f"othello_agent.py: {e}\n")
+        sys.stderr.write(f"othello_agent.py: {e}. Fix: correct it in {SETTINGS_FILE} beside the agent or in the "
+                         f"environment ({ENV_PREFIX}_<KEY>)\n")
         return EXIT_STATUS["fatal"][0]
 
     def note(text):
         sys.stderr.write(f"{settings.name}: {text}\n")
         sys.stderr.flush()
 
-    agent = PipeAgent(settings, log=note if settings.verbose else None)
-    warm_up(agent)
+    if sys.stdin is None or sys.stdout is None:
+        note("no stdin or stdout: the game manager runs the agent with both as pipes; stopping")
+        return EXIT_STATUS["fatal"][0]
+    compiler = Compiler("othello", settings.name)  # before any engine module: cold, it compiles in the background
+    agent = PipeAgent(settings, log=note if settings.verbose else None, compiler=compiler, warn=note)
     try:
+        if compiler.ready():
+            warm_up(agent)
         return serve(agent, LineChannel(sys.stdin.buffer, sys.stdout.buffer), note, settings.name)
     except KeyboardInterrupt:
         return EXIT_STATUS["done"][0]
     finally:
+        compiler.close()
         _quiet_stdout()
 
 

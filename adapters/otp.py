@@ -16,6 +16,20 @@ Players (``--algo``):
   uct-pp   UCT with progressive pruning at the root (--rd, --min-samples)
 The genmove budget (--time) runs from the receipt of the command.  Every tunable is a key of
 ``OtpSettings``: a flag, a key of the --config TOML file, or PLIES_OTP_<KEY> in the environment.
+
+Cold start (adapters/coldstart.py): the compiled-kernel cache is checked before any engine module is
+imported; when it is cold, plies-otp says so on stderr, connects at once, compiles in a background
+process, and keeps its board with the pure-Python rules (adapters/othello_rules.py) meanwhile: every
+message is answered in time and a genmove before the compile is done gets a quick legal fallback
+move (a corner, never next to an empty corner, the most flips).  The engine is loaded at the first
+genmove after the compile (a cache hit), inside that genmove's budget.
+
+The judge is the authority (over TCP): a ``play`` our rules think illegal (an occupied square, a
+placement that flips nothing, a pass while a placement exists, a move after the end) is played as
+the judge says, with a warning on stderr, and answered ``play``; a genmove when our board says the
+game is over is answered with the pass.  On stdin/stdout (humans and tests) such a play gets a
+one-line ``? illegal move ...`` and leaves the board unchanged.  Only unknown or malformed commands
+get ``? ...`` from the judge's side (specs/otp.md).
 """
 import argparse
 import dataclasses
@@ -26,14 +40,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from adapters import config
+from adapters import othello_rules as rules
+from adapters.coldstart import Compiler
 from adapters.config import ConfigError, setting
-from engines.errors import GameOver, IllegalMove
-from engines.games import make_game
-from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
-from engines.search import Limits, make_searcher
+from engines.errors import IllegalMove  # a plain module: no kernels (none of the engine is imported here)
 from engines.validate import check_int, check_number
 from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit
@@ -44,6 +55,7 @@ EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help say
     "quit": (0, "quit was answered, or stdin ended (stdin/stdout mode)"),
     "judge lost": (1, "the judge could not be reached, or closed or broke the connection before quit"),
     "refused": (2, "bad arguments or settings (flags, --config, PLIES_OTP_*)"),
+    "no stdio": (3, "stdin/stdout mode without a stdin to read or a stdout to write (closed or broken)"),
 }
 
 
@@ -91,6 +103,8 @@ class Player:
     """Chooses moves for the side to move of an Othello state within a time budget."""
 
     def __init__(self, settings: OtpSettings = OtpSettings(), clock=time.perf_counter):
+        from engines.games import make_game  # the engine: imported once its kernels are in the cache
+        from engines.search import make_searcher
         self.game = make_game("othello", size=8)
         self.settings = settings
         self.clock = clock
@@ -105,8 +119,10 @@ class Player:
                                           capacity=settings.mcts_capacity, clock=clock)
         self.last = {}  # what the last choice did (for figures and tests)
 
-    def choose(self, state: np.ndarray, seconds: float, start: float | None = None) -> int:
+    def choose(self, state, seconds: float, start: float | None = None) -> int:
         """The action to play (the state must not be final); at most seconds from start on the clock."""
+        from engines.knowledge.othello import SolveBudgetExceeded
+        from engines.search import Limits
         start = self.clock() if start is None else start
         margin = self.settings.margin
         legal = self.game.legal_moves(state)
@@ -125,6 +141,7 @@ class Player:
     def _solve(self, state, deadline) -> int:
         """The exact solve's move, retrying with solve_growth times more nodes while the retry's
         predicted time fits; SolveBudgetExceeded once it does not."""
+        from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
         s = self.settings
         budget = s.first_solve_nodes
         while True:
@@ -148,73 +165,167 @@ class Player:
         self.searcher.reset()
 
 
-class OtpSession:
-    """The engine's state in one OTP session: the board, its history and the player.  Its methods
-    are the command handlers (``commands``); an error (ProtocolError) leaves the board unchanged."""
+class Engine:
+    """Where the session's moves come from: the engine's Player once its kernels load from the cache
+    (built by ``build`` at the first genmove after ``compiler`` is ready), None before."""
 
-    def __init__(self, player, settings: OtpSettings = OtpSettings()):
-        self.player = player
-        self.game = player.game
+    def __init__(self, build, compiler=None):
+        self.build, self.compiler = build, compiler
+        self.player = None
+
+    def current(self):
+        """The Player, built now if the cache has just become warm; None while it is cold."""
+        if self.player is None and (self.compiler is None or self.compiler.ready()):
+            self.player = self.build()
+        return self.player
+
+
+class OtpSession:
+    """The engine's state in one OTP session: the board (a pure-Python ``rules.Position``, so that it
+    is kept while the engine compiles), its history and where moves come from.  Its methods are the
+    command handlers (``commands``); an error (ProtocolError) leaves the board unchanged.
+
+    ``player``: a Player-like object (``game``, ``choose``, ``played``, ``reset``) or an Engine (cold
+    start).  ``authority``: the judge is the authority (a TCP connection): a play our rules refuse is
+    played as told, with a warning (``warn``), never refused.  ``fallbacks``/``searched`` count the
+    genmoves answered by the quick fallback and by the engine.
+    """
+
+    def __init__(self, player, settings: OtpSettings = OtpSettings(), authority: bool = False, warn=None):
+        self.engine = player if isinstance(player, Engine) else Engine(lambda: player)
         self.settings = settings
+        self.authority = authority
+        self.warn = warn or (lambda text: print(f"plies-otp: {text}", file=sys.stderr, flush=True))
+        self.fallbacks = self.searched = 0
         self.clear_board([])
+
+    @property
+    def game(self):
+        """The engine's game (builds the player: not for a cold start)."""
+        return self.engine.current().game
+
+    @property
+    def state(self):
+        """The board as an engine state (tests; builds the player)."""
+        game = self.game
+        return game.state_from_cells(self.position.board, self.position.to_move - 1)
+
+    @state.setter
+    def state(self, state):
+        game = self.game
+        self.position = rules.Position(game.cells(state).tolist(), game.to_move(state) + 1)
+        if self.engine.player is not None:
+            self.engine.player.reset()
 
     def commands(self) -> dict:
         """The handler of every OTP command: arguments -> the reply's fields."""
         return {"name": lambda args: self.settings.name, "clear_board": self.clear_board, "play": self.play,
                 "genmove": self.genmove, "undo": self.undo, "final_score": self.final_score,
-                "showboard": lambda args: self.game.render(self.state), "quit": self.quit}
+                "showboard": lambda args: self.position.render(), "quit": self.quit}
 
     def clear_board(self, args) -> str:
-        self.state = self.game.initial_state()
-        self.history = []  # the states before each move, for undo
-        self.player.reset()
+        self.position = rules.Position.start(otp.SIZE)
+        self.history = []  # the positions before each move, for undo
+        self.ours = None   # our colour in a judge's round: whoever moves at our first genmove
+        if self.engine.player is not None:
+            self.engine.player.reset()
         return ""
 
     def play(self, args) -> str:
         point = otp.parse_move(" ".join(args))
-        self._play(PASS if point is PASS else self.game.action(*point))
+        point = None if point is PASS else point
+        if self.authority:
+            self._told(point)
+        else:
+            self._play(point)
         return ""
 
     def genmove(self, args) -> str:
-        if self.game.is_terminal(self.state):  # the closing exchange of a finished game
-            self.history.append(self.state)
+        received = time.perf_counter()
+        position = self.position
+        if self.authority and not position.is_over():
+            if self.ours is None:
+                self.ours = position.to_move
+            elif position.to_move != self.ours:  # our board missed a move of the judge's: its turn order wins
+                self.warn(f"genmove while our board has {'black' if position.to_move == 1 else 'white'} "
+                          "to move; playing for our colour as the judge asks")
+                self.position = position = rules.Position(position.board, self.ours)
+        if position.is_over():  # the closing exchange of a finished game
+            self.history.append(position)
             return otp.PASS_TEXT
-        move = self.player.choose(self.state, self.settings.time)
-        self._play(move)
-        return otp.format_move(self.game.point_of(move))
+        player = self.engine.current()
+        if player is None or position.status == rules.MUST_PASS:
+            point = position.fallback()
+            self.fallbacks += player is None
+        else:
+            game = player.game
+            state = game.state_from_cells(position.board, position.to_move - 1)
+            start = player.clock() - (time.perf_counter() - received) if hasattr(player, "clock") else None
+            point = game.point_of(player.choose(state, self.settings.time, start))
+            self.searched += 1
+        self._play(point)
+        return otp.format_move(PASS if point is None else point)
 
     def undo(self, args) -> str:
         if not self.history:
             raise ProtocolError("nothing to undo")
-        self.state = self.history.pop()
-        self.player.reset()
+        self.position = self.history.pop()
+        if self.engine.player is not None:
+            self.engine.player.reset()
         return ""
 
     def final_score(self, args) -> str:
-        return str(otp.final_score(self.game.cells(self.state)))
+        return str(self.position.score())
 
     def quit(self, args):
         raise Quit()
 
-    def _play(self, move):
-        """Play move (PASS: a pass) for the side to move; ProtocolError when illegal.  A pass on a
+    def _play(self, point):
+        """Play point (None: a pass) for the side to move; ProtocolError when illegal.  A pass on a
         finished board is the closing exchange and changes nothing."""
-        if move is PASS:
-            if self.game.is_terminal(self.state):
-                self.history.append(self.state)
-                return
-            if not self.game.must_pass(self.state):
-                raise ProtocolError("illegal move: a pass while a placement exists")
-            move = self.game.pass_action
+        position = self.position
+        if point is None and position.is_over():
+            self.history.append(position)
+            return
         try:
-            state = self.game.play(self.state, move)
-        except GameOver:
-            raise ProtocolError("illegal move: the game is over") from None
+            after = position.play(point)
         except IllegalMove as err:  # its text starts 'illegal move'
+            if point is None and err.reason.name == "PASS_NOT_ALLOWED":
+                raise ProtocolError("illegal move: a pass while a placement exists") from None
             raise ProtocolError(str(err)) from None
-        self.history.append(self.state)
-        self.state = state
-        self.player.played(move)
+        self._moved(after, point)
+
+    def _told(self, point):
+        """The judge's move for the opponent, played as told (the judge is the authority)."""
+        position = self.position
+        if self.ours is None and not position.is_over():
+            self.ours = rules.other(position.to_move)  # the opponent moves first this round
+        mover = rules.other(self.ours) if self.ours is not None else position.to_move
+        if point is None and position.is_over():
+            self.history.append(position)
+            return
+        if mover == position.to_move:
+            try:
+                self._moved(position.play(point), point)
+                return
+            except IllegalMove as err:
+                why = str(err)
+        else:
+            why = "our board has the other side to move"
+        self.warn(f"the judge's move {otp.format_move(PASS if point is None else point)} is not legal on our board "
+                  f"({why}); playing it as the judge says")
+        self.history.append(position)
+        self.position = position.force(point, mover)
+        if self.engine.player is not None:
+            self.engine.player.reset()  # its tree cannot follow a move its rules refuse
+
+    def _moved(self, after, point):
+        self.history.append(self.position)
+        self.position = after
+        player = self.engine.player
+        if player is not None:
+            game = player.game
+            player.played(game.pass_action if point is None else game.action(*point))
 
 
 def make_engine(session: OtpSession) -> otp.OtpEngine:
@@ -237,7 +348,11 @@ def run(engine: otp.OtpEngine, channel) -> int:
             return EXIT_STATUS["quit"][0]
         print("plies-otp: the judge closed the connection before quit", file=sys.stderr)
         return EXIT_STATUS["judge lost"][0]
-    except OSError as err:
+    except (OSError, ValueError) as err:  # ValueError: a stream closed under us
+        if isinstance(channel, otp.LineChannel):
+            print(f"plies-otp: cannot talk on stdin/stdout ({err}); run it with a stdin and a stdout "
+                  "that stay open (or give HOST PORT of a judge)", file=sys.stderr)
+            return EXIT_STATUS["no stdio"][0]
         print(f"plies-otp: connection lost: {err}", file=sys.stderr)
         return EXIT_STATUS["judge lost"][0]
     return EXIT_STATUS["quit"][0]
@@ -273,6 +388,8 @@ def parse(argv, env=os.environ) -> tuple[argparse.Namespace, OtpSettings]:
     if (args.host is None) != (args.port is None):
         parser.error("give both HOST and PORT, or neither for stdin/stdout")
     if args.config is not None and not args.config.is_file():
+        if args.config.is_dir():
+            raise ConfigError(f"--config: {args.config} is a directory, not a TOML file")
         raise ConfigError(f"--config: no file {args.config}")
     flags = {f.name: getattr(args, f.name) for f in dataclasses.fields(OtpSettings)}
     return args, config.load(OtpSettings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
@@ -282,20 +399,41 @@ def main(argv=None) -> int:
     try:
         args, settings = parse(sys.argv[1:] if argv is None else argv)
     except ConfigError as err:
-        print(f"plies-otp: {err}", file=sys.stderr)
+        print(f"plies-otp: {err}. Fix: correct that setting (plies-otp --help lists every key)", file=sys.stderr)
         return EXIT_STATUS["refused"][0]
-    engine = make_engine(OtpSession(Player(settings), settings))
-    if args.host is None:
-        return run(engine, otp.LineChannel(sys.stdin, sys.stdout))
+    if args.host is None and (sys.stdin is None or sys.stdout is None):
+        print("plies-otp: no stdin or stdout to talk on; run it with both open (or give HOST PORT of a judge)",
+              file=sys.stderr)
+        return EXIT_STATUS["no stdio"][0]
+    compiler = Compiler("othello", "plies-otp")  # before any engine module: cold, it compiles in the background
     try:
-        sock = socket.create_connection((args.host, args.port), timeout=10)
-    except OSError as err:
-        print(f"plies-otp: cannot connect to the judge at {args.host}:{args.port}: {err}", file=sys.stderr)
-        return EXIT_STATUS["judge lost"][0]
-    with sock:
-        sock.settimeout(None)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return run(engine, otp.SocketChannel(sock))
+        if args.host is None:
+            session = OtpSession(Engine(lambda: Player(settings), compiler), settings)
+            try:
+                return run(make_engine(session), otp.LineChannel(sys.stdin, sys.stdout))
+            finally:
+                _quiet_stdout()
+        try:
+            sock = socket.create_connection((args.host, args.port), timeout=10)
+        except OSError as err:
+            print(f"plies-otp: cannot connect to the judge at {args.host}:{args.port}: {err}", file=sys.stderr)
+            return EXIT_STATUS["judge lost"][0]
+        with sock:
+            sock.settimeout(None)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            session = OtpSession(Engine(lambda: Player(settings), compiler), settings, authority=True)
+            return run(make_engine(session), otp.SocketChannel(sock))
+    finally:
+        compiler.close()
+
+
+def _quiet_stdout():
+    """Point stdout at /dev/null so that the interpreter's final flush cannot raise on a closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":

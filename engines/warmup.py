@@ -11,7 +11,7 @@ kernels are their arguments), so once compiled for one game they serve all.
 
 Whether the cache is warm is known without importing numba or the engine (``is_warm``): a warm-up
 writes a stamp per game whose fingerprint covers what numba's own cache depends on (the engine's
-source files, by path, size and modification time; the numba, NumPy and Python versions; the cache
+source files but training and this file, by path, size and modification time; the numba, NumPy and Python versions; the cache
 directory).  An edit of any engine source, or another numba, makes every stamp stale; the adapters
 that run on a harness's clock read it at start and say so at once on stderr when it is cold.
 """
@@ -26,6 +26,8 @@ from pathlib import Path
 
 ENGINES = Path(__file__).resolve().parent
 GAMES = ("go", "othello", "hex")
+# engine sources that hold no compiled kernel: an edit of them leaves the cache warm
+NO_KERNELS = ("learn", "warmup.py")
 COMMAND = "python -m engines.warmup"  # what the cold-cache message tells the user to run (or `make warmup`)
 
 
@@ -39,6 +41,8 @@ def fingerprint() -> str:
             h.update(f"{name}=none;".encode())
     h.update(f"{sys.version};{os.environ.get('NUMBA_CACHE_DIR', '')};".encode())
     for path in sorted(ENGINES.rglob("*.py")):
+        if path.relative_to(ENGINES).parts[0] in NO_KERNELS:
+            continue
         st = path.stat()
         h.update(f"{path.relative_to(ENGINES)}:{st.st_size}:{st.st_mtime_ns};".encode())
     return h.hexdigest()

@@ -36,8 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
-import pexpect
-from pexpect import fdpexpect
+try:
+    import pexpect
+    from pexpect import fdpexpect
+except ModuleNotFoundError:  # an optional dependency: the demo and dev extras have it
+    sys.exit("plies-regress needs pexpect: pip install 'plies[demo]' (or make regress)")
 
 DEFAULT_TIMEOUT = 60.0     # seconds an engine may take to answer one command before it counts as a crash
 QUIT_GRACE = 5.0           # seconds an engine may take to exit after `quit` before it is killed
@@ -412,7 +415,9 @@ class GtpProcess:
                                           stderr=self._stderr, start_new_session=True)
         except OSError as exc:
             self._close_stderr()
-            raise Crash(f"cannot start engine {shlex.join(argv)!r}: {exc}") from None
+            raise Crash(f"cannot start engine {shlex.join(argv)!r}: {exc.strerror or exc}; the engine's command "
+                        f"line is one argument whose program exists and is executable "
+                        f"(e.g. \".venv/bin/plies-go5 --weights W.txt\")") from None
         self._out = fdpexpect.fdspawn(os.dup(self._proc.stdout.fileno()), timeout=timeout,
                                       encoding="utf-8", codec_errors="replace", use_poll=True)
 

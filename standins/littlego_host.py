@@ -175,8 +175,11 @@ def make_player(spec: str, seconds: float | None = None, interpreter: str | None
     if spec.endswith(".py") and path.is_file():
         return Player(path.name, (py, path.name), ((path.name, path.read_text()),))
     command = tuple(shlex.split(spec))
+    kinds = "a player is a name (" + ", ".join(NAMED) + "), a .py file or a command line"
     if not command:
-        raise ValueError("a player is a name (" + ", ".join(NAMED) + "), a .py file or a command line")
+        raise ValueError(kinds)
+    if shutil.which(command[0]) is None:
+        raise ValueError(f"player {spec!r}: no such .py file or program; {kinds}")
     return Player(spec, command)
 
 

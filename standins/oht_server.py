@@ -15,6 +15,7 @@ Test options: ``fault`` makes the server misbehave at the client's ``fault_at``-
 topic; A: an unknown header), "wrong-size" (a state of another board size), "reject" (call the
 client's next action illegal).
 """
+import argparse
 import datetime
 import io
 import os
@@ -503,12 +504,62 @@ def self_signed(folder, name: str = "localhost", days: int = 7):
 
 
 # ==== command line: plies hex serve / connect / demo =================================================
+# exit statuses: those of the client (adapters/oht_client.py OUTCOMES and EPILOG, the one table), with
+# serve's and demo's own faults there too: EXIT_SETTINGS, EXIT_CERTIFICATE, EXIT_NO_CRYPTOGRAPHY,
+# EXIT_CANNOT_LISTEN.
+NO_CRYPTOGRAPHY = ("making a throwaway certificate needs the optional `cryptography` package: "
+                   ".venv/bin/pip install cryptography (the dev extra has it)")
+
+
+class Fault(Exception):
+    """A fault of `plies hex serve` or `demo`: the message (cause and fix) and the exit status."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def _self_signed(folder, fix: str = ", or give --cert and --key"):
+    try:
+        return self_signed(folder)
+    except ModuleNotFoundError as err:
+        if err.name is None or not err.name.startswith("cryptography"):
+            raise
+        raise Fault(oht_client.EXIT_NO_CRYPTOGRAPHY, NO_CRYPTOGRAPHY + fix) from None
+    except OSError as err:
+        raise Fault(oht_client.EXIT_SETTINGS, f"cannot write the certificate into {folder} "
+                                              f"({err.strerror or type(err).__name__}): give another folder") from None
+
+
+def _server(cert, key, config, opponent, host, port, **kw) -> "Server":
+    for what, path in (("--cert", cert), ("--key", key)):
+        if not Path(path).is_file():
+            raise Fault(oht_client.EXIT_CERTIFICATE, f"no {what} file {path}: give the server's certificate and "
+                                                     f"key (PEM), or --self-signed DIR for throwaway ones")
+    try:
+        return Server(cert, key, config, opponent, host, port, **kw)
+    except ssl.SSLError as err:
+        raise Fault(oht_client.EXIT_CERTIFICATE, f"{cert} and {key} are not a PEM certificate and its key "
+                                                 f"({err.reason or err}): give matching files, or --self-signed DIR") from None
+    except OSError as err:
+        raise Fault(oht_client.EXIT_CANNOT_LISTEN, f"cannot listen on {host}:{port} ({err.strerror or err}): "
+                                                   f"give another --port (0: any free one)") from None
+
+
 def serve_command(args) -> int:
+    try:
+        return _serve(args)
+    except Fault as err:
+        print(f"plies hex serve: {err}", file=sys.stderr)
+        return err.status
+
+
+def _serve(args) -> int:
     if args.self_signed:
-        args.cert, args.key = self_signed(args.self_signed)
+        args.cert, args.key = _self_signed(args.self_signed)
         print(f"throwaway certificate: {args.cert} (give it to the client)", flush=True)
     elif not (args.cert and args.key):
-        raise ValueError("give --cert and --key, or --self-signed DIR")
+        raise Fault(oht_client.EXIT_SETTINGS, "give --cert and --key, or --self-signed DIR")
     config = ServerConfig(generation=args.generation, sizes=tuple(args.sizes), series=args.series, games=args.games,
                           password=os.environ.get("PLIES_OHT_SERVER_PASSWORD"),
                           token=os.environ.get("PLIES_OHT_SERVER_TOKEN"), ask_stress=args.ask_stress,
@@ -517,7 +568,7 @@ def serve_command(args) -> int:
         opponent = EngineOpponent(seconds=args.opponent_seconds, seed=args.seed)
     else:
         opponent = RandomOpponent(args.seed)
-    with Server(args.cert, args.key, config, opponent, args.host, args.port) as server:
+    with _server(args.cert, args.key, config, opponent, args.host, args.port) as server:
         print(f"listening on {args.host}:{server.port} (generation {args.generation})", flush=True)
         for _ in range(args.clients) if args.clients else iter(int, 1):
             result = server.serve_one()
@@ -530,7 +581,8 @@ def serve_command(args) -> int:
 
 
 def add_parsers(hexsub):
-    p = hexsub.add_parser("serve", help="a local Online Hex Tournament server (TLS; generation A or B)")
+    p = hexsub.add_parser("serve", help="a local Online Hex Tournament server (TLS; generation A or B)",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_client.EPILOG)
     p.add_argument("--cert", help="the server's certificate (PEM)")
     p.add_argument("--key", help="its private key (PEM)")
     p.add_argument("--self-signed", metavar="DIR", help="make a throwaway certificate and key in DIR instead")
@@ -553,7 +605,8 @@ def add_parsers(hexsub):
     oht_client.add_client_arguments(c)
     c.set_defaults(func=oht_client.client_command)
 
-    d = hexsub.add_parser("demo", help="the local server and our generation-A client play a short 5x5 series")
+    d = hexsub.add_parser("demo", help="the local server and our generation-A client play a short 5x5 series",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_client.EPILOG)
     d.add_argument("--games", type=int, default=2, help="games per series (two series: we are player 1, then 2)")
     d.add_argument("--seconds", type=float,
                    help=f"our time per move (default {DEMO_SECONDS:g} s without --simulations)")
@@ -566,7 +619,11 @@ def demo_command(args) -> int:
     over TLS on loopback; the client's record (moves, results, summary) is printed as it is written."""
     report = io.StringIO()
     with tempfile.TemporaryDirectory() as tmp:
-        cert, key = self_signed(tmp)
+        try:
+            cert, key = _self_signed(tmp, fix="")
+        except Fault as err:
+            print(f"plies hex demo: {err}", file=sys.stderr)
+            return err.status
         config = ServerConfig(generation="A", sizes=(5,), series=2, games=args.games)
         with Server(cert, key, config, RandomOpponent(1), out=report, timeout=60) as server:
             thread = threading.Thread(target=server.serve_one)

@@ -34,6 +34,10 @@ def test_a_stamp_is_warm_until_an_engine_source_changes(tmp_path, monkeypatch):
     warmup._write_stamp("hex", 1.0)
     (engines / "games" / "new.py").write_text("")  # a new module counts too
     assert not warmup.is_warm("hex")
+    warmup._write_stamp("hex", 1.0)
+    (engines / "learn").mkdir()
+    (engines / "learn" / "trainer.py").write_text("")  # training holds no kernel: still warm
+    assert warmup.is_warm("hex")
 
 
 def test_the_stamp_follows_the_cache_directory(tmp_path, monkeypatch):

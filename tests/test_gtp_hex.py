@@ -236,7 +236,8 @@ def test_a_won_game_scores_and_refuses_more_moves_byte_for_byte():
 ])
 def test_bad_settings_refuse_the_start_with_status_2(capsys, args, message):
     from adapters.gtp_hex import EXIT_STATUS, main
-    assert main(args) == EXIT_STATUS["refused"][0] == 2
+    kind = "network" if "--network" in args else "refused"   # a bad network file: status 3
+    assert main(args) == EXIT_STATUS[kind][0] == {"refused": 2, "network": 3}[kind]
     assert message in capsys.readouterr().err
 
 
@@ -411,7 +412,7 @@ def test_a_network_for_another_size_refuses_the_start_naming_both_sizes(tmp_path
     with pytest.raises(NetworkError) as err:
         HexSession(Settings(size=7, time=0, simulations=50, seed=0, network=str(path)))
     assert str(err.value) == f"{path} is a network for 5x5, not for 7x7"
-    assert main(["--size", "7", "--network", str(path), "--time", "0", "--simulations", "50"]) == 2
+    assert main(["--size", "7", "--network", str(path), "--time", "0", "--simulations", "50"]) == 3  # EXIT_STATUS["network"]
     assert f"{path} is a network for 5x5, not for 7x7" in capsys.readouterr().err
 
 
@@ -447,7 +448,7 @@ def test_a_file_that_is_no_network_refuses_the_start(tmp_path, capsys):
     from adapters.gtp_hex import main
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"\x00\xffnot onnx" * 8)
-    assert main(["--network", str(broken)]) == 2
+    assert main(["--network", str(broken)]) == 3  # EXIT_STATUS["network"]
     assert f"{broken} is not a readable ONNX network" in capsys.readouterr().err
 
 

@@ -77,9 +77,9 @@ def test_play_refuses_an_opponent_for_another_board_size():
     from engines.knowledge.network import shipped_network_path
     five, six = shipped_network_path(5), shipped_network_path(6)
     r = run(["hex", "play", "--network", str(five), "--opponent", str(six)], no_torch=True)
-    assert r.returncode == 2 and f"{six} is a network for 6x6, not for 5x5" in r.stderr
+    assert r.returncode == 5 and f"{six} is a network for 6x6, not for 5x5" in r.stderr
     r = run(["hex", "play", "--size", "4"], no_torch=True)
-    assert r.returncode == 2 and "no shipped network for 4x4" in r.stderr
+    assert r.returncode == 5 and "no shipped network for 4x4" in r.stderr
 
 
 def free_port() -> int:

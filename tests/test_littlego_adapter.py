@@ -99,7 +99,8 @@ def test_the_exit_status_map():
     assert player.exit_status(player.SearchFailed("the engine failed")) == 0  # the fallback stands
     assert player.exit_status(ProtocolError("bad input.txt")) == 2
     assert player.exit_status(EndOfInput("no input.txt")) == 2
-    for status in ("0  a move", "1  (my_player3.py)", "2  input.txt"):
+    assert player.exit_status(IsADirectoryError(21, "Is a directory")) == 3
+    for status in ("0  a move", "1  (my_player3.py)", "2  input.txt", "3  output.txt"):
         assert status in player.__doc__
 
 

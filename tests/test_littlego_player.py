@@ -265,6 +265,8 @@ BAD_INPUTS = {
     "digit 3": "\n".join(LINES[:3] + ["00300"] + LINES[4:]) + "\n",
     "short row": "\n".join(LINES[:3] + ["0000"] + LINES[4:]) + "\n",
     "spaces in a row": "\n".join(LINES[:3] + ["0 0 0"] + LINES[4:]) + "\n",
+}
+UNREACHABLE = {  # boards that cannot follow each other: the host is the authority, they are played
     "two new stones": write_input(2, E, grid("00000", "00000", "00110", "00000", "00000")),
     "own stone appeared": write_input(1, E, grid("00000", "00000", "00100", "00000", "00000")),
     "opponent stone vanished": write_input(1, grid("00000", "00000", "00120", "00000", "00000"),
@@ -275,6 +277,62 @@ BAD_INPUTS = {
                                               grid("00000", "00000", "00000", "00000", "02000")),
     "chain without liberty": write_input(2, E, grid("21000", "10000", "00000", "00000", "00000")),
 }
+
+
+KO_DEAD_PREVIOUS = grid("00000", "01200", "10120", "01202", "00021")  # the ko, and a black stone without liberty
+KO_DEAD_CURRENT = grid("00000", "01200", "12020", "01202", "00021")
+UNREACHABLE.update({
+    "ko beside a chain without liberty": write_input(1, KO_DEAD_PREVIOUS, KO_DEAD_CURRENT),
+    "stones from nowhere": write_input(2, E, grid("11100", "22200", "00000", "00000", "00002")),
+    "colour against the stones": write_input(2, grid("10000", "00000", "00000", "00000", "00000"),
+                                             grid("10000", "00000", "00000", "00000", "00000")),
+})
+
+
+@pytest.mark.parametrize("name", sorted(UNREACHABLE))
+def test_boards_that_cannot_follow_are_played_as_given(tmp_path, name):
+    """The host is the authority: a warning, then the searched move, valid by the host's rules on the
+    current board as given (its ko judged against the previous board)."""
+    (tmp_path / "input.txt").write_text(UNREACHABLE[name])
+    code, err = one_move(tmp_path)
+    turn = read_input(UNREACHABLE[name])
+    notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
+    text = (tmp_path / "output.txt").read_text()
+    assert code == 0 and MOVE_LINE.match(text) and notes["simulations"] == 100, err  # searched, not the fallback
+    move = parse_move(text)
+    valid = [p for p, _, _ in rules.Position.from_input(*turn).placements()]
+    assert move is PASS or move in valid, (move, valid)
+    if name != "colour against the stones":  # a pass there is a game a host may well have
+        assert "as given" in err and "input.txt" in err
+    if name.startswith("ko"):
+        assert move != (2, 2)
+
+
+def test_the_searched_move_gives_way_to_the_most_visited_valid_one():
+    from engines.search.result import SearchResult
+    game = Go(rules="littlego")
+    a, b, c = game.action(0, 0), game.action(1, 1), game.action(2, 2)
+    result = SearchResult(a, 0.5, "win_probability", moves=[a, b, c], visits=[50, 10, 30])
+    assert player.best_allowed(game, a, result, {a, b, c}) == a
+    assert player.best_allowed(game, a, result, {b, c}) == c
+    assert player.best_allowed(game, a, result, set()) == game.pass_action
+    assert player.best_allowed(game, game.pass_action, result, {b}) == game.pass_action
+
+
+def test_think_plays_only_what_the_host_allows_on_the_board_as_given(monkeypatch):
+    """The engine sees a chain without liberty left out: a search that picks its point (occupied on the
+    board as given) gives way to the most visited stone the host allows."""
+    from engines.search.result import SearchResult
+    game = Go(rules="littlego")
+    current = grid("00000", "01000", "12100", "01000", "00000")  # the white (2,1) has no liberty
+    dead, ok = game.action(2, 1), game.action(4, 4)
+    monkeypatch.setattr(player, "choose", lambda *a, **k: (dead, SearchResult(dead, 0.5, "win_probability",
+                                                                           moves=[dead, ok], visits=[9, 3])))
+    warnings = []
+    point, notes = player.think(game, Turn(1, E, current), player.LittleGoSettings(simulations=10), None, 0.0,
+                                warn=warnings.append)
+    assert point == (4, 4) and notes["move"] == "4,4" and "not valid" in warnings[0]
+    assert notes["board"][4] == "00001" and notes["board"][2] == "10100"  # the host removes the dead white stone
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
@@ -374,6 +432,39 @@ def test_budget_sources_and_limits(tmp_path):
     assert player.load_settings(None, {"PLIES_LITTLEGO_SECONDS": "60"}, warnings.append).seconds == defaults.max_seconds
     assert player.load_settings(None, {"PLIES_LITTLEGO_SECONDS": "0.001"}, warnings.append).seconds == defaults.min_seconds
     assert len(warnings) == 4 and defaults.max_seconds < defaults.watchdog_seconds < host.TIME_LIMIT
+
+
+EARLY_PREVIOUS = grid("00000", "00200", "01000", "00000", "00000")  # White's second move (move 4)
+EARLY_CURRENT = grid("00000", "00200", "01000", "00000", "00010")
+
+
+@pytest.mark.parametrize("floor", [2000, 1])
+def test_a_budget_spent_by_start_up_still_searches_the_floor(floor):
+    """A CPU clock that says the budget is gone after the first batch (seconds of 1 or less, a slow
+    start-up): 256 simulations pass here as White's second move with this seed; the floor of
+    min_simulations (with a warning) plays a stone."""
+    game = Go(rules="littlego")
+    state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
+    settings = player.LittleGoSettings(seconds=0.5, min_simulations=floor)
+    warnings = []
+    action, result = player.choose(game, state, settings, 0.5, player.hash_seed("15", EARLY_PREVIOUS, EARLY_CURRENT),
+                                   cpu=lambda: 10.0, warn=warnings.append)
+    if floor == 1:  # the cause, pinned: the first batch alone passes
+        assert result.stats["simulations"] == settings.first_batch and action == game.pass_action and not warnings
+        return
+    assert player.LittleGoSettings().min_simulations == floor
+    assert result.stats["simulations"] == floor and action != game.pass_action
+    assert len(warnings) == 1 and "min_simulations" in warnings[0] and "seconds" in warnings[0]
+
+
+def test_a_budget_with_time_left_searches_without_a_warning():
+    game = Go(rules="littlego")
+    state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
+    ticks = iter(range(10 ** 6))
+    warnings = []
+    _, result = player.choose(game, state, player.LittleGoSettings(seconds=2.0), 40.0, 1,
+                              cpu=lambda: float(next(ticks)), warn=warnings.append)
+    assert result.stats["simulations"] >= player.LittleGoSettings().min_simulations and warnings == []
 
 
 def test_the_watchdog_leaves_with_the_fallback_move(tmp_path):

@@ -21,6 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from adapters import othello_agent
 from adapters.othello_agent import EXIT_STATUS, OthelloAgentSettings, PipeAgent, search_config, search_depth
+from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS
 from protocols.common import EndOfInput, FatalError, ProtocolError, Quit
 from protocols.othello_pipe import (AgentSession, Flags, LineChannel, format_final, format_flags, format_score,
                                     parse_final, parse_flags, parse_score)
@@ -254,7 +255,7 @@ def test_settings_defaults_file_and_environment(tmp_path):
     assert (s.seconds, s.verbose, s.evaluation) == (4.0, True, "disc_difference")
     search = PipeAgent(s).searcher(6, Flags(1, 3, caching=True))  # the settings reach the search
     assert search.config.tt_size == 1024 and search.config.use_cache
-    assert search.knowledge.evaluate is othello_agent.EVALUATIONS["disc_difference"](None).evaluate
+    assert search.knowledge.evaluate is EVALUATIONS["disc_difference"](None).evaluate
 
 
 @pytest.mark.parametrize("env, toml, words", [
@@ -371,9 +372,12 @@ BAD_BOARDS = {
 }
 
 
+WELL_FORMED = ("3x3", "17x17", "no move for us")  # well-formed boards without a move for us: nothing legal to say
+
+
 @pytest.mark.parametrize("what", sorted(BAD_BOARDS))
 def test_bad_boards_stop_the_agent_with_a_message(what):
-    score = b"SCORE 15 0\n" if what == "no move for us" else b"SCORE 2 2\n"
+    score = b"SCORE %d %d\n" % manager.score(ast.literal_eval(BAD_BOARDS[what])) if what in WELL_FORMED else b"SCORE 2 2\n"
     out = run_agent(b"2,2,0,0,0\n" + score + BAD_BOARDS[what].encode() + b"\n")
     assert out.returncode == EXIT_STATUS["fatal"][0]
     assert out.stdout == b"plies\n" and b"hacked" not in out.stdout

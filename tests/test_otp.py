@@ -354,13 +354,17 @@ def serve_one(commands, close_after=None):
 
 
 def test_socket_dialogue_byte_exact():
-    commands = [b"name", b"clear_board", b"play 2 3", b"play 2 3", b"final_score", b"bogus", b"undo",
+    """Over TCP the judge is the authority: its play of a move our board refuses (here a square already
+    taken) is played as told and answered 'play', with a warning on stderr; only unknown or malformed
+    commands get '? ...'."""
+    commands = [b"name", b"clear_board", b"play 2 3", b"play 2 3", b"final_score", b"bogus", b"undo", b"undo",
                 b"final_score\n", b"play 2 3", b"genmove", b"quit"]
     replies, status, err = serve_one(commands)
-    assert replies[:9] == [b"name plies", b"clear_board", b"play", b"? illegal move 19: the point is occupied (d3)",
-                           b"final_score 3", b"? unknown command 'bogus'", b"undo", b"final_score 0", b"play"]
-    assert replies[9].startswith(b"genmove ") and otp.parse_move(replies[9][8:].decode()) is not PASS
-    assert replies[10] == b"quit" and status == 0, err
+    assert replies[:10] == [b"name plies", b"clear_board", b"play", b"play", b"final_score 3",
+                            b"? unknown command 'bogus'", b"undo", b"undo", b"final_score 0", b"play"]
+    assert replies[10].startswith(b"genmove ") and otp.parse_move(replies[10][8:].decode()) is not PASS
+    assert replies[11] == b"quit" and status == 0, err
+    assert err.count("not legal on our board") == 1 and "other side to move" in err and "Traceback" not in err
 
 
 def test_socket_closed_mid_game():
@@ -380,7 +384,7 @@ def test_stdin_dialogue_and_end_of_input():
 def test_exit_statuses(capsys):
     """The one map: stdin ending or quit is 0, the judge dropping or breaking the connection before
     quit is 1, bad settings 2; --help lists them."""
-    assert {k: v[0] for k, v in EXIT_STATUS.items()} == {"quit": 0, "judge lost": 1, "refused": 2}
+    assert {k: v[0] for k, v in EXIT_STATUS.items()} == {"quit": 0, "judge lost": 1, "refused": 2, "no stdio": 3}
     engine = lambda: make_engine(OtpSession(RandomPlayer(0)))  # noqa: E731
     out = io.StringIO()
     assert run(engine(), otp.LineChannel(io.StringIO("name\nplay 2 3\n"), out)) == 0

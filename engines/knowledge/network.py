@@ -181,7 +181,11 @@ class OnnxPolicy:
     """onnxruntime inference of a network file (batched; the reference the compiled pass must match)."""
 
     def __init__(self, path):
-        import onnxruntime as ort
+        try:
+            import onnxruntime as ort
+        except ModuleNotFoundError:  # the reference runtime is a test dependency (the dev extra)
+            raise NetworkError("running a network file with onnxruntime needs the dev extra: "
+                               "pip install 'plies[dev]'") from None
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1

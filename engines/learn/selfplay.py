@@ -17,6 +17,28 @@ from engines.learn.search import PolicyMCTS
 from engines.learn.state_manager import HexStateManager
 
 PROJECT = pathlib.Path(__file__).resolve().parents[2]
+RAY_TIMEOUT = 10.0   # seconds to reach a Ray cluster's head before giving up (Ray itself waits minutes)
+
+
+class ClusterUnreachable(ConnectionError):
+    """The Ray cluster at ray_address cannot be reached (the message names the address and the fix)."""
+
+
+def check_ray_address(address: str, timeout: float = RAY_TIMEOUT) -> None:
+    """ClusterUnreachable unless a TCP connection to host:port opens within timeout seconds ('auto'
+    and ray:// addresses are left to Ray, which fails fast when no local cluster runs)."""
+    if address == "auto" or "://" in address:
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ClusterUnreachable(f"ray_address {address!r} is not host:port (or 'auto')")
+    import socket
+    try:
+        socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout).close()
+    except OSError as err:
+        why = f"no answer within {timeout:g} s" if isinstance(err, TimeoutError) else (err.strerror or type(err).__name__)
+        raise ClusterUnreachable(f"no Ray cluster at {address} ({why}): start one with "
+                                 f"`ray start --head --port={port}`, or train without it (ray_address = '')") from None
 
 
 @dataclass
@@ -91,10 +113,14 @@ class SelfPlay:
 
     def __enter__(self):
         if self.engine == "ray":
+            check_ray_address(self.cfg.ray_address)  # before Ray, which would retry for minutes
             import ray
             if not ray.is_initialized():
-                ray.init(address=self.cfg.ray_address, log_to_driver=False, logging_level="ERROR",
-                         runtime_env={"env_vars": {"PYTHONPATH": str(PROJECT)}})
+                try:
+                    ray.init(address=self.cfg.ray_address, log_to_driver=False, logging_level="ERROR",
+                             runtime_env={"env_vars": {"PYTHONPATH": str(PROJECT)}})
+                except ConnectionError as err:
+                    raise ClusterUnreachable(f"no Ray cluster at {self.cfg.ray_address}: {err}") from None
             self.ray = ray
             self._remote = ray.remote(num_cpus=1)(play_episode)
         elif self.engine == "processes":

@@ -3,6 +3,7 @@ starting player alternating (in Hex player 1 -- rows, our player 0 -- always sta
 swap sides each game).  No learning: each agent maps a state to its network's distribution over the
 legal moves and picks the most probable move (greedy) or samples it (stochastic).
 """
+from importlib.util import find_spec
 import csv
 import itertools
 import pathlib
@@ -95,7 +96,7 @@ class TOPP:
         result = TOPPResult(self.names, self.games, wins)
         pairs = list(itertools.combinations(range(k), 2))
         bar = None
-        if self.progress:
+        if self.progress and find_spec("tqdm") is not None:  # the bar is optional (the demo and train extras)
             from tqdm import tqdm
             bar = tqdm(total=len(pairs) * self.games, desc="TOPP", unit="game", file=sys.stderr)
         for i, j in pairs:

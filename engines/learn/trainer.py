@@ -9,7 +9,11 @@
 With workers > 1 (or Ray), a round of up to `workers` episodes is played with the same network, then
 ANET takes the training steps of each of those episodes; rounds never cross a save point.
 Output directory: anet_<episode>.onnx + .json per saved network, loss.png, training.json.
+A run resumed (``start``, ``init_from``: ``last_saved``) continues from its last saved network and
+episode: the same episode seeds and save points as one uninterrupted run; the replay buffer starts
+empty again (it is not saved), the loss history is read back from training.json.
 """
+from importlib.util import find_spec
 import json
 import pathlib
 import sys
@@ -23,8 +27,21 @@ from engines.learn.selfplay import SelfPlay, episode_seed
 from engines.learn.state_manager import HexStateManager
 
 
+def last_saved(out_dir) -> tuple[pathlib.Path, int] | None:
+    """(file, episode) of the last network a run saved in out_dir (anet_<episode>.onnx), or None."""
+    found = []
+    for path in pathlib.Path(out_dir).glob("anet_*.onnx"):
+        tail = path.stem.partition("_")[2]
+        if tail.isdigit():
+            found.append((int(tail), path))
+    if not found:
+        return None
+    episode, path = max(found)
+    return path, episode
+
+
 class Trainer:
-    def __init__(self, cfg, out_dir, stream=None, init_from=None):
+    def __init__(self, cfg, out_dir, stream=None, init_from=None, start: int = 0):
         from engines.learn.anet import ANET  # PyTorch: the train extra
         self.cfg = cfg
         self.out = pathlib.Path(out_dir)
@@ -37,6 +54,14 @@ class Trainer:
         self.rbuf = ReplayBuffer(cfg.buffer_size, 3 * nn, nn)
         self.rng = np.random.default_rng(cfg.seed)
         self.losses, self.value_losses = [], []
+        self.start = start    # the episodes a resumed run had played already
+        if start:
+            try:
+                before = json.loads((self.out / "training.json").read_text())
+                self.losses = list(before.get("losses", []))[:start]
+                self.value_losses = list(before.get("value_losses", []))[:start]
+            except (OSError, ValueError):
+                pass
         self.saved = []
         self.simulations = 0
         self.moves = 0
@@ -77,13 +102,15 @@ class Trainer:
         cfg = self.cfg
         self.out.mkdir(parents=True, exist_ok=True)
         points = cfg.save_points()
-        self.save(0)
+        if not self.start:
+            self.save(0)
         started = time.perf_counter()
         bar = None
-        if cfg.progress:
+        if cfg.progress and find_spec("tqdm") is not None:  # the bar is optional (the demo and train extras)
             from tqdm import tqdm
-            bar = tqdm(total=cfg.episodes, desc=f"training {cfg.size}x{cfg.size}", unit="episode", file=sys.stderr)
-        done = 0
+            bar = tqdm(total=cfg.episodes, initial=self.start, desc=f"training {cfg.size}x{cfg.size}", unit="episode",
+                       file=sys.stderr)
+        done = self.start
         with SelfPlay(cfg) as selfplay:
             while done < cfg.episodes:
                 next_save = min(p for p in points if p > done)
@@ -109,7 +136,9 @@ class Trainer:
         if bar is not None:
             bar.close()
         elapsed = time.perf_counter() - started
-        self.summary = {"episodes": done, "seconds": elapsed, "episodes_per_minute": 60 * done / max(elapsed, 1e-9),
+        played = done - self.start
+        self.summary = {"episodes": done, "resumed_from": self.start, "seconds": elapsed,
+                        "episodes_per_minute": 60 * played / max(elapsed, 1e-9),
                         "simulations": self.simulations, "moves": self.moves, "player_wins": self.wins,
                         "losses": self.losses, "value_losses": self.value_losses,
                         "saved": [p.name for p in self.saved], "config": cfg.to_dict()}

@@ -1,0 +1,198 @@
+"""plies-gtp-hex from a cold compiled-kernel cache: every command is answered at once from the pure-Python
+board (adapters/hex_rules.py), genmove is a legal fallback move, and the engine takes over (the same
+board and history) at the first command after the background compile is done."""
+import io
+import os
+import pathlib
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+from adapters import hex_rules
+from conftest import ROOT
+
+
+class FakeCompiler:
+    """A Compiler whose compile finishes when the test says so."""
+
+    def __init__(self):
+        self.done = False
+        self.cold, self.failed = True, False
+
+    def ready(self):
+        return self.done and not self.failed
+
+    def close(self):
+        pass
+
+
+def engine_for(session):
+    from adapters.gtp_hex import make_engine
+    return make_engine(session)
+
+
+def ask(engine, line):
+    reply = engine.handle(line)
+    return reply
+
+
+def cold_session(**settings):
+    from adapters.gtp_hex import ColdStart, Settings
+    compiler = FakeCompiler()
+    return ColdStart(Settings(**settings), compiler, err=io.StringIO()), compiler
+
+
+# ==== the pure-Python rules ==========================================================================
+def test_rules_winner_agrees_with_the_engine_on_random_boards():
+    from engines.games import make_game
+    rng = random.Random(21)
+    for n in (3, 5, 7, 11):
+        game = make_game("hex", size=n)
+        for _ in range(60):
+            cells = [[rng.choice((0, 1, 2)) for _ in range(n)] for _ in range(n)]
+            state = game.state_from_cells(cells, 0)
+            expected = game.winner(state) if game.is_terminal(state) else None
+            assert hex_rules.winner(cells) == expected   # in Hex at most one player connects
+
+
+def test_fallback_moves_are_legal_and_sensible():
+    rng = random.Random(5)
+    for n in (3, 5, 8, 11, 13):
+        cells = hex_rules.empty_board(n)
+        assert hex_rules.fallback_move(cells, 0) == (n // 2, n // 2)   # the centre first
+        for _ in range(200):
+            cells = [[rng.choice((0, 0, 1, 2)) for _ in range(n)] for _ in range(n)]
+            if not hex_rules.empty_cells(cells):
+                continue
+            r, c = hex_rules.fallback_move(cells, rng.choice((0, 1)))
+            assert cells[r][c] == 0
+    # a bridge of black's (1,1)-(2,2)... on 5x5: (1,2) and (2,1) are its carriers; white takes one
+    cells = hex_rules.empty_board(5)
+    cells[1][1] = cells[2][2] = 1
+    cells[1][2] = 2
+    assert hex_rules.fallback_move(cells, 0, last=(1, 2)) == (2, 1)
+    # no intrusion: black extends toward its edges (rows), not sideways
+    cells = hex_rules.empty_board(7)
+    cells[3][3] = 1
+    r, _ = hex_rules.fallback_move(cells, 0)
+    assert r in (1, 2, 4, 5)
+    cells = hex_rules.empty_board(7)
+    cells[3][3] = 2
+    _, c = hex_rules.fallback_move(cells, 1)
+    assert c in (1, 2, 4, 5)
+    with pytest.raises(ValueError):
+        hex_rules.fallback_move([[1, 2], [2, 1]], 0)
+
+
+# ==== the cold session ===============================================================================
+DIALOGUE = ["name", "version", "hexgui-analyze_commands", "boardsize 5", "play b c3", "play w c2", "showboard",
+            "all_legal_moves", "undo", "showboard", "play w b3", "final_score", "param_game", "play b a1 ",
+            "boardsize 2", "play b a1", "play w zz", "undo", "undo", "undo", "undo", "undo"]
+
+
+def test_the_cold_session_answers_what_the_engine_answers():
+    from adapters.gtp_hex import HexSession, Settings
+    cold, _ = cold_session(size=5, simulations=8, time=0)
+    warm = HexSession(Settings(size=5, simulations=8, time=0))
+    a, b = engine_for(cold), engine_for(warm)
+    for line in DIALOGUE:
+        assert ask(a, line) == ask(b, line), line
+
+
+def test_cold_genmoves_are_fallback_moves_then_the_engine_takes_over_the_same_game():
+    cold, compiler = cold_session(size=5, simulations=16, time=0, seed=1)
+    engine = engine_for(cold)
+    for line in ("boardsize 5", "play b c3"):
+        assert ask(engine, line) == "= \n\n"
+    first = ask(engine, "genmove w")
+    assert first.startswith("= ") and cold.fallback_moves == 1 and cold.engine is None
+    ask(engine, "play b b2")
+    ask(engine, "genmove w")
+    assert cold.fallback_moves == 2 and cold.engine is None
+    compiler.done = True
+    board = ask(engine, "showboard")            # the first command after the compile switches
+    assert cold.engine is not None
+    assert board == ask(engine, "showboard")
+    assert len(cold.engine.moves) == 4          # the stones carried over, in order
+    reply = ask(engine, "genmove b")
+    assert reply.startswith("= ") and cold.fallback_moves == 2 and len(cold.engine.moves) == 5
+    assert "occupied" in ask(engine, "play w c3")   # the engine's board holds the cold moves
+
+
+def test_a_whole_cold_game_is_legal_to_the_end():
+    cold, _ = cold_session(size=7, simulations=8, time=0)
+    engine = engine_for(cold)
+    colour = "b"
+    for _ in range(49):
+        reply = ask(engine, f"genmove {colour}")
+        if not reply.startswith("= "):
+            assert "the game is over" in reply
+            break
+        colour = "w" if colour == "b" else "b"
+    assert cold.winner() is not None and cold.engine is None
+    assert ask(engine, "final_score").startswith("= ")
+
+
+# ==== a real cold start ==============================================================================
+def test_a_real_cold_start_answers_at_once_then_plays_with_the_engine(tmp_path):
+    """plies-gtp-hex with an empty numba cache: the cold line on stderr, fallback answers, then the
+    engine once the background compile wrote the cache (no duration asserted: we wait for it)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.Popen([sys.executable, "-m", "adapters.gtp_hex", "--size", "5", "--time", "0",
+                             "--simulations", "64"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def command(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        reply = []
+        while True:
+            text = proc.stdout.readline()
+            assert text, "the engine closed its output"
+            if text == "\n":
+                return "".join(reply)
+            reply.append(text)
+    try:
+        assert command("name") == "= plies\n"
+        cells = set()
+        for colour in ("b", "w"):
+            reply = command(f"genmove {colour}")
+            assert reply.startswith("= ")
+            cells.add(reply.split()[1])
+        assert len(cells) == 2
+        for _ in range(600):  # the background compile (counted in polls; the test's time limit guards)
+            if _warm(env):
+                break
+            time.sleep(0.5)
+        proc_done = time.monotonic() + 60     # the stamp is written just before the compile's process ends
+        while time.monotonic() < proc_done and _compiling(proc.pid):
+            time.sleep(0.5)
+        reply = command("genmove b")
+        assert reply.startswith("= ")
+        command("quit")
+        proc.wait(60)
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "cold" in err and "make warmup" in err
+    assert "the compile of hex is done" in err
+    assert proc.returncode == 0
+
+
+def _compiling(pid) -> bool:
+    """True while the engine's background compile (a child process) runs."""
+    children = pathlib.Path(f"/proc/{pid}/task/{pid}/children")
+    try:
+        return bool(children.read_text().split())
+    except OSError:
+        return False
+
+
+def _warm(env) -> bool:
+    check = subprocess.run([sys.executable, "-m", "engines.warmup", "--check", "--game", "hex"], cwd=ROOT, env=env,
+                           capture_output=True)
+    return check.returncode == 0
