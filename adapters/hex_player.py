@@ -15,15 +15,15 @@ Modes:
 Whatever goes wrong inside the engine during a game, ``choose`` answers a legal move (the first
 empty cell, noted in ``notes``): a tournament forfeits nothing for a slow or broken player but a lot
 for an illegal or missing move.
+
+This module imports the engine only when a player is built (``engine()``): importing it (for
+``Settings``) from a cold compiled-kernel cache compiles nothing (adapters/coldstart.py).
 """
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from adapters.config import setting
-from engines.games import make_game
-from engines.knowledge.network import greedy_move, load_network, policy_knowledge, shipped_network_path
-from engines.search import Limits, make_searcher
 
 MODES = ("greedy", "search")
 NETWORK_USES = ("rollout", "prior", "both")
@@ -94,9 +94,18 @@ class Settings:
         return config
 
 
+def engine():
+    """The engine's modules a player uses, imported at the first call (a cold cache compiles them then)."""
+    from engines import games, search
+    from engines.knowledge import network
+    return games, network, search
+
+
 def load_player_network(settings: Settings, size: int):
     """The network the settings give for size x size, or None; NetworkError for a file that is not
     a network for that size."""
+    _games, N, _search = engine()
+    load_network, shipped_network_path = N.load_network, N.shipped_network_path
     choice = settings.network_choice()
     if choice == "none":
         return None
@@ -114,14 +123,16 @@ class HexPlayer:
     def __init__(self, settings: Settings, size: int, clock=time.perf_counter):
         self.settings = settings
         self.size = size
-        self.game = make_game("hex", size=size)
+        games, N, search = engine()
+        self.game = games.make_game("hex", size=size)
         self.network = load_player_network(settings, size)
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
         if settings.mode == "search" or self.network is None:
-            knowledge = policy_knowledge(self.network) if self.network is not None else None
-            self.searcher = make_searcher("mcts", self.game, settings.search_config(self.network is not None),
-                                          knowledge, settings.seed + size, capacity=settings.capacity, clock=clock)
+            knowledge = N.policy_knowledge(self.network) if self.network is not None else None
+            self.searcher = search.make_searcher("mcts", self.game, settings.search_config(self.network is not None),
+                                                 knowledge, settings.seed + size, capacity=settings.capacity,
+                                                 clock=clock)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")
@@ -137,7 +148,9 @@ class HexPlayer:
         knowledge = f"network {s.network_use}" if self.network is not None else "random rollouts"
         return f"MCTS ({knowledge}), {budget} a move"
 
-    def limits(self, start: float | None = None) -> Limits:
+    def limits(self, start: float | None = None):
+        """The search's Limits of a move (engines.search.Limits)."""
+        Limits = engine()[2].Limits
         s = self.settings
         if s.mode == "greedy":
             return Limits(simulations=s.simulations or s.fallback_simulations)
@@ -161,7 +174,7 @@ class HexPlayer:
             return empty[0]
         try:
             if self.searcher is None:
-                move = greedy_move(self.game, state, self.network)
+                move = engine()[1].greedy_move(self.game, state, self.network)
             else:
                 move = self.searcher.search(state, self.limits(start)).move
             move = int(move)

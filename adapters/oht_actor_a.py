@@ -12,6 +12,10 @@ in the running Python, else in the folder named by PLIES_HOME.  Settings (adapte
 Settings: mode, seconds, simulations, network, log, record, ...): plies_oht.toml beside this file,
 then the environment (PLIES_OHT_<KEY>, e.g. PLIES_OHT_SECONDS=2), then keywords given to the class.
 `plies hex connect --help` lists every key.
+
+A cold compiled-kernel cache (a first run after an install) costs no time on the server's clock: the
+agent compiles it in the background and answers with quick legal moves meanwhile (it says so on stderr
+and in its log); `python -m engines.warmup` beforehand avoids it.
 """
 import os
 import sys
@@ -67,11 +71,13 @@ class BasicClientActor(BasicClientActorAbs):
 
     def handle_tournament_over(self, score):
         self.agent.tournament_over(score)
+        self.agent.close()   # a compile still running (a cold cache) stops with us
         save_record(self.agent, self.settings.record)
 
     def handle_illegal_action(self, state, illegal_action):
         self.agent.illegal_action(state, illegal_action)
         self.agent.finish(f"the server called out our action {illegal_action!r}; it disconnects")
+        self.agent.close()
         save_record(self.agent, self.settings.record)
 
 

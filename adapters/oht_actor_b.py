@@ -8,7 +8,8 @@ The course's base class connects (IT3105_HOST, IT3105_PORT, IT3105_CERT), authen
 token of IT3105_AUTH (or asks for it) and calls the handlers below; every decision and the game
 record are plies' (adapters/oht_client.py OHTAgent).  plies is found in the running Python, else in
 the folder named by PLIES_HOME.  Settings as for oht_actor_a.py (plies_oht.toml beside this file,
-then PLIES_OHT_<KEY>, then the ``settings`` given to the class).
+then PLIES_OHT_<KEY>, then the ``settings`` given to the class).  A cold compiled-kernel cache is
+compiled in the background, quick legal moves meanwhile, as for oht_actor_a.py.
 """
 import os
 import sys
@@ -62,10 +63,12 @@ class PliesActorClient(ActorClient):
 
     def handle_tournament_over(self, score):
         self.agent.tournament_over(score)
+        self.agent.close()   # a compile still running (a cold cache) stops with us
         save_record(self.agent, self.settings.record)
 
     def handle_error(self, error):
         self.agent.finish(f"server error: {error}")
+        self.agent.close()
         save_record(self.agent, self.settings.record)
 
 

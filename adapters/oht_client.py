@@ -14,6 +14,12 @@ Every way a session ends is an exception (protocols/oht.py, protocols/common.py,
 the socket's OSError, a NetworkError for a network that cannot play the series' size), turned into
 an exit status and a line of the record in one place (OUTCOMES); the socket is closed in every case.
 
+A cold compiled-kernel cache (adapters/coldstart.py) costs no time on the server's clock: the agent
+builds its ``Compiler`` before any engine module is imported (this module imports none), and until
+the kernels are compiled (in a background process) it answers each action with a quick legal move
+of the board the server sent (adapters/hex_rules.py ``fallback_move``); once they are, it builds the
+series' HexPlayer as from a warm cache (which changes nothing at all).
+
 Credentials: the username, player name and answers come from ``Login``; the password (generation A)
 and the token (generation B) are read only when the server asks, from the environment
 (PLIES_OHT_PASSWORD; IT3105_AUTH, as the course's ActorClient reads it) or getpass, sent, and
@@ -32,10 +38,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters import config
+from adapters import config, hex_rules
+from adapters.coldstart import Compiler   # first: nothing here imports the engine (adapters/coldstart.py)
 from adapters.config import ConfigError
-from adapters.hex_player import HexPlayer, Settings
-from engines.knowledge.network import NetworkError
+from adapters.hex_player import HexPlayer, Settings, engine
+from engines.errors import NetworkError  # light: the engine itself is imported once compiled
 from protocols import oht
 from protocols.common import EndOfInput, ProtocolError, Quit
 
@@ -46,6 +53,7 @@ ENV_PASSWORD = "PLIES_OHT_PASSWORD"  # generation A's password, if not typed (ne
 ENV_USERNAME = "PLIES_OHT_USERNAME"
 ENV_TOKEN = "IT3105_AUTH"            # generation B's token, as the course's ActorClient reads it
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
+NAME = "plies oht client"            # in the cold-start messages on stderr
 
 
 class ConnectionClosed(EndOfInput):
@@ -101,10 +109,20 @@ overrides the variable, which overrides the file.
 def outcome_of(outcome: BaseException) -> tuple[int, str | None]:
     """The exit status and the record's line of a session's outcome (OUTCOMES, by the nearest class)."""
     for cls in type(outcome).__mro__:
-        if cls in OUTCOMES:
-            status, says = OUTCOMES[cls]
+        entry = OUTCOMES.get(cls)
+        if entry is not None:
+            status, says = entry
             return status, says and says.format(outcome, kind=type(outcome).__name__)
     raise TypeError(f"not an outcome of a session: {outcome!r}")
+
+
+def is_outcome(outcome: BaseException) -> bool:
+    """True for an exception that ends a session with an exit status (OUTCOMES)."""
+    try:
+        outcome_of(outcome)
+        return True
+    except TypeError:
+        return False
 
 
 # ==== the record ===================================================================================
@@ -166,14 +184,23 @@ def _move_text(player: int, row: int, col: int) -> str:
 class OHTAgent:
     """The handlers of the spec, as plain methods called with the values the spec names; moves come
     from the series' HexPlayer (one per board size, built at the series start), everything is
-    recorded in ``record``.  ``clock`` times our thinking (from the request to the answer)."""
+    recorded in ``record``.  ``clock`` times our thinking (from the request to the answer).
+    ``compiler``: the state of the compiled-kernel cache (default: a Compiler of hex, made here);
+    while it is not ready, moves are ``hex_rules.fallback_move``'s and no HexPlayer is built."""
 
-    def __init__(self, settings: Settings | None = None, record: Record | None = None, clock=time.perf_counter):
+    def __init__(self, settings: Settings | None = None, record: Record | None = None, clock=time.perf_counter,
+                 compiler=None):
+        self.compiler = compiler if compiler is not None else Compiler("hex", NAME)
         self.settings = settings or Settings()
         self.record = record or Record()
         self.clock = clock
-        self.players = {}      # board size -> HexPlayer
-        self.player = None     # the current series' player
+        self.fallback_moves = 0  # actions answered by the quick fallback (a cold cache)
+        if self.compiler.ready():  # a warm cache: the engine is imported now, before we connect (the
+            engine()               # series start is on the server's clock: its first action follows at once)
+        else:
+            self._note("the compiled-kernel cache is cold: quick fallback moves until the engine is compiled")
+        self.players = {}      # board size -> HexPlayer (None: it cannot play that size, said mid-series)
+        self.player = None     # the current series' player (None: fallback moves, the engine compiling)
         self.series = None     # the current series' record entry
         self.game = None       # the current game's record entry
         self._board = None     # the board as we last knew it (to tell the opponent's stones)
@@ -184,14 +211,13 @@ class OHTAgent:
         if int(series_id) != event["series_id"]:
             raise ProtocolError(f"series id {series_id} does not match the player map {event['player_map']}")
         size = event["size"]
-        if size not in self.players:  # NetworkError for a network file of another size: before any move
-            self.players[size] = HexPlayer(self.settings, size, clock=self.clock)
-        self.player = self.players[size]
-        self._take_notes()
+        self.player = None
+        if self.compiler.ready():  # NetworkError for a network file of another size: before any move
+            self._build_player(size)
         self.series = {"number": len(self.record.series) + 1, "unique_id": event["unique_id"],
                        "series_id": event["series_id"], "player_map": event["player_map"],
                        "num_games": event["num_games"], "size": size, "played": 0, "wins": 0,
-                       "stats": None, "player": self.player.describe()}
+                       "stats": None, "player": self._describe()}
         self.record.series.append(self.series)
         others = [uid for uid, _ in event["player_map"] if uid != event["unique_id"]]
         self.record.log(f"series {self.series['number']}: {event['num_games']} games on {size}x{size}, "
@@ -201,16 +227,50 @@ class OHTAgent:
     def _size(self):
         return self.series["size"] if self.series else None
 
+    def _build_player(self, size: int):
+        """The series' HexPlayer (imports the engine: only once the compiler is ready)."""
+        if self.players.get(size) is None:
+            self.players[size] = HexPlayer(self.settings, size, clock=self.clock)
+        self.player = self.players[size]
+        self._take_notes()
+
+    def _describe(self) -> str:
+        if self.player is not None:
+            return self.player.describe()
+        return "quick fallback moves until the engine is compiled"
+
+    def _engine_ready(self) -> bool:
+        """True when the series' HexPlayer plays; builds it once the compile is done (mid-series: a
+        network that cannot play the size is noted, and the fallback goes on for the series)."""
+        if self.player is not None:
+            return True
+        size = self._size()
+        if size in self.players or not self.compiler.ready():  # in players (as None): cannot play it
+            return False
+        try:
+            self._build_player(size)
+        except ValueError as err:  # NetworkError; said at the next series start, before any move
+            self.players[size] = None
+            self._note(f"the engine is compiled but cannot play {size}x{size}: {err}; quick fallback "
+                       f"moves for the rest of the series")
+            return False
+        self._note(f"the engine is compiled: it plays from now on ({self.player.describe()})")
+        return True
+
+    def _note(self, note: str):
+        self.record.notes.append(note)
+        self.record.log(f"note: {note}")
+
     def _take_notes(self):
         """Move what the player had to work around into the record and the log."""
         for note in self.player.notes:
-            self.record.notes.append(note)
-            self.record.log(f"note: {note}")
+            self._note(note)
         self.player.notes.clear()
 
     def game_start(self, start_player):
         if self.series is None:
             raise ProtocolError("a game started before any series")
+        self._engine_ready()  # the compile done meanwhile: the engine is built here, off the server's clock
         size = self._size()
         self.game = {"series": self.series["number"], "number": self.series["played"] + 1, "size": size,
                      "series_id": self.series["series_id"], "start_player": int(start_player), "moves": [],
@@ -219,28 +279,36 @@ class OHTAgent:
         self._board = [[0] * size for _ in range(size)]
 
     def _note_opponent(self, board: oht.Board):
-        """Record the stones that appeared since our last look (the opponent's moves)."""
+        """Record the stones that appeared since our last look (the opponent's moves); the last of
+        them as (row, col), or None."""
         if self.game is None or self._board is None or len(self._board) != board.size:
-            return
+            return None
+        last = None
         for r in range(board.size):
             for c in range(board.size):
                 if board.cells[r][c] != self._board[r][c] and board.cells[r][c] != 0:
                     self.game["moves"].append((board.cells[r][c], r, c, None))
+                    last = (r, c)
         self._board = [list(row) for row in board.cells]
+        return last
 
     def get_action(self, state, start: float | None = None) -> tuple[int, int]:
         """(row, col) as plain ints for a state (the flat wire tuple, or a parsed Board) of the
         series' size; start: the clock's reading when the request arrived (default: now)."""
         start = self.clock() if start is None else start
-        if self.player is None:
+        if self.series is None:
             raise ProtocolError("an action was asked for before any series")
         board = state if isinstance(state, oht.Board) else oht.parse_state(state, self._size())
-        self._note_opponent(board)
-        row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
+        last = self._note_opponent(board)
+        if self._engine_ready():
+            row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
+            self._take_notes()
+        else:  # the engine is compiling: a quick legal move of the board the server sent
+            row, col = hex_rules.fallback_move(board.cells, oht.engine_player(board.to_move), last)
+            self.fallback_moves += 1
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))
             self._board[row][col] = board.to_move
-        self._take_notes()
         return int(row), int(col)
 
     def game_over(self, winner, end_state):
@@ -285,6 +353,10 @@ class OHTAgent:
             self.error(reason)
         if not self.record.finished:
             self.record.log(self.record.summary())
+
+    def close(self):
+        """Stop a compile still running (the client is leaving)."""
+        self.compiler.close()
 
 
 # ==== the sessions: the agent's handlers and the login answers ======================================
@@ -436,7 +508,9 @@ def play(generation: str, host: str, port: int, cert, agent: OHTAgent, login: Lo
                 reply = session.handle(recv(sock))
                 if reply is not None:
                     send(sock, reply)
-    except tuple(OUTCOMES) as outcome:
+    except BaseException as outcome:  # noqa: BLE001 - only OUTCOMES' (is_outcome); the rest goes on up
+        if not is_outcome(outcome):
+            raise
         status, says = outcome_of(outcome)
         agent.finish(says)
         return status
@@ -493,7 +567,10 @@ def client_command(args) -> int:
     agent = make_agent(settings, echo=None if args.quiet else sys.stdout)
     qualify = args.qualify or os.environ.get("IT3105_QUALIFY", "").lower() in ("y", "yes", "true", "1")
     login = Login(username=args.username, player_name=args.player_name, qualify=qualify)
-    status = play(args.generation, args.host, args.port, args.cert, agent, login, args.timeout)
+    try:
+        status = play(args.generation, args.host, args.port, args.cert, agent, login, args.timeout)
+    finally:
+        agent.close()
     save_record(agent, settings.record)
     if status != EXIT_OK:
         print(f"oht client: {agent.record.errors[-1] if agent.record.errors else 'stopped'}", file=sys.stderr)

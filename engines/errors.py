@@ -42,3 +42,9 @@ class GameOver(IllegalMove):
 
     def __init__(self, action: int | None = None):
         super().__init__(Reason.GAME_OVER, action)
+
+
+class NetworkError(ValueError):
+    """A file that is not a usable network (missing, unreadable, not ONNX, no policy weights) or one
+    for another board size: the message names the file and what is wrong (raised by
+    engines/knowledge/network.py)."""

@@ -20,16 +20,12 @@ import pathlib
 import numpy as np
 
 import weights
-from engines.games.hex import MAX_SIZE, MIN_SIZE
+from engines.errors import NetworkError  # noqa: F401 - raised here; in engines.errors so a caller can
+from engines.games.hex import MAX_SIZE, MIN_SIZE  # catch it without importing (compiling) the engine
 from engines.knowledge import mlp
 from engines.knowledge.bundle import NETWORK_PRIOR, Knowledge, Network
 
 ONNX_ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}  # linear: no node
-
-
-class NetworkError(ValueError):
-    """A file that is not a usable network (missing, unreadable, not ONNX, no policy weights) or one
-    for another board size: the message names the file and what is wrong."""
 
 
 def sidecar_path(path) -> pathlib.Path:
