@@ -1,11 +1,14 @@
-"""The worst time to plies-gtp-hex's first reply and first move, from a cold and a warm compiled-kernel
-cache (a figure, not a test).  Cold: NUMBA_CACHE_DIR an empty folder (its stamp lives there too).
+"""The worst time to plies-gtp-hex's first reply and first move, and to the tournament client's first
+answers, from a cold and a warm compiled-kernel cache (a figure, not a test).  Cold: NUMBA_CACHE_DIR
+an empty folder (its stamp lives there too).
 
     .venv/bin/python -m bench.coldstart_hex [--runs 3]     writes bench/results/coldstart_hex.md
 
 The process is started, then `name` (the first reply: HexGui's first command) and `genmove b` on
 11x11 with the default 1 s a move (the first move) are timed from the start of the process.
-HexGui has no time limit (the user waits); the course server's limit is for the tournament client.
+HexGui has no time limit (the user waits).  The tournament client (generation A, a process started
+as `python -m adapters.oht_client`) plays 2 games on 7x7 against the local server
+(standins/oht_server.py), which times each answer from its request as the course's server does.
 """
 import argparse
 import os
@@ -13,6 +16,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -40,6 +44,28 @@ def measure(cold: bool) -> tuple[float, float]:
     return times[0], times[1]
 
 
+def measure_client(cold: bool) -> tuple[float, float]:
+    """(the first answer, the worst answer) of the client, each from its request, seen by the server."""
+    from standins import oht_server as S
+    env = {**os.environ, "PYTHONWARNINGS": "ignore", "PLIES_OHT_PASSWORD": "bench"}
+    with tempfile.TemporaryDirectory() as tmp:
+        if cold:
+            env["NUMBA_CACHE_DIR"] = tmp
+        certs = S.self_signed(pathlib.Path(tmp) / "certs")
+        server = S.Server(*certs, S.ServerConfig(generation="A", sizes=(7,), series=1, games=2),
+                          S.RandomOpponent(7), out=None, timeout=120)
+        thread = threading.Thread(target=server.serve_one)
+        thread.start()
+        subprocess.run([sys.executable, "-m", "adapters.oht_client", "--generation", "A", "--port", str(server.port),
+                        "--cert", str(certs[0]), "--username", "bench", "--quiet", "--seconds", "1",
+                        "--network", "none", "--seed", "0", "--log", str(pathlib.Path(tmp) / "games.log")],
+                       cwd=ROOT, env=env, capture_output=True, timeout=600)
+        thread.join(120)
+        server.close()
+    times = server.results[0].client_times
+    return times[0], max(times)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
@@ -54,6 +80,11 @@ def main(argv=None) -> int:
              f"default 1 s a move).  HexGui sets no limit.", "",
              "| cache | first reply (`name`) | first move (`genmove b`) |", "|---|---|---|"]
     lines += [f"| {kind} | {reply:.2f} s | {move:.2f} s |" for kind, reply, move in rows]
+    client = [(("cold" if cold else "warm"), [measure_client(cold) for _ in range(args.runs)]) for cold in (True, False)]
+    lines += ["", "The tournament client (generation A, 7x7, 1 s a move) through the local server, which times each "
+                  "answer from its request:", "",
+              "| cache | first answer | worst answer |", "|---|---|---|"]
+    lines += [f"| {kind} | {max(g[0] for g in got):.2f} s | {max(g[1] for g in got):.2f} s |" for kind, got in client]
     RESULTS.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
