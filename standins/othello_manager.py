@@ -26,12 +26,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from adapters import othello_rules
 from protocols.common import ProtocolError
 from protocols.othello_pipe import (COLOR_NAMES, Flags, OffBoard, format_board, format_final, format_flags,
                                     format_score, parse_move)
 
 TIMEOUT = 10.0                    # seconds per move, as the course's manager
-DIRECTIONS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 
 
@@ -45,21 +45,9 @@ def initial_board(size: int) -> list[list[int]]:
 
 
 def flips(board, color: int, i: int, j: int) -> list[tuple[int, int]]:
-    """The (column, row) discs a placement of color at column i, row j would flip."""
-    n = len(board)
-    if not (0 <= i < n and 0 <= j < n) or board[j][i] != 0:
-        return []
-    other = 3 - color
-    out = []
-    for dj, di in DIRECTIONS:
-        run = []
-        u, v = i + di, j + dj
-        while 0 <= u < n and 0 <= v < n and board[v][u] == other:
-            run.append((u, v))
-            u, v = u + di, v + dj
-        if run and 0 <= u < n and 0 <= v < n and board[v][u] == color:
-            out.extend(run)
-    return out
+    """The (column, row) discs a placement of color at column i, row j would flip (the rules are
+    adapters/othello_rules.py's; the manager speaks column first)."""
+    return [(c, r) for r, c in othello_rules.flips(board, color, (j, i))]
 
 
 def possible_moves(board, color: int) -> list[tuple[int, int]]:
