@@ -147,7 +147,40 @@ def version() -> str:
         return "unknown"
 
 
-class HexSession:
+class PlayRules:
+    """What the engine's session and the cold-start session answer alike: MoHex's swap rule, the
+    game-over text and the checks of `play`.  A session gives ``size``, ``allow_swap``, ``moves``,
+    ``winner()``, ``occupied(point)``, ``place_point(colour, point)`` and ``swap()``."""
+
+    def game_over_text(self) -> str:
+        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.winner()]} has won"
+
+    def swap_allowed(self, colour: int) -> bool:
+        """MoHex's rule: swap on, white, right after black's first stone (and only then)."""
+        return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
+
+    def cmd_play(self, args):
+        colour = hex_gtp.parse_colour(args[0])
+        move = hex_gtp.parse_move(args[1], self.size)
+        if move == hex_gtp.RESIGN:
+            return ""
+        said = f"{hex_gtp.COLOUR_NAMES[colour]} {args[1].lower()}"
+        if self.winner() is not None:
+            raise ProtocolError(f"illegal move: {said} ({self.game_over_text()})")
+        if move == hex_gtp.SWAP:
+            if not self.swap_allowed(colour):
+                why = ("swap is off: param_game allow_swap 1 turns it on" if not self.allow_swap
+                       else "only white may swap, right after black's first stone")
+                raise ProtocolError(f"illegal move: {said} ({why})")
+            self.swap()
+            return ""
+        if self.occupied(move):
+            raise ProtocolError(f"illegal move: {said} (occupied)")
+        self.place_point(colour, move)
+        return ""
+
+
+class HexSession(PlayRules):
     """One engine session: the board, its history (for undo) and the search with its tree."""
 
     def __init__(self, settings: Settings):
@@ -214,12 +247,6 @@ class HexSession:
     def winner(self):
         return self.game.winner(self.state) if self.game.is_terminal(self.state) else None
 
-    def game_over_text(self) -> str:
-        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.winner()]} has won"
-
-    def swap_allowed(self, colour: int) -> bool:
-        """MoHex's rule: swap on, white, right after black's first stone (and only then)."""
-        return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
 
     def position_for(self, colour: int):
         """The current position with colour to move (a new state when it is the other's turn)."""
@@ -268,26 +295,15 @@ class HexSession:
         self.new_game(self.game.size)
         return ""
 
-    def cmd_play(self, args):
-        colour = hex_gtp.parse_colour(args[0])
-        move = hex_gtp.parse_move(args[1], self.game.size)
-        if move == hex_gtp.RESIGN:
-            return ""
-        said = f"{hex_gtp.COLOUR_NAMES[colour]} {args[1].lower()}"
-        if self.winner() is not None:
-            raise ProtocolError(f"illegal move: {said} ({self.game_over_text()})")
-        if move == hex_gtp.SWAP:
-            if not self.swap_allowed(colour):
-                why = ("swap is off: param_game allow_swap 1 turns it on" if not self.allow_swap
-                       else "only white may swap, right after black's first stone")
-                raise ProtocolError(f"illegal move: {said} ({why})")
-            self.swap()
-            return ""
-        action = self.game.action(*move)
-        if self.game.cells(self.state)[move] != 0:
-            raise ProtocolError(f"illegal move: {said} (occupied)")
-        self.place(colour, action)
-        return ""
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    def occupied(self, point) -> bool:
+        return self.game.cells(self.state)[point] != 0
+
+    def place_point(self, colour: int, point):
+        self.place(colour, self.game.action(*point))
 
     def cmd_genmove(self, args):
         arrival = time.perf_counter()
@@ -412,7 +428,7 @@ def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
     return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
 
 
-class ColdStart:
+class ColdStart(PlayRules):
     """The session while the compiled-kernel cache is cold (adapters/coldstart.py): the same commands
     and answers on a pure-Python board (adapters/hex_rules.py), genmove a quick fallback move (never a
     swap); at the first command after the background compile is done, a HexSession is built from the
@@ -491,11 +507,6 @@ class ColdStart:
     def winner(self):
         return hex_rules.winner(self.cells)
 
-    def swap_allowed(self, colour: int) -> bool:
-        return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
-
-    def game_over_text(self) -> str:
-        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.winner()]} has won"
 
     def place(self, colour: int, point):
         self.cells[point[0]][point[1]] = colour + 1
@@ -517,25 +528,14 @@ class ColdStart:
         self.new_game(self.size)
         return ""
 
-    def cmd_play(self, args):
-        colour = hex_gtp.parse_colour(args[0])
-        move = hex_gtp.parse_move(args[1], self.size)
-        if move == hex_gtp.RESIGN:
-            return ""
-        said = f"{hex_gtp.COLOUR_NAMES[colour]} {args[1].lower()}"
-        if self.winner() is not None:
-            raise ProtocolError(f"illegal move: {said} ({self.game_over_text()})")
-        if move == hex_gtp.SWAP:
-            if not self.swap_allowed(colour):
-                why = ("swap is off: param_game allow_swap 1 turns it on" if not self.allow_swap
-                       else "only white may swap, right after black's first stone")
-                raise ProtocolError(f"illegal move: {said} ({why})")
-            self.moves.append((1, hex_gtp.SWAP))
-            return ""
-        if self.cells[move[0]][move[1]] != 0:
-            raise ProtocolError(f"illegal move: {said} (occupied)")
-        self.place(colour, move)
-        return ""
+    def occupied(self, point) -> bool:
+        return self.cells[point[0]][point[1]] != 0
+
+    def place_point(self, colour: int, point):
+        self.place(colour, point)
+
+    def swap(self):
+        self.moves.append((1, hex_gtp.SWAP))
 
     def cmd_genmove(self, args):
         colour = hex_gtp.parse_colour(args[0])

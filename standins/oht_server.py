@@ -30,13 +30,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adapters import oht_client
+from adapters import hex_rules, oht_client
 from adapters.hex_player import HexPlayer, Settings
 from engines.games import make_game
 from protocols import oht
 from protocols.common import ProtocolError
 
-NEIGHBOURS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 CLIENT_ID, OPPONENT_ID = -200, 999     # unique ids: the client, the scripted opponent
 FAULTS = ("drop", "garbage", "bad-length", "unknown-topic", "wrong-size", "reject")
 MOVE_TIMEOUT = 120.0                   # seconds the server waits for a client's reply
@@ -73,21 +72,9 @@ class HexBoard:
         self.moves.append((player, point[0], point[1]))
 
     def winner(self) -> int | None:
-        n = self.size
-        for player in (1, 2):
-            todo = [(0, c) for c in range(n) if self.cells[0][c] == 1] if player == 1 else \
-                   [(r, 0) for r in range(n) if self.cells[r][0] == 2]
-            seen = set(todo)
-            while todo:
-                r, c = todo.pop()
-                if (r if player == 1 else c) == n - 1:
-                    return player
-                for dr, dc in NEIGHBOURS:
-                    q = (r + dr, c + dc)
-                    if 0 <= q[0] < n and 0 <= q[1] < n and q not in seen and self.cells[q[0]][q[1]] == player:
-                        seen.add(q)
-                        todo.append(q)
-        return None
+        """The player (1 or 2) who joined their edges, else None (adapters/hex_rules.py's rules)."""
+        won = hex_rules.winner(self.cells)
+        return None if won is None else won + 1
 
     def state(self, to_move: int) -> tuple:
         return oht.format_state(to_move, self.cells)
