@@ -14,7 +14,10 @@ The flags select the project's alpha-beta search (engines/search/alphabeta.py) a
   -l N  depth limit N plies, the evaluation valuing the cut-off positions (N = 0 counts as 1)
 Without -l: iterative deepening until the game is solved or the time budget is spent.  With -l the
 budget still bounds the search: the manager would forfeit a late answer, so the agent answers
-with the deepest completed iteration and says so on stderr.  Nothing but protocol lines goes to
+with the deepest completed iteration and says so on stderr.  Time (adapters/othello_time.py): a
+forced move gets a small search of forced_nodes nodes, the opening (no -l) opening_share of the
+budget, the rest all of it; the search stops once the game is solved and starts no iteration it is
+not expected to finish (stop_share).  Nothing but protocol lines goes to
 stdout.
 
 Settings (``OthelloAgentSettings``; the manager passes no flags): the file othello_agent.toml beside
@@ -114,6 +117,7 @@ from dataclasses import dataclass  # noqa: E402
 from adapters import config  # noqa: E402
 from adapters import othello_rules as rules  # noqa: E402
 from adapters.coldstart import Compiler  # noqa: E402
+from adapters.othello_time import move_seconds  # noqa: E402
 from adapters.config import ConfigError, setting  # noqa: E402
 from engines.validate import check_int, check_number  # noqa: E402
 from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
@@ -123,7 +127,8 @@ ENV_PREFIX = "PLIES_OTHELLO"
 MIN_SIZE, MAX_SIZE = 4, 16  # the board sizes the engine plays (others: the pure-Python rules' fallback)
 ANY_SIZE = 256              # the largest board the agent reads at all (the rules play any size)
 WARM_UP_SIZES = (4, 9)      # one board of each state layout (bitboards up to 8x8, the mailbox above)
-EVALUATION_NAMES = ("strong", "disc_difference")  # engines.knowledge.othello.EVALUATIONS (a test keeps them equal)
+EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.EVALUATIONS (a test
+#                                                               keeps them equal)
 DEFAULT_EVALUATION = "strong"                      # engines.knowledge.othello.DEFAULT_EVALUATION
 
 
@@ -136,6 +141,12 @@ class OthelloAgentSettings:
     evaluation: str = setting(DEFAULT_EVALUATION, "the evaluation valuing cut-off positions "
                               "(engines/knowledge/othello.py)", choices=EVALUATION_NAMES)
     tt_size: int = setting(1 << 20, "-c: transposition-table slots, a power of two (24 bytes each: 24 MiB)")
+    opening_share: float = setting(0.5, "share of seconds a move of the opening spends (no -l)")
+    opening_fill: float = setting(0.2, "the opening lasts while fewer discs than this share of the squares are "
+                                       "on the board")
+    stop_share: float = setting(0.5, "an iteration is not started when its predicted time times this exceeds "
+                                     "the time left (0: never skipped)")
+    forced_nodes: int = setting(1 << 18, "node budget of the search of a forced move (one legal move)")
 
     def __post_init__(self):
         if check_number("seconds", self.seconds, 0.0) == 0:
@@ -144,6 +155,10 @@ class OthelloAgentSettings:
             raise ValueError(f"name must be one ASCII word, got {self.name!r}")
         if check_int("tt_size", self.tt_size, 1) & (self.tt_size - 1):
             raise ValueError(f"tt_size must be a power of two, got {self.tt_size}")
+        check_number("opening_share", self.opening_share, 0.0, 1.0)
+        check_number("opening_fill", self.opening_fill, 0.0, 1.0)
+        check_number("stop_share", self.stop_share, 0.0)
+        check_int("forced_nodes", self.forced_nodes, 1)
 
 
 def load_settings(file=os.path.join(HERE, SETTINGS_FILE), env=os.environ) -> OthelloAgentSettings:
@@ -198,7 +213,9 @@ class PipeAgent:
         return self._games[size]
 
     def searcher(self, size: int, flags):
-        search = {**search_config(flags), "tt_size": self.settings.tt_size}
+        # with a depth limit (-l) every iteration up to it is tried while the budget lasts
+        stop_share = self.settings.stop_share if search_depth(flags) is None else 0.0
+        search = {**search_config(flags), "tt_size": self.settings.tt_size, "stop_share": stop_share}
         key = (size, tuple(sorted(search.items())))
         if key not in self._searchers:
             from engines.knowledge.bundle import knowledge_for
@@ -247,9 +264,18 @@ class PipeAgent:
         game = self.game(size)
         state = game.state_from_cells(board, player_of(flags.color))
         depth = search_depth(flags)
-        seconds = self.settings.seconds
+        s = self.settings
+        seconds = s.seconds
         from engines.search import Limits
-        result = self.searcher(size, flags).search(state, Limits(time=seconds, start=received, depth=depth))
+        legal = len(game.legal_moves(state))
+        nodes = None
+        if legal <= 1:  # a forced move: a small search (its value for the log), no time spent
+            nodes = s.forced_nodes
+        elif depth is None:
+            discs = sum(1 for row in board for cell in row if cell)
+            seconds = move_seconds(seconds, discs, size * size, legal, s.opening_fill, s.opening_share)
+        result = self.searcher(size, flags).search(state, Limits(time=seconds, start=received, depth=depth,
+                                                                 nodes=nodes))
         self.last = result
         stats = result.stats
         if depth is not None and stats["depth"] < depth and not stats["complete"]:

@@ -8,14 +8,17 @@ protocols.otp.OtpEngine; ``OtpSession`` here keeps the board (from clear_board /
 and gives the engine its command handlers.
 
 Players (``--algo``):
-  default  alpha-beta with the "strong" Othello evaluation, deepening iteratively on the clock, and
-           an exact endgame solve (engines.knowledge.othello.solve_endgame) once at most
-           solve_empties squares are empty and the solve fits the time left
+  default  principal-variation alpha-beta with the Othello evaluation ``evaluation``, deepening
+           iteratively on the clock, an exact endgame solve (engines.knowledge.othello.solve_endgame)
+           once at most solve_empties squares are empty and the solve fits the time left, and a
+           win/loss/draw solve up to wld_extra empties earlier (or when the exact one does not fit)
   ucb      flat Monte-Carlo: UCB1 over the root's moves, random playouts
   uct      UCT with random playouts
   uct-pp   UCT with progressive pruning at the root (--rd, --min-samples)
-The genmove budget (--time) runs from the receipt of the command.  Every tunable is a key of
-``OtpSettings``: a flag, a key of the --config TOML file, or PLIES_OTP_<KEY> in the environment.
+The genmove budget (--time) runs from the receipt of the command; how much of it a move spends is
+adapters/othello_time.py's rule (a forced move at once, the opening opening_share of it, the rest
+all of it unless solved sooner).  Every tunable is a key of ``OtpSettings``: a flag, a key of the
+--config TOML file, or PLIES_OTP_<KEY> in the environment.
 
 Cold start (adapters/coldstart.py): the compiled-kernel cache is checked before any engine module is
 imported; when it is cold, plies-otp says so on stderr, connects at once, compiles in a background
@@ -43,6 +46,7 @@ from pathlib import Path
 from adapters import config
 from adapters import othello_rules as rules
 from adapters.coldstart import Compiler
+from adapters.othello_time import move_seconds
 from adapters.config import ConfigError, setting
 from engines.errors import IllegalMove  # a plain module: no kernels (none of the engine is imported here)
 from engines.validate import check_int, check_number
@@ -50,6 +54,9 @@ from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit
 
 ALGOS = ("default", "ucb", "uct", "uct-pp")
+EVALUATION_NAMES = ("strong", "patterns")  # Othello evaluations of engines/knowledge/othello.py for 8x8
+WLD_TABLE_BITS = 20   # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+WLD_SLICE = 50_000    # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 ENV_PREFIX = "PLIES_OTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "quit": (0, "quit was answered, or stdin ended (stdin/stdout mode)"),
@@ -74,6 +81,18 @@ class OtpSettings:
     solve_growth: int = setting(4, "default: each retry of the solve has this many times the nodes")
     solve_share: float = setting(0.5, "default: a retry is made only if its predicted time fits in this "
                                       "share of the time left")
+    wld_extra: int = setting(3, "default: a win/loss/draw solve is tried up to this many empties beyond "
+                                 "solve_empties (and where the exact solve does not fit)")
+    evaluation: str = setting("patterns", "default: the evaluation of the alpha-beta search "
+                              "(engines/knowledge/othello.py: patterns, the learned one; strong, the "
+                              "hand-set one)", choices=EVALUATION_NAMES)
+    opening_share: float = setting(0.5, "default: share of --time a move of the opening spends")
+    opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
+                                       "squares are on the board")
+    stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
+                                     "exceeds the time left (0: never skipped)")
+    probcut: bool = setting(False, "default: ProbCut with the fitted parameters of the evaluation "
+                                   "(weights/othello/probcut_<evaluation>.json)")
     exploration: float = setting(0.7, "ucb/uct/uct-pp: the exploration constant c (results on a 0..1 scale)")
     mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
     rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
@@ -94,9 +113,19 @@ class OtpSettings:
         check_int("first_solve_nodes", self.first_solve_nodes, 1)
         check_int("solve_growth", self.solve_growth, 2)
         check_number("solve_share", self.solve_share, 0.0, 1.0)
+        check_int("wld_extra", self.wld_extra, 0, 64)
+        check_number("opening_share", self.opening_share, 0.0, 1.0)
+        check_number("opening_fill", self.opening_fill, 0.0, 1.0)
+        check_number("stop_share", self.stop_share, 0.0)
         check_number("exploration", self.exploration, 0.0)
         check_number("rd", self.rd, 0.0)
         check_int("min_samples", self.min_samples, 1)
+
+
+def probcut_path(evaluation: str) -> Path:
+    """The fitted ProbCut parameters of an Othello evaluation (engines/learn/probcut_fit.py writes them)."""
+    import weights
+    return Path(weights.__file__).resolve().parent / "othello" / f"probcut_{evaluation}.json"
 
 
 class Player:
@@ -109,8 +138,14 @@ class Player:
         self.settings = settings
         self.clock = clock
         if settings.algo == "default":
-            self.searcher = make_searcher("alphabeta", self.game, {"tt_size": settings.tt_size}, seed=settings.seed,
-                                          clock=clock)
+            from engines.knowledge.bundle import knowledge_for
+            from engines.search.alphabeta import load_probcut
+            search = {"tt_size": settings.tt_size, "stop_share": settings.stop_share}
+            if settings.probcut:
+                search["probcut"] = load_probcut(probcut_path(settings.evaluation))
+            self.searcher = make_searcher("alphabeta", self.game, search, knowledge_for(self.game, settings.evaluation),
+                                          seed=settings.seed, clock=clock)
+            self._warm_up(search)
         else:
             search = {"selection": "ucb1" if settings.algo == "ucb" else "uct", "c": settings.exploration}
             if settings.algo == "uct-pp":
@@ -118,6 +153,25 @@ class Player:
             self.searcher = make_searcher("mcts", self.game, search, seed=settings.seed,
                                           capacity=settings.mcts_capacity, clock=clock)
         self.last = {}  # what the last choice did (for figures and tests)
+        self._wld_solver = None  # the win/loss/draw solves' EndgameSolver, made at the first
+
+    def _warm_up(self, search):
+        """Load the compiled kernels of the search, its evaluation and the endgame solves now, so that
+        no move pays for loading them (they come from the cache in a fraction of a second, but a
+        fraction a move's clock cannot spare).  Uses its own searcher: nothing reads self.clock."""
+        from engines.knowledge.othello import solve_endgame
+        from engines.knowledge.othello_endgame import solve_state
+        from engines.search import Limits, make_searcher
+        game = self.game
+        probe = make_searcher("alphabeta", game, {**search, "tt_size": 1 << 10}, self.searcher.knowledge)
+        probe.search(game.initial_state(), Limits(depth=3))
+        s = game.initial_state()
+        while int((game.cells(s) == 0).sum()) > 10 or game.must_pass(s):  # a small endgame, the mover placing
+            s = game.play(s, int(game.legal_moves(s)[0]))
+            if game.is_terminal(s):
+                return
+        solve_endgame(s)
+        solve_state(s, wld=True)
 
     def choose(self, state, seconds: float, start: float | None = None) -> int:
         """The action to play (the state must not be final); at most seconds from start on the clock."""
@@ -129,33 +183,59 @@ class Player:
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last = {"forced": True}
             return int(legal[0])
-        if self.settings.algo == "default" and int((self.game.cells(state) == 0).sum()) <= self.settings.solve_empties:
-            try:
-                return self._solve(state, start + seconds - margin)
-            except SolveBudgetExceeded:
-                pass  # no exact solve fits the time left: search instead
+        s = self.settings
+        cells = self.game.cells(state)
+        empties = int((cells == 0).sum())
+        if s.algo == "default":
+            seconds = move_seconds(seconds, cells.size - empties, cells.size, len(legal), s.opening_fill,
+                                   s.opening_share)
+            if empties <= s.solve_empties:
+                try:
+                    return self._solve(state, start + seconds - margin)
+                except SolveBudgetExceeded:
+                    pass  # no exact solve fits the time left: a win/loss/draw solve, else search
+            if empties <= s.solve_empties + s.wld_extra:
+                try:
+                    return self._solve(state, start + seconds - margin, wld=True)
+                except SolveBudgetExceeded:
+                    pass  # no solve fits the time left (or every move loses): search instead
         result = self.searcher.search(state, Limits(time=seconds, start=start, margin=margin))
         self.last = {"solved": False, **result.stats}
         return int(result.move)
 
-    def _solve(self, state, deadline) -> int:
-        """The exact solve's move, retrying with solve_growth times more nodes while the retry's
-        predicted time fits; SolveBudgetExceeded once it does not."""
+    def _solve(self, state, deadline, wld: bool = False) -> int:
+        """The exact solve's move (wld: a win/loss/draw solve's winning or drawing move), retrying with
+        solve_growth times more nodes while the retry's predicted time fits; SolveBudgetExceeded once
+        it does not (and for a win/loss/draw solve that finds every move losing: the search then
+        picks the move that loses least by its evaluation)."""
         from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+        from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, state_bits
         s = self.settings
         budget = s.first_solve_nodes
+        if wld:  # one table for every attempt and move (its entries stay true); the clock read every WLD_SLICE nodes
+            if self._wld_solver is None:
+                self._wld_solver = EndgameSolver(tt_bits=WLD_TABLE_BITS, clock=self.clock, slice_nodes=WLD_SLICE)
+            solver = self._wld_solver
+            bits = state_bits(state)
         while True:
             began = self.clock()
             try:
-                solved = solve_endgame(state, budget)
+                solved = solver.solve(*bits, budget, deadline, wld=True) if wld else solve_endgame(state, budget)
             except SolveBudgetExceeded as out:
+                if isinstance(out, SolveDeadlineExceeded) or out.nodes == 0:
+                    raise  # the time is up
                 now = self.clock()
                 rate = out.nodes / max(now - began, 1e-6)
                 budget *= s.solve_growth
                 if budget / rate > s.solve_share * (deadline - now):
                     raise
                 continue
-            self.last = {"solved": True, "score": solved.score, "nodes": solved.nodes}
+            if wld:
+                if solved.score < 0:
+                    raise SolveBudgetExceeded(solved.nodes)
+                self.last = {"solved": True, "wld": True, "score": solved.score, "nodes": solved.nodes}
+            else:
+                self.last = {"solved": True, "score": solved.score, "nodes": solved.nodes}
             return solved.move
 
     def played(self, move: int) -> None:

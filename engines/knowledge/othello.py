@@ -6,16 +6,20 @@ of engines/games/othello.py) and dispatch on the layout field of the header.
 Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
   "strong" (default)   evaluate_strong with STRONG_WEIGHTS, and value_strong as the value function
   "disc_difference"    evaluate_disc_difference (mover's discs minus the opponent's), no value function
+  "patterns"           the learned pattern evaluation of engines/knowledge/othello_patterns.py and its
+                       value_patterns (8x8 bitboards; other sizes get "strong")
 """
-from dataclasses import dataclass
+import time
 
 import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.bits import lowest_bit_index, popcount
+from engines.bits import popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, HEADER, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE,
-                                   U1, VALID_BB, WHITE_BB, ZERO, _mb_count_moves, bb_flips, bb_moves, disc_counts, result)
+                                   U1, VALID_BB, WHITE_BB, _mb_count_moves, bb_moves, disc_counts, result)
+from engines.knowledge.othello_endgame import (Solve, SolveBudgetExceeded, SolveDeadlineExceeded,  # noqa: F401
+                                               solve_state)
 from engines.knowledge.scores import WIN_SCORE, final_score
 
 # STRONG_WEIGHTS: one weight per feature of evaluate_strong, all from the mover's view (0 = off),
@@ -213,165 +217,34 @@ def _disc_difference(game):
     return Knowledge(evaluate=evaluate_disc_difference)
 
 
-EVALUATIONS = {"strong": _strong, "disc_difference": _disc_difference}  # name -> game -> Knowledge
+def _patterns(game):
+    """The learned pattern evaluation (engines/knowledge/othello_patterns.py, weights/othello/patterns.npz)
+    on 8x8 bitboards; other sizes and the mailbox keep the strong evaluation."""
+    if game.size != 8 or getattr(game, "impl", "bitboard") != "bitboard":
+        return _strong(game)
+    from engines.knowledge import othello_patterns
+    return othello_patterns.knowledge()
+
+
+EVALUATIONS = {"strong": _strong, "disc_difference": _disc_difference,
+               "patterns": _patterns}  # name -> game -> Knowledge
+
+
+def warm_up(game):
+    """Compile the pattern evaluation's kernels (they need no weights file)."""
+    from engines.knowledge import othello_patterns
+    othello_patterns.warm_up()
 
 
 # ==== exact endgame solver (8x8 bitboards) ========================================================
-# Negamax over (mover's discs P, opponent's discs O) with alpha-beta and a null window for every
-# move after the first (PVS).  The score is the final disc difference for the mover (empty squares
-# count for nobody, as in a plain disc count).  Moves are ordered fastest-first (fewest opponent replies,
-# corners first) while more than ORDER_EMPTIES squares are empty; below that, in bit order.
-# ctrl int64[3]: nodes visited, node budget, aborted flag (1 once the budget ran out: the answer
-# is then meaningless and the search unwinds at once).
-ORDER_EMPTIES = 6                 # empties above which the moves are sorted
-FULL_BOARD = np.uint64(0xFFFFFFFFFFFFFFFF)
-CORNER_BITS = np.uint64(0x8100000000000081)
-_NODES, _BUDGET, _ABORTED = 0, 1, 2
-_SOLVE_SIG = nb.int64(nb.uint64, nb.uint64, nb.int64, nb.int64, nb.int64, nb.int64[::1], nb.int64[:, ::1])
+# The solver itself (PVS with a transposition table, fastest-first and parity ordering, stability
+# cut-offs, special code for the last four empties) is engines/knowledge/othello_endgame.py; Solve,
+# SolveBudgetExceeded and SolveDeadlineExceeded are re-exported from there.
 
-
-@nb.njit(cache=True, inline="always")
-def _final_difference(P, O):
-    return np.int64(popcount(P)) - np.int64(popcount(O))
-
-
-@nb.njit(cache=True)
-def _last_empty(P, O):
-    """Exact score for the mover when one square is empty (the mover, else the opponent, else
-    nobody takes it)."""
-    x = ~(P | O)
-    f = bb_flips(x, P, O)
-    if f != 0:
-        return _final_difference(P ^ f ^ x, O ^ f)
-    f = bb_flips(x, O, P)
-    if f != 0:
-        return _final_difference(P ^ f, O ^ f ^ x)
-    return _final_difference(P, O)
-
-
-@nb.njit(_SOLVE_SIG, cache=True)
-def _solve(P, O, alpha, beta, passed, ctrl, scratch):
-    # passed: 1 after a pass.  Every recursive call passes a computed (non-literal) flag, so that
-    # numba's on-disk cache holds the one specialisation the recursion refers to.
-    ctrl[_NODES] += 1
-    yes = ctrl[_BUDGET] >= 0
-    no = not yes
-    if ctrl[_NODES] > ctrl[_BUDGET]:
-        ctrl[_ABORTED] = 1
-        return 0
-    empty = ~(P | O)
-    empties = np.int64(popcount(empty))
-    if empties == 1 and not passed:
-        return _last_empty(P, O)
-    moves = bb_moves(P, O, FULL_BOARD)
-    if moves == 0:
-        if passed or empties == 0:
-            return _final_difference(P, O)
-        return -_solve(O, P, -beta, -alpha, np.int64(yes), ctrl, scratch)
-    best = np.int64(-65)
-    if empties <= ORDER_EMPTIES:
-        while moves != 0:
-            x = moves & (ZERO - moves)
-            moves ^= x
-            f = bb_flips(x, P, O)
-            v = -_solve(O ^ f, P ^ f ^ x, -beta, -alpha, np.int64(no), ctrl, scratch)
-            if ctrl[_ABORTED]:
-                return 0
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                    if v >= beta:
-                        break
-        return best
-    # fastest-first: sort the moves by the opponent's replies (corners first)
-    row = scratch[empties]
-    count = 0
-    while moves != 0:
-        x = moves & (ZERO - moves)
-        moves ^= x
-        f = bb_flips(x, P, O)
-        key = np.int64(popcount(bb_moves(O ^ f, P ^ f ^ x, FULL_BOARD))) * 2
-        if x & CORNER_BITS:
-            key -= 8
-        k = count
-        while k > 0 and (row[2 * k - 2] > key):
-            row[2 * k] = row[2 * k - 2]
-            row[2 * k + 1] = row[2 * k - 1]
-            k -= 1
-        row[2 * k] = key
-        row[2 * k + 1] = np.int64(lowest_bit_index(x))
-        count += 1
-    for j in range(count):
-        x = U1 << np.uint64(row[2 * j + 1])
-        f = bb_flips(x, P, O)
-        if j == 0:
-            v = -_solve(O ^ f, P ^ f ^ x, -beta, -alpha, np.int64(no), ctrl, scratch)
-        else:
-            v = -_solve(O ^ f, P ^ f ^ x, -alpha - 1, -alpha, np.int64(no), ctrl, scratch)
-            if alpha < v < beta and not ctrl[_ABORTED]:
-                v = -_solve(O ^ f, P ^ f ^ x, -beta, -v, np.int64(no), ctrl, scratch)
-        if ctrl[_ABORTED]:
-            return 0
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if v >= beta:
-                    break
-    return best
-
-
-@nb.njit(nb.types.UniTuple(nb.int64, 2)(nb.uint64, nb.uint64, nb.int64[::1], nb.int64[:, ::1]), cache=True)
-def _solve_root(P, O, ctrl, scratch):
-    """(best square, its exact score) of the mover; square -1 when the budget ran out."""
-    moves = bb_moves(P, O, FULL_BOARD)
-    no = ctrl[_BUDGET] < 0  # False, computed (see _solve)
-    best_square = np.int64(-1)
-    best = np.int64(-65)
-    while moves != 0:
-        x = moves & (ZERO - moves)
-        moves ^= x
-        f = bb_flips(x, P, O)
-        # a window just above the best so far: moves that cannot beat it are cut quickly
-        v = -_solve(O ^ f, P ^ f ^ x, np.int64(-64), -best, np.int64(no), ctrl, scratch)
-        if ctrl[_ABORTED]:
-            return np.int64(-1), np.int64(0)
-        if v > best:
-            best = v
-            best_square = np.int64(lowest_bit_index(x))
-    return best_square, best
-
-
-@dataclass(frozen=True)
-class Solve:
-    """An exact endgame solve: the best move (action r*8 + c), the final disc difference for the
-    mover with best play, and the nodes visited."""
-    move: int
-    score: int
-    nodes: int
-
-
-class SolveBudgetExceeded(Exception):
-    """The node budget ran out before the solve ended; ``nodes`` is what was spent."""
-
-    def __init__(self, nodes: int):
-        super().__init__(f"the endgame solve ran out of its node budget after {nodes} nodes")
-        self.nodes = nodes
-
-
-def solve_endgame(state, node_budget: int = 1 << 62) -> Solve:
+def solve_endgame(state, node_budget: int = 1 << 62, *, deadline: float | None = None,
+                  clock=time.perf_counter) -> Solve:
     """Exact solve of an 8x8 standard-variant bitboard state (side to move must have a placement);
-    SolveBudgetExceeded when node_budget runs out first."""
-    if state[LAYOUT] != BITBOARD or state[SIZE] != 8:
-        raise ValueError("the endgame solver takes 8x8 bitboard states")
-    if state[STATUS] != 0 or np.uint64(state[MOVES_BB]) == ZERO:
-        raise ValueError("the endgame solver needs a position where the side to move can place a disc")
-    B, W = np.uint64(state[BLACK_BB]), np.uint64(state[WHITE_BB])
-    P, O = (B, W) if state[TO_MOVE] == 0 else (W, B)
-    ctrl = np.array([0, node_budget, 0], dtype=np.int64)
-    scratch = np.zeros((65, 66), dtype=np.int64)
-    square, score = _solve_root(P, O, ctrl, scratch)
-    if square < 0:
-        raise SolveBudgetExceeded(int(ctrl[_NODES]))
-    return Solve(int(square), int(score), int(ctrl[_NODES]))
+    SolveBudgetExceeded when node_budget runs out first.  With a deadline (on clock), the clock is
+    read between slices of the search and SolveDeadlineExceeded (a SolveBudgetExceeded) ends a solve
+    still running then.  Each call starts from an empty table: the same call visits the same nodes."""
+    return solve_state(state, node_budget, deadline, clock)

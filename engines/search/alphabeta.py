@@ -1,6 +1,7 @@
-"""Alpha-beta (or plain minimax) negamax over any game's compiled kernels: depth limit, iterative
-deepening on a clock, transposition table, move ordering.  Every feature is switchable
-(AlphaBetaConfig): the Othello game manager turns them on and off per game.
+"""Alpha-beta (or plain minimax) negamax over any game's compiled kernels: principal-variation
+search, depth limit, iterative deepening on a clock, transposition table, move ordering, optional
+ProbCut.  Every feature is switchable (AlphaBetaConfig): the Othello game manager turns them on and
+off per game.
 
 Data representation
 -------------------
@@ -8,13 +9,17 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
 (ply 0 is the root; ``P = max_ply + 1`` rows):
   positions    int64[P, state_len]    the position at each ply (a child is a copy of its parent, then apply)
   moves        int32[P, num_actions]  the moves of the node at each ply, in search order
-  ply_ints     int64[P, 6]            per ply: NEXT_CHILD (index of the next move to step into),
+  ply_ints     int64[P, 7]            per ply: NEXT_CHILD (index of the next move to step into),
                                       CHILD_COUNT, BEST_MOVE, KEY (Zobrist), CUT_BELOW (a depth
-                                      cut-off happened below), PV_LENGTH
+                                      cut-off happened below), PV_LENGTH, NULL_WINDOW (the node is
+                                      a PVS null-window test)
   ply_floats   float64[P, 4]          per ply: ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE
   pv_table     int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
   order_scores float64[num_actions]   scratch: static scores of the children being ordered
   root_scores  float64[num_actions]   score of each root move (index = position in moves[0]) this iteration
+  probcut      float64[P, 4]          per depth left: SHALLOW (-1: no ProbCut at that depth, 0: from
+                                      the static value, 1: from the best child's static score), A, B,
+                                      MARGIN (probcut_t * sigma)
   control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
                                       FEATURES (bit flags), TT_HITS, GENERATION of the table
@@ -42,6 +47,19 @@ evaluation), the moves are sorted by it descending (stable: ties keep the game's
 the table's best move goes first.  With ordering on, a node whose children are all leaves (one ply
 left) takes its value straight from those static scores, without visiting the children again.
 
+Principal-variation search (use_pvs, with alpha-beta): the first move of a node is searched with
+the node's window, every later one with a null window (beta' - tiny, beta') that only decides
+whether it beats alpha; one that does (a bound strictly inside the node's window) is searched again
+with the full window, in place: the finished child is reopened instead of handed to its parent.  A
+table entry that settles a null window with such a bound is re-searched the same way.  Values are
+exactly those of plain alpha-beta (tests/test_alphabeta_pvs.py); non-best root moves get bounds.
+
+ProbCut (config.probcut rows, off by default): at a node with d plies left whose row is set, the deep
+value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
+score, which the ordering computes anyway); when the prediction lies beyond beta (below alpha) by
+more than probcut_t * sigma the node returns beta (alpha) as its bound, and the result is not exact.
+The rows are fitted by regression of deep on shallow values (engines/learn/probcut_fit.py).
+
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
 from static scores; the static evaluations made for ordering at deeper nodes are not counted.
 """
@@ -55,7 +73,7 @@ from numba import types
 from engines import kernels as K
 from engines.search.base import checked_position, config_from, knowledge_from
 from engines.search.result import SCORE, Limits, SearchResult
-from engines.validate import check_bool, check_int
+from engines.validate import check_bool, check_int, check_number
 
 # ---- tunables ------------------------------------------------------------------------------------
 CHUNK_SECONDS = 0.002     # target duration of one kernel call between two clock checks
@@ -63,16 +81,21 @@ FIRST_CHUNK = 4           # nodes in the first call of a search, before the rate
 MAX_CHUNK = 1 << 24       # nodes in one call when no clock is running
 MAX_PLY_LIMIT = 4095      # deepest stack the table's 12-bit depth field can describe
 MAX_TT_SIZE = 1 << 28     # largest transposition table (slots; 24 bytes each)
+NULL_WINDOW_WIDTH = 1e-12  # a PVS null window is (beta - max(|beta|, 1) * this, beta)
+STOP_MIN_SECONDS = 0.01   # stop_share: iterations shorter than this predict nothing (their times are noise)
+STOP_MAX_GROWTH = 8.0     # stop_share: the predicted growth of an iteration's time is at most this
 
 # ---- layout constants (see the header) -----------------------------------------------------------
-NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH = range(6)   # ply_ints columns
-N_PLY_INTS = 6
+NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW = range(7)  # ply_ints columns
+N_PLY_INTS = 7
 ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
 N_PLY_FLOATS = 4
 TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
 N_CONTROL = 8
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
-USE_ALPHABETA, USE_TABLE, USE_ORDERING = 1, 2, 4                            # bits of control[FEATURES]
+USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT = 1, 2, 4, 8, 16  # bits of control[FEATURES]
+PC_SHALLOW, PC_A, PC_B, PC_MARGIN = range(4)                                # probcut columns (row = depth left)
+N_PROBCUT = 4
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
 GENERATION_SHIFT, CUT_SHIFT, BOUND_SHIFT, DEPTH_SHIFT = 48, 47, 44, 32      # fields of table_data
 GENERATION_MASK, BOUND_MASK, DEPTH_MASK, MOVE_MASK = 0x7FFF, 3, 0xFFF, 0xFFFFFFFF
@@ -82,7 +105,7 @@ _SIG = types.void(
     K.ftype(K.SIG_EVALUATE), K.PARAMS,
     types.int64[:, ::1], types.int32[:, ::1], types.int64[:, ::1], types.float64[:, ::1],
     types.int32[:, ::1], types.float64[::1], types.float64[::1],
-    types.int64[::1], types.int64[::1], types.float64[::1], types.int64[::1])
+    types.int64[::1], types.int64[::1], types.float64[::1], types.float64[:, ::1], types.int64[::1])
 
 
 # ---- the steps of the descent (inlined into _negamax) ------------------------------------------
@@ -149,19 +172,20 @@ def _store_node(ply, depth, generation, ply_ints, ply_floats, table_keys, table_
 
 @nb.njit(cache=True, inline="always")
 def _probe_table(ply, remaining, alpha, beta, key, generation, table_keys, table_data, table_scores):
-    """Look the position up: (settled, score, cut below, table move).  settled when an entry of this
-    search, searched at least remaining plies deep, decides the window (never at the root)."""
+    """Look the position up: (settled, score, cut below, table move, exact).  settled when an entry of
+    this search, searched at least remaining plies deep, decides the window (never at the root);
+    exact when that entry is an exact value rather than a bound."""
     slot = key & (table_keys.shape[0] - 1)
     entry = table_data[slot]
     if table_keys[slot] != key or (entry >> GENERATION_SHIFT) != generation:
-        return False, 0.0, False, -1
+        return False, 0.0, False, -1, False
     table_move = (entry & MOVE_MASK) - 1
     if ply > 0 and ((entry >> DEPTH_SHIFT) & DEPTH_MASK) >= remaining:
         bound = (entry >> BOUND_SHIFT) & BOUND_MASK
         score = table_scores[slot]
         if bound == TT_EXACT or (bound == TT_LOWER and score >= beta) or (bound == TT_UPPER and score <= alpha):
-            return True, score, ((entry >> CUT_SHIFT) & 1) != 0, table_move
-    return False, 0.0, False, table_move
+            return True, score, ((entry >> CUT_SHIFT) & 1) != 0, table_move, bound == TT_EXACT
+    return False, 0.0, False, table_move, False
 
 
 @nb.njit(cache=True, inline="always")
@@ -231,18 +255,47 @@ def _table_move_first(ply, count, table_move, moves, order_scores):
             break
 
 
+@nb.njit(cache=True, inline="always")
+def _just_below(x):
+    """A float a little below the finite x (x itself for an infinite x): the lower end of a null window."""
+    if not np.isfinite(x):
+        return x
+    return x - max(abs(x), 1.0) * NULL_WINDOW_WIDTH
+
+
+@nb.njit(cache=True, inline="always")
+def _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints, ply_floats, pv_table,
+                  root_scores):
+    """ProbCut at the node at ply (already opened): the deep value predicted from the shallow one
+    (a * shallow + b) lies beyond beta (or below alpha) by more than the margin (t * sigma): hand
+    beta (alpha) to the parent as the node's bound, marking the result as not exact.  True if cut."""
+    predicted = probcut[remaining, PC_A] * shallow + probcut[remaining, PC_B]
+    margin = probcut[remaining, PC_MARGIN]
+    if beta < np.inf and predicted - margin >= beta:
+        value = beta
+    elif alpha > -np.inf and predicted + margin <= alpha:
+        value = alpha
+    else:
+        return False
+    ply_ints[ply - 1, CUT_BELOW] = 1
+    _record_last_child(ply - 1, -value, moves, ply_ints, ply_floats, pv_table, root_scores, True)
+    return True
+
+
 # _nrt=False: no reference counting inside the kernel.  It allocates nothing and only borrows its
 # arguments, and without it numba counts references to the arrays handed to each inlined step
 # above (~4% of the search's time); numba uses the same switch for its own allocation-free helpers.
 @nb.njit(_SIG, cache=True, _nrt=False)
 def _negamax(legal, apply, terminal, zobrist, evaluate, params,
              positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores,
-             table_keys, table_data, table_scores, control):
+             table_keys, table_data, table_scores, probcut, control):
     """Run the negamax held in the arrays until it finishes or control[NODE_LIMIT] nodes were counted."""
     features = control[FEATURES]
     use_alphabeta = (features & USE_ALPHABETA) != 0
     use_table = (features & USE_TABLE) != 0
     use_ordering = (features & USE_ORDERING) != 0
+    use_pvs = use_alphabeta and (features & USE_PVS) != 0
+    use_probcut = use_alphabeta and (features & USE_PROBCUT) != 0
     depth = control[ITERATION_DEPTH]
     generation = control[GENERATION]
     nodes = control[NODES]
@@ -261,6 +314,7 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
             alpha = -np.inf
             beta = np.inf
             ply_ints[0, PV_LENGTH] = 0
+            ply_ints[0, NULL_WINDOW] = 0
         elif ply_ints[top, NEXT_CHILD] < ply_ints[top, CHILD_COUNT]:
             if nodes >= node_limit:
                 break
@@ -277,6 +331,14 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
                 continue
             alpha = -ply_floats[top, BETA]
             beta = -ply_floats[top, ALPHA]
+            ply_ints[ply, NULL_WINDOW] = 0
+            if use_pvs and index > 0:
+                # principal-variation search: a later move only has to show that it beats alpha, which
+                # a null window (the next float below beta, beta) decides: every score <= it is < beta
+                below = _just_below(beta)
+                if below > alpha:
+                    alpha = below
+                    ply_ints[ply, NULL_WINDOW] = 1
         else:  # every child of the top node is done: store it, hand its score to the parent
             if use_table:
                 _store_node(top, depth, generation, ply_ints, ply_floats, table_keys, table_data, table_scores,
@@ -284,12 +346,22 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
             if top == 0:
                 status = STATUS_DONE
                 break
-            if ply_ints[top, CUT_BELOW] != 0:
-                ply_ints[top - 1, CUT_BELOW] = 1
-            top -= 1
-            _record_last_child(top, -ply_floats[top + 1, BEST_SCORE], moves, ply_ints, ply_floats, pv_table,
-                               root_scores, use_alphabeta)
-            continue
+            parent = top - 1
+            score = -ply_floats[top, BEST_SCORE]
+            if (ply_ints[top, NULL_WINDOW] != 0 and ply_floats[parent, ALPHA] < score < ply_floats[parent, BETA]
+                    and not ply_floats[top, ALPHA_AT_ENTRY] < ply_floats[top, BEST_SCORE] < ply_floats[top, BETA]):
+                # the null window showed the move beats alpha: search it again with the full window
+                ply = top
+                top = parent
+                ply_ints[ply, NULL_WINDOW] = 0
+                alpha = -ply_floats[parent, BETA]
+                beta = -ply_floats[parent, ALPHA]
+            else:
+                if ply_ints[top, CUT_BELOW] != 0:
+                    ply_ints[parent, CUT_BELOW] = 1
+                top = parent
+                _record_last_child(top, score, moves, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
+                continue
 
         # ---- expand the node at ply (not terminal, at least one ply left) ---------------------------
         remaining = depth - ply
@@ -297,8 +369,15 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
         table_move = -1
         if use_table:
             key = zobrist(positions[ply])
-            settled, score, cut_below, table_move = _probe_table(ply, remaining, alpha, beta, key, generation,
-                                                                 table_keys, table_data, table_scores)
+            settled, score, cut_below, table_move, exact = _probe_table(ply, remaining, alpha, beta, key, generation,
+                                                                        table_keys, table_data, table_scores)
+            if (settled and not exact and ply_ints[ply, NULL_WINDOW] != 0
+                    and ply_floats[ply - 1, ALPHA] < -score < ply_floats[ply - 1, BETA]):
+                # a bound from the table shows the move beats alpha: search it with the full window
+                settled = False
+                ply_ints[ply, NULL_WINDOW] = 0
+                alpha = -ply_floats[ply - 1, BETA]
+                beta = -ply_floats[ply - 1, ALPHA]
             if settled:
                 hits += 1
                 if cut_below:
@@ -315,6 +394,12 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
                                root_scores, use_alphabeta)
             continue
         _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
+        if use_probcut and ply > 0 and probcut[remaining, PC_SHALLOW] == 0.0:
+            # ProbCut on the static value: a deep value far outside the window is predicted from it
+            shallow = evaluate(positions[ply], params)
+            if _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints, ply_floats, pv_table,
+                             root_scores):
+                continue
         if use_ordering:
             children_are_leaves = remaining == 1
             _order_moves(ply, count, children_are_leaves, positions, moves, order_scores, ply_ints, params,
@@ -323,8 +408,14 @@ def _negamax(legal, apply, terminal, zobrist, evaluate, params,
                 nodes += count
                 _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
                                            root_scores)
-            elif table_move >= 0:
-                _table_move_first(ply, count, table_move, moves, order_scores)
+            else:
+                if use_probcut and ply > 0 and probcut[remaining, PC_SHALLOW] == 1.0:
+                    # ProbCut on the one-ply value the ordering has just computed (the best child's score)
+                    if _probcut_cuts(ply, remaining, order_scores[0], alpha, beta, probcut, moves, ply_ints,
+                                     ply_floats, pv_table, root_scores):
+                        continue
+                if table_move >= 0:
+                    _table_move_first(ply, count, table_move, moves, order_scores)
         top = ply
     control[TOP_PLY] = top
     control[NODES] = nodes
@@ -341,15 +432,47 @@ class AlphaBetaConfig:
     iterative_deepening: bool = True  # search depth 1, 2, ... until a limit; False: one search at full depth
     tt_size: int = 1 << 20            # transposition-table slots, a power of two (24 bytes each)
     max_ply: int | None = None        # stack depth; None: 2 * num_actions + 4 (longest game with passes)
+    use_pvs: bool = True              # principal-variation search: null windows after the first move (alpha-beta)
+    # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
+    # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
+    # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
+    # node returns the window's bound.  Empty: off.  Fitted by engines/learn/probcut_fit.py.
+    probcut: tuple = ()
+    probcut_t: float = 1.5            # ProbCut's margin in standard deviations
+    stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
+                                      # times its growth over the one before, at most STOP_MAX_GROWTH;
+                                      # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
+                                      # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
             raise ValueError(f"AlphaBetaConfig.tt_size must be a power of two, got {self.tt_size!r}")
         if self.max_ply is not None:
             check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
+        check_number("AlphaBetaConfig.probcut_t", self.probcut_t, 0.0)
+        check_number("AlphaBetaConfig.stop_share", self.stop_share, 0.0)
+        rows = self.probcut
+        if isinstance(rows, list):
+            rows = tuple(rows)
+        if not isinstance(rows, tuple):
+            raise ValueError(f"AlphaBetaConfig.probcut must be a tuple of (depth, shallow, a, b, sigma) rows, "
+                             f"got {rows!r}")
+        checked, seen = [], set()
+        for row in rows:
+            if not isinstance(row, (tuple, list)) or len(row) != 5:
+                raise ValueError(f"AlphaBetaConfig.probcut: each row is (depth, shallow, a, b, sigma), got {row!r}")
+            depth = check_int("AlphaBetaConfig.probcut depth", row[0], 2, MAX_PLY_LIMIT)
+            shallow = check_int("AlphaBetaConfig.probcut shallow", row[1], 0, 1)
+            a, b = (check_number(f"AlphaBetaConfig.probcut {n}", v) for n, v in (("a", row[2]), ("b", row[3])))
+            sigma = check_number("AlphaBetaConfig.probcut sigma", row[4], 0.0)
+            if depth in seen:
+                raise ValueError(f"AlphaBetaConfig.probcut: two rows for depth {depth}")
+            seen.add(depth)
+            checked.append((depth, shallow, float(a), float(b), float(sigma)))
+        object.__setattr__(self, "probcut", tuple(sorted(checked)))
 
 
 class AlphaBeta:
@@ -419,8 +542,13 @@ class AlphaBeta:
         self._table_scores = np.zeros(slots, dtype=np.float64)
         self._control = np.zeros(N_CONTROL, dtype=np.int64)
         self._generation = 0
+        self._probcut = np.full((plies, N_PROBCUT), -1.0)  # row = plies left: shallow (-1 off), a, b, margin
+        for depth, shallow, a, b, sigma in config.probcut:
+            if depth < plies:
+                self._probcut[depth] = (shallow, a, b, config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
-                          | (USE_ORDERING if config.use_ordering else 0))
+                          | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
+                          | (USE_PROBCUT if config.probcut else 0))
 
     def advance(self, move: int) -> None:
         """Nothing to keep: the transposition table lives for one search."""
@@ -477,7 +605,7 @@ class AlphaBeta:
             control[NODE_LIMIT] = before + step
             _negamax(*self._kernels, self.params, self._positions, self._moves, self._ply_ints, self._ply_floats,
                      self._pv_table, self._order_scores, self._root_scores, self._table_keys, self._table_data,
-                     self._table_scores, control)
+                     self._table_scores, self._probcut, control)
             if control[STATUS] == STATUS_DONE:
                 return True, chunk
             now = self.clock()
@@ -514,12 +642,21 @@ class AlphaBeta:
         control[GENERATION] = self._generation
         budget = limits.nodes
         chunk = FIRST_CHUNK
+        times = []  # the clock time of each completed iteration
         for depth in depths:
             if budget is not None and control[NODES] >= budget:
                 break
-            if deadline is not None and self.clock() >= deadline:
-                break
+            if deadline is not None:
+                began = self.clock()
+                if began >= deadline:
+                    break
+                if config.stop_share > 0 and len(times) >= 2 and times[-2] > 0 and times[-1] >= STOP_MIN_SECONDS:
+                    growth = min(max(1.0, times[-1] / times[-2]), STOP_MAX_GROWTH)
+                    if times[-1] * growth * config.stop_share > deadline - began:
+                        break  # this iteration is not expected to finish in the time left
             finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk)
+            if deadline is not None and config.stop_share > 0:
+                times.append(self.clock() - began)
             if not finished:
                 break
             # the iteration completed: it becomes the answer
@@ -561,3 +698,24 @@ class AlphaBeta:
             pv.append(a)
             kernels.apply(s, a)
         return pv
+
+
+def load_probcut(path) -> tuple:
+    """The ProbCut rows (AlphaBetaConfig.probcut) of a JSON file ``{"rows": [[depth, shallow, a, b,
+    sigma], ...], ...}`` as engines/learn/probcut_fit.py writes it; ValueError naming the file and
+    the fault."""
+    import json
+    from pathlib import Path
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read the ProbCut parameters: {err}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: the ProbCut parameters are not JSON: {err}") from None
+    rows = data.get("rows") if isinstance(data, dict) else None
+    if not isinstance(rows, list):
+        raise ValueError(f"{path}: no \"rows\" list of [depth, shallow, a, b, sigma]")
+    try:
+        return AlphaBetaConfig(probcut=tuple(tuple(row) if isinstance(row, list) else row for row in rows)).probcut
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None

@@ -1,0 +1,251 @@
+"""The learned Othello pattern evaluation against today's "strong" one (a figure, not a pass/fail).
+
+1. speed      evaluations per second of evaluate_patterns and evaluate_strong, on the same random
+              8x8 states, in a compiled loop (median of 5 runs).
+2. error      held-out mean absolute disc error by phase, against the labels of a training run
+              (engines/learn/othello_train.py: exact final scores up to 15 empties, the depth-4
+              searches of the later phases' weights above): the shipped pattern weights next to the
+              strong evaluation's features (discs, mobility, corners, x-squares, stability, parity,
+              + a bias) fitted by least squares per phase to the same training labels.
+3. match      alpha-beta at equal depth (--depth, default 4): patterns against strong, --openings
+              (default 25) random 8-ply openings each played with both colours; with --seconds S also
+              at equal time (S a move, iterative deepening; --timed-openings, default 10).
+Run: ``.venv/bin/python bench/othello_eval.py [--run runs/othello_patterns] [--depth 4] [--openings 25]``
+     writes bench/results/othello_eval.md and .json.
+"""
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import time
+
+import numba as nb
+import numpy as np
+
+from engines.games.othello import Othello
+from engines.knowledge import othello as KO
+from engines.knowledge import othello_patterns as OP
+from engines.knowledge.bundle import knowledge_for
+from engines.search import Limits, make_searcher
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+EXACT_CHECK = 300  # held-out positions of 16-19 empties solved exactly for the error table
+
+
+def random_states(game, count, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(4, 56))):
+            if game.is_terminal(s):
+                break
+            moves = game.legal_moves(s)
+            s = game.play(s, moves[int(rng.integers(len(moves)))])
+        if not game.is_terminal(s):
+            out.append(s)
+    return np.array(out)
+
+
+@nb.njit
+def _loop(states, params, reps, evaluate):
+    total = 0.0
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            total += evaluate(states[i], params)
+    return total
+
+
+def speed(game, reps=500):
+    states = random_states(game, 400, 1)
+    rows = {}
+    for name, fn, params in (("patterns", OP.evaluate_patterns, OP.load_params()),
+                             ("strong", KO.evaluate_strong, KO.STRONG_WEIGHTS)):
+        _loop(states, params, 1, fn)
+        rates = []
+        for _ in range(5):
+            t = time.process_time()  # CPU time: the machine is shared
+            _loop(states, params, reps, fn)
+            rates.append(reps * len(states) / (time.process_time() - t))
+        rows[name] = round(statistics.median(rates))
+    return rows
+
+
+def strong_features(Ps, Os):
+    """Per position: the strong evaluation's six features for the mover, and a bias."""
+    game = Othello(8)
+    s = game.initial_state()
+    out = np.zeros((len(Ps), 7))
+    onehots = [np.eye(7)[k] for k in range(6)]
+    for i, (p, o) in enumerate(zip(Ps, Os)):
+        s[8], s[9], s[1] = np.int64(np.uint64(p)), np.int64(np.uint64(o)), 0
+        from engines.games.othello import bb_refresh
+        bb_refresh(s)
+        for k in range(6):
+            out[i, k] = KO.evaluate_strong(s, onehots[k])
+        out[i, 6] = 1.0
+    return out
+
+
+def errors(run_dir):
+    from engines.learn import othello_train as T
+    with np.load(run_dir / "positions.npz", allow_pickle=False) as d:
+        Ps, Os, G = d["P"], d["O"], d["game"]
+    with np.load(run_dir / "labels.npz", allow_pickle=False) as d:
+        labels = d["labels"]
+    E = T.empties_of(Ps, Os)
+    held = (G % 10) == 9
+    params = OP.load_params()
+    side = OP.read_sidecar(OP.shipped_path())
+    rng = np.random.default_rng(0)
+    rows = []
+    for k in range(OP.N_PHASES):
+        lo, hi = 4 * k, (4 * k + 3 if k < OP.N_PHASES - 1 else 60)
+        phase = (E >= lo) & (E <= hi) & ~np.isnan(labels)
+        test = np.nonzero(phase & held)[0]
+        train = np.nonzero(phase & ~held)[0]
+        if len(test) == 0 or len(train) == 0:
+            continue
+        train = rng.choice(train, min(len(train), 20000), replace=False)
+        test = test[:3000]
+        Ftr, Fte = strong_features(Ps[train], Os[train]), strong_features(Ps[test], Os[test])
+        coef, *_ = np.linalg.lstsq(Ftr, labels[train], rcond=None)
+        strong_err = float(np.abs(Fte @ coef - labels[test]).mean())
+        pat_err = float(np.abs(T.predict(params, Ps[test], Os[test]) - labels[test]).mean())
+        kind = side["held_out"].get(str(k), {}).get("labels", "?")
+        rows.append({"phase": k, "empties": f"{lo}-{hi}", "labels": kind, "positions": int(len(test)),
+                     "patterns": round(pat_err, 2), "strong_fitted": round(strong_err, 2),
+                     "ratio": round(pat_err / strong_err, 2) if strong_err else None})
+    # the phase above the exact labels, solved exactly here: the evaluations and the training's own
+    # depth-4 search labels against the exact scores
+    lo, hi = 16, 19
+    test = np.nonzero((E >= lo) & (E <= hi) & held & ~np.isnan(labels))[0][:EXACT_CHECK]
+    train = np.nonzero((E >= lo) & (E <= hi) & ~held & ~np.isnan(labels))[0]
+    train = rng.choice(train, min(len(train), 20000), replace=False)
+    if len(test):
+        exact = T.exact_labels(Ps[test], Os[test])
+        coef, *_ = np.linalg.lstsq(strong_features(Ps[train], Os[train]), labels[train], rcond=None)
+        strong_err = float(np.abs(strong_features(Ps[test], Os[test]) @ coef - exact).mean())
+        pat_err = float(np.abs(T.predict(params, Ps[test], Os[test]) - exact).mean())
+        rows.append({"phase": 4, "empties": f"{lo}-{hi}", "labels": "exact (solved here)", "positions": int(len(test)),
+                     "patterns": round(pat_err, 2), "strong_fitted": round(strong_err, 2),
+                     "ratio": round(pat_err / strong_err, 2),
+                     "depth4_label_error": round(float(np.abs(labels[test] - exact).mean()), 2)})
+    return rows
+
+
+def openings(game, count, plies, seed):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s, moves = game.initial_state(), []
+        for _ in range(plies):
+            legal = game.legal_moves(s)
+            m = legal[int(rng.integers(len(legal)))]
+            moves.append(m)
+            s = game.play(s, m)
+        if not game.is_terminal(s):
+            out.append(moves)
+    return out
+
+
+def match(game, depth, n_openings, seed=7, seconds=None):
+    knowledge = {"patterns": knowledge_for(game, "patterns"), "strong": knowledge_for(game, "strong")}
+    wins = losses = draws = 0
+    margins, nodes = [], {"patterns": [], "strong": []}
+    for opening in openings(game, n_openings, 8, seed):
+        for patterns_black in (True, False):
+            s = game.initial_state()
+            for m in opening:
+                s = game.play(s, m)
+            names = ("patterns", "strong") if patterns_black else ("strong", "patterns")
+            searches = [make_searcher("alphabeta", game, {}, knowledge[n]) for n in names]
+            while not game.is_terminal(s):
+                p = int(game.to_move(s))
+                r = searches[p].search(s, Limits(depth=depth) if seconds is None else Limits(time=seconds, margin=0.0))
+                nodes[names[p]].append(r.stats["nodes"])
+                s = game.play(s, r.move)
+            margin = game.score(s) * (1 if patterns_black else -1)
+            margins.append(margin)
+            wins += margin > 0
+            losses += margin < 0
+            draws += margin == 0
+    n = wins + losses + draws
+    return {"games": n, "wins": wins, "losses": losses, "draws": draws, "score": round((wins + 0.5 * draws) / n, 3),
+            "mean_margin": round(float(np.mean(margins)), 2), "depth": depth, "seconds": seconds, "openings": n_openings,
+            "median_nodes_per_move": {k: int(statistics.median(v)) for k, v in nodes.items()}}
+
+
+def write(result, args):
+    lines = ["# Othello: the learned pattern evaluation against \"strong\"", "",
+             f"{result['when']} - command: `{result['command']}`", ""]
+    side = result["sidecar"]
+    lines += [f"Weights: weights/othello/patterns.npz ({side['positions']} labelled positions, "
+              f"{side['cpu_hours']} CPU hours; {side['from']})", ""]
+    sp = result["speed"]
+    lines += ["## Speed (compiled loop over 400 random 8x8 states, CPU time, median of 5)", "",
+              "| evaluation | evals/s | ratio to strong |", "|---|---|---|",
+              f"| patterns | {sp['patterns']:,} | {sp['patterns'] / sp['strong']:.2f} |",
+              f"| strong | {sp['strong']:,} | 1.00 |", ""]
+    if result.get("errors"):
+        lines += ["## Held-out mean absolute disc error by phase", "",
+                  "Labels of the training run (exact up to 15 empties, depth-4 search above); `strong fitted`: "
+                  "the strong evaluation's features fitted by least squares per phase to the same training labels.", "",
+                  "| phase | empties | labels | positions | patterns | strong fitted | ratio |", "|---|---|---|---|---|---|---|"]
+        for r in result["errors"]:
+            lines.append(f"| {r['phase']} | {r['empties']} | {r['labels']} | {r['positions']} | {r['patterns']} | "
+                         f"{r['strong_fitted']} | {r['ratio']} |")
+        lines.append("")
+        for r in result["errors"]:
+            if "depth4_label_error" in r:
+                lines += [f"The training's depth-4 search labels of those {r['positions']} positions of "
+                          f"{r['empties']} empties are {r['depth4_label_error']} discs from the exact scores.", ""]
+    for key in ("match", "timed_match"):
+        if not result.get(key):
+            continue
+        m = result[key]
+        what = (f"equal depth (alpha-beta depth {m['depth']})" if m["seconds"] is None else
+                f"equal time (alpha-beta, iterative deepening, {m['seconds']} s a move, same process, loaded machine)")
+        lines += [f"## Match at {what}: patterns against strong", "",
+                  f"{m['openings']} random 8-ply openings, each played with both colours; score counts draws half.", "",
+                  "| games | wins | losses | draws | score | mean disc margin | median nodes/move (patterns, strong) |",
+                  "|---|---|---|---|---|---|---|",
+                  f"| {m['games']} | {m['wins']} | {m['losses']} | {m['draws']} | {m['score']} | {m['mean_margin']} | "
+                  f"{m['median_nodes_per_move']['patterns']}, {m['median_nodes_per_move']['strong']} |", ""]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "othello_eval.md").write_text("\n".join(lines))
+    (RESULTS / "othello_eval.json").write_text(json.dumps(result, indent=1) + "\n")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--run", default=str(ROOT / "runs" / "othello_patterns"), help="the training run's folder")
+    p.add_argument("--depth", type=int, default=4)
+    p.add_argument("--openings", type=int, default=25)
+    p.add_argument("--seconds", type=float, default=0.0, help="also a match at this many seconds a move (0: none)")
+    p.add_argument("--timed-openings", type=int, default=10)
+    p.add_argument("--skip", nargs="*", default=[], choices=["errors", "match"])
+    args = p.parse_args(argv)
+    game = Othello(8)
+    result = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+              "command": "python bench/othello_eval.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+              "sidecar": OP.read_sidecar(OP.shipped_path()), "speed": speed(game)}
+    print(result["speed"], flush=True)
+    run_dir = pathlib.Path(args.run)
+    if "errors" not in args.skip and (run_dir / "labels.npz").is_file():
+        result["errors"] = errors(run_dir)
+        print(result["errors"], flush=True)
+    if "match" not in args.skip:
+        result["match"] = match(game, args.depth, args.openings)
+        print(result["match"], flush=True)
+    if args.seconds:
+        result["timed_match"] = match(game, None, args.timed_openings, seconds=args.seconds)
+        print(result["timed_match"], flush=True)
+    write(result, args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
