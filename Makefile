@@ -19,7 +19,7 @@ GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabili
 SHOW   ?=
 SHOWN  := $(if $(filter 1 yes true,$(SHOW)),1,)
 
-.PHONY: help install warmup demo demo-go5 demo-hex train-hex test bench regress peers train-extra clean
+.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-othello test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -81,6 +81,14 @@ demo-hex: $(DEMO) warmup  ## Hex: a very short training session and its TOPP, th
 
 train-hex: $(TRAIN) warmup  ## the seed's demonstration: 200 episodes, K = 4, 5x5, then the TOPP (runs/hex5)
 	$(BIN)/plies hex train --config weights/hex/hex.toml --out runs/hex5
+
+train-go: $(DEMO) warmup peers  ## Go move weights: 360 GNU Go self-play games (runs/go-games/go9), then Coulom's MM into weights/go/mm9.txt
+	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 360 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
+	$(BIN)/python -m engines.learn.go_mm --games runs/go-games/go9 --out weights/go/mm9.txt --plot weights/go/mm9.png --iterations 50
+
+train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in two stages (~10 CPU-minutes; resumes from runs/othello_patterns)
+	nice -n 15 $(BIN)/python -m engines.learn.othello_train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150
+	nice -n 15 $(BIN)/python -m engines.learn.othello_train --out runs/othello_patterns/second --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
 
 test: $(DEV) warmup peers  ## run the tests (installs the dev and train extras first: the training tests run)
 	$(BIN)/pytest -q

@@ -5,68 +5,26 @@ checking every move and board against our own copy of the rules.  tests/test_gtp
 match figures (bench/hex_gtp_match.py) use it.
 """
 import random
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 from engines.games import make_game
 from protocols import hex_gtp
+from standins.gtp_client import GtpClient
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = [sys.executable, "-m", "adapters.gtp_hex"]
 
 
-class GtpProcess:
-    """One engine process driven over pipes as HexGui drives it: a command, then its reply up to the
-    empty line.  ``send`` returns (ok, text)."""
+class GtpProcess(GtpClient):
+    """One plies-gtp-hex process (or ``cmd``) driven over pipes as HexGui drives it: a command, then
+    its reply up to the empty line (standins/gtp_client.py: ``raw``, ``send`` -> (ok, text), ``ok``,
+    ``genmove``, ``seconds``, ``close``), run from the project's root."""
 
     def __init__(self, args=(), cmd=None):
-        self.proc = subprocess.Popen(cmd or [*ENGINE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, cwd=ROOT, text=True, bufsize=1)
-        self.seconds = []  # wall time of each genmove (figures only, never asserted)
-
-    def raw(self, line: str) -> str:
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            got = self.proc.stdout.readline()
-            if got == "":
-                raise RuntimeError(f"engine closed its output after {line!r}")
-            if got == "\n" and lines:
-                return "".join(lines) + "\n"
-            lines.append(got)
-
-    def send(self, line: str):
-        reply = self.raw(line)
-        assert reply[0] in "=?" and reply.endswith("\n\n"), reply
-        return reply[0] == "=", reply[1:].strip()
-
-    def ok(self, line: str) -> str:
-        ok, text = self.send(line)
-        assert ok, f"{line!r} failed: {text}"
-        return text
-
-    def genmove(self, colour: str) -> str:
-        start = time.perf_counter()
-        text = self.ok(f"genmove {colour}")
-        self.seconds.append(time.perf_counter() - start)
-        return text
-
-    def close(self):
-        try:
-            if self.proc.poll() is None:
-                self.send("quit")
-            self.proc.wait(timeout=10)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
-        finally:
-            for stream in (self.proc.stdin, self.proc.stdout):
-                stream.close()
+        super().__init__(cmd or [*ENGINE, *args], cwd=ROOT)
 
 
 def board_cells(showboard_text: str, size: int) -> np.ndarray:

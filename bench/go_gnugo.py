@@ -1,0 +1,143 @@
+"""plies-gtp against GNU Go 3.8 (``gnugo --mode gtp --level 10 --chinese-rules``), refereed by the
+project's Go match tool (standins/go_referee.py, ``plies go match``): 9x9 komi 7 with plies at 1 s a
+move (100 games) and 13x13 komi 7 at 2 s a move (40 games), colours alternating (plies, engine A, is
+Black in the odd games).  Writes bench/results/go_gnugo.md (and .json): wins overall and by colour
+with 95 % Wilson intervals against the issue's goals, how the games ended, dead-stone
+disagreements, and both sides' wall time per genmove (median, max) as the referee saw it.
+
+    .venv/bin/python -m bench.go_gnugo                        # the full figure (about 3 hours)
+    .venv/bin/python -m bench.go_gnugo --size 9 --games 10    # a shorter one
+    .venv/bin/python -m bench.go_gnugo --games 2 --plies "/usr/games/gnugo --mode gtp --level 1 --chinese-rules"
+
+``--plies`` is a command template: ``{python}`` is this interpreter, ``{seconds}`` plies' seconds a
+move for the board size, ``{seed}`` the match seed.  The referee kills a genmove after
+``--time-limit`` seconds (a loss); it is a guard against a hung engine, not the time control: plies
+gets its seconds a move from its own command line, GNU Go plays at its level.  The Go kernels'
+compiled cache is warmed first (``python -m engines.warmup --game go``; ``--no-warmup`` skips it).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from standins.go_referee import SCORE, Match, MatchConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+GNUGO = "/usr/games/gnugo --mode gtp --level 10 --chinese-rules"
+PLIES = "{python} -m adapters.go_gtp --time {seconds} --seed {seed}"
+DEFAULTS = {9: (100, 1.0), 13: (40, 2.0)}     # size -> (games, plies' seconds a move)
+GOALS = {9: {"overall": 0.80, "as Black": 0.70}, 13: {"overall": 0.50}}
+KOMI = 7.0
+
+
+def plies_command(template: str, seconds: float) -> str:
+    return template.replace("{python}", shlex.quote(sys.executable)).replace("{seconds}", f"{seconds:g}")
+
+
+def run_size(size: int, games: int, seconds: float, args, log) -> dict:
+    config = MatchConfig(a=plies_command(args.plies, seconds), b=args.gnugo, size=size, komi=KOMI, games=games,
+                         rules="standard", move_cap=args.move_cap, time_per_move=args.time_limit,
+                         sgf_dir=str(Path(args.sgf_dir) / f"{size}x{size}") if args.sgf_dir else None,
+                         seed=args.seed, cwd=str(ROOT))
+    start = time.perf_counter()
+    result = Match(config).run(progress=lambda line: print(f"{size}x{size} {line}", file=log, flush=True))
+    summary = result.summary()
+    summary["seconds_a_move"] = seconds
+    summary["wall_minutes"] = (time.perf_counter() - start) / 60
+    return summary
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def markdown(runs: list[dict], command: str) -> str:
+    lines = ["# plies-gtp against GNU Go 3.8", "",
+             f"Command (from the project root): `{command}`", "",
+             f"Date {datetime.date.today().isoformat()}; machine {platform.machine()}, {os.cpu_count()} cores "
+             f"(shared); Python {platform.python_version()}.  Engine A is plies, engine B GNU Go; A is Black in "
+             f"the odd games.  Referee: standins/go_referee.py (every move checked with plies' rules, simple ko; "
+             f"area scoring with the dead stones both engines list, after a cleanup phase with "
+             f"kgs-genmove_cleanup when they disagree; komi {KOMI:g}).  Seconds are the wall time of each "
+             f"genmove as the referee saw it (pipes included), on a shared machine.", ""]
+    for s in runs:
+        a, b = s["engines"]["A"], s["engines"]["B"]
+        n = s["size"]
+        black_rate = a["as_black"][0] / a["as_black"][1] if a["as_black"][1] else 0.0
+        white_rate = a["as_white"][0] / a["as_white"][1] if a["as_white"][1] else 0.0
+        goals = GOALS.get(n, {})
+        verdict = []
+        if "overall" in goals:
+            verdict.append(f"overall {pct(a['rate'])} vs goal >= {pct(goals['overall'])}: "
+                           f"{'met' if a['rate'] >= goals['overall'] else 'not met'}")
+        if "as Black" in goals:
+            verdict.append(f"as Black {pct(black_rate)} vs goal >= {pct(goals['as Black'])}: "
+                           f"{'met' if black_rate >= goals['as Black'] else 'not met'}")
+        lines += [f"## {n}x{n}, komi {s['komi']:g}, plies at {s['seconds_a_move']:g} s a move, {s['games']} games", "",
+                  f"- A (plies): `{a['command']}` ({a['name']})",
+                  f"- B (GNU Go): `{b['command']}` ({b['name']})", "",
+                  "| engine | wins | rate | 95% interval | as Black | as White | s/genmove median | s/genmove max "
+                  "| max but each process's first | genmoves |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for label, e in (("A plies", a), ("B GNU Go", b)):
+            t = e["time"]
+            med = "-" if t["median_s"] is None else f"{t['median_s']:.3f}"
+            mx = "-" if t["max_s"] is None else f"{t['max_s']:.3f}"
+            later = "-" if t["max_after_first_s"] is None else f"{t['max_after_first_s']:.3f}"
+            lines.append(f"| {label} | {e['wins']:g}/{e['games']} | {pct(e['rate'])} | "
+                         f"{pct(e['ci95'][0])}-{pct(e['ci95'][1])} | {e['as_black'][0]:g}/{e['as_black'][1]} | "
+                         f"{e['as_white'][0]:g}/{e['as_white'][1]} | {med} | {mx} | {later} | {t['moves']} |")
+        ended = ", ".join(f"{k} {v}" for k, v in s["ended_by"].items() if v)
+        cleanups = [r["game"] for r in s["records"] if r["cleanup_from"]]
+        scored = [r for r in s["records"] if r["reason"] == SCORE]
+        lines += ["", f"- plies as Black {pct(black_rate)}, as White {pct(white_rate)}; " + "; ".join(verdict),
+                  f"- ended by: {ended}; draws {s['draws']}; dead-stone disagreements "
+                  f"{len(s['disagreements'])} of {len(scored)} scored games"
+                  + (f" (games {', '.join(map(str, s['disagreements']))})" if s["disagreements"] else "")
+                  + f" after cleanup phases (kgs-genmove_cleanup) in {len(cleanups)} games"
+                  + (f" ({', '.join(map(str, cleanups))})" if cleanups else ""),
+                  f"- mean game length {sum(r['moves'] for r in s['records']) / max(1, len(s['records'])):.1f} "
+                  f"moves; wall time {s['wall_minutes']:.1f} min", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, nargs="+", default=sorted(DEFAULTS), help="board sizes (default 9 13)")
+    parser.add_argument("--games", type=int, help="games per size (default 100 on 9x9, 40 on 13x13)")
+    parser.add_argument("--seconds", type=float, help="plies' seconds a move (default 1 on 9x9, 2 on 13x13)")
+    parser.add_argument("--plies", default=PLIES, help=f"plies' command template (default {PLIES!r})")
+    parser.add_argument("--gnugo", default=GNUGO, help=f"GNU Go's command (default {GNUGO!r})")
+    parser.add_argument("--time-limit", type=float, default=60.0,
+                        help="the referee's wall limit per genmove, a guard against hangs (default 60)")
+    parser.add_argument("--move-cap", type=int, help="moves before a game is scored as it stands (default 3 n^2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sgf-dir", help="keep the games as SGF here (one folder per size)")
+    parser.add_argument("--log", help="the per-game lines go here (default stdout)")
+    parser.add_argument("--no-warmup", action="store_true", help="do not warm the compiled-kernel cache first")
+    parser.add_argument("--out", default=str(RESULTS / "go_gnugo.md"), help="the markdown file (a .json beside it)")
+    args = parser.parse_args(argv)
+    command = "python -m bench.go_gnugo " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    log = open(args.log, "a") if args.log else sys.stdout
+    if not args.no_warmup:  # a cold cache would spend plies' first moves compiling
+        subprocess.run([sys.executable, "-m", "engines.warmup", "--game", "go"], cwd=ROOT, check=True)
+    runs = []
+    for size in args.size:
+        games, seconds = DEFAULTS.get(size, (20, 1.0))
+        runs.append(run_size(size, args.games or games, args.seconds or seconds, args, log))
+        out = Path(args.out)
+        out.write_text(markdown(runs, command.strip()) + "\n")
+        out.with_suffix(".json").write_text(json.dumps({"command": command.strip(), "runs": runs}, indent=1) + "\n")
+    print(Path(args.out).read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

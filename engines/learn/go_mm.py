@@ -1,0 +1,486 @@
+"""Go move-feature weights fitted by minorization-maximization (Coulom 2007, "Computing Elo ratings of
+move patterns in the game of Go").
+
+Model.  The generalized Bradley-Terry model with teams: in every position of a game record, every
+legal candidate of the player to move (each legal point and the pass: engines/knowledge/go_features.py
+compute_features) is a team whose members are its features; its strength is the product of their
+gammas; the played move wins the competition with probability strength / sum of the strengths.
+
+Feature set.  Exactly the Go5 one (engines/knowledge/go_weights.py): the 26 basic features and 1054
+3x3 pattern classes.  The classes are ours (``pattern_keys``): first EVERY canonical class of a
+neighbourhood that can occur on a board of size 2..19 (570 classes: the off-board cells '#' are
+at most one edge row and one edge column), sorted, then the smallest other canonical keys, which
+no board position has, to fill the 1054 lines (their gamma stays 1).  So every legal point has a
+pattern feature.
+
+Data.  ``Competitions``: the teams of all positions in flat arrays.  ``feats`` (rows, MAX_FEATURES)
+int32, padded with the dummy feature NUM_FEATURES (gamma 1); ``comp`` the competition of each row;
+``start`` (J + 1) the first row of each competition (rows of one competition are contiguous);
+``winner`` (J) the row of the played move; ``action`` the action of each row; ``move`` (J) the
+move number of each position in its game (1 = the first move) and ``passed`` (J) whether the played
+move was the pass.
+
+Fit.  Features are updated group by group (``GROUPS``: the features of one group are never together
+in one team, so a group's simultaneous update is an exact MM step): gamma_i <- (W_i + a) /
+(sum_j C_ij / E_j + 2a / (gamma_i + 1)), where W_i is the number of wins of i, E_j the total
+strength of competition j, C_ij the strength of i's team-mates in competition j (summed over i's
+teams there), and a = ``prior`` virtual wins and a virtual losses against an opponent of gamma 1
+(Coulom's prior: a feature never seen stays at 1).  One iteration updates every group once; after
+each one the log-likelihood per position (training and held-out) and the held-out top-1 rate are
+recorded (ties in the top strength share the hit: a uniform policy scores 1/candidates).
+
+    python -m engines.learn.go_mm --games games/go9 --out weights/go/mm9.txt [--plot weights/go/mm9.png]
+"""
+import argparse
+import datetime
+import json
+import math
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sgfmill import sgf
+
+from engines.games.go import Go
+from engines.knowledge.go_features import MAX_FEATURES, compute_features
+from engines.knowledge.go_weights import (BASIC_NAMES, NUM_BASIC, NUM_FEATURES, NUM_PATTERNS, PATTERN_ALPHABET,
+                                          GoWeights, canonical, parse_weights)
+from engines.learn.go_games import action_of_sgf_point, game_info
+
+DUMMY = NUM_FEATURES  # the padding feature: gamma 1, never updated
+# feature groups (ranges of indices): no team holds two features of one group
+GROUPS = ((0, 2), (2, 3), (3, 5), (5, 6), (6, 9), (9, 17), (17, 26), (NUM_BASIC, NUM_FEATURES))
+GROUP_NAMES = ("pass", "capture", "atari", "self-atari", "line", "distance", "own distance", "pattern")
+MIN_GAMMA, MAX_GAMMA = 1e-6, 1e6
+
+
+# ---- the feature set -----------------------------------------------------------------------------
+def _board_neighbourhoods():
+    """Every 9-character neighbourhood (empty centre) that a point of a board of size >= 2 can have."""
+    out = set()
+    import itertools
+    for off_row in (None, 0, 2):          # south row (0) or north row (2) off the board
+        for off_col in (None, 0, 2):      # west column (0) or east column (2)
+            cells = [k for k in range(9) if k != 4 and k // 3 != off_row and k % 3 != off_col]
+            for fill in itertools.product(".OX", repeat=len(cells)):
+                s = ["#"] * 9
+                s[4] = "."
+                for k, ch in zip(cells, fill):
+                    s[k] = ch
+                out.add("".join(s))
+    return out
+
+
+def pattern_keys() -> tuple[str, ...]:
+    """The 1054 pattern keys of our weights files (see the module docstring)."""
+    real = sorted({canonical(p) for p in _board_neighbourhoods()})
+    others = set()
+    import itertools
+    for rest in itertools.product(PATTERN_ALPHABET, repeat=8):
+        p = "".join(rest[:4]) + "." + "".join(rest[4:])
+        c = canonical(p)
+        if c not in real:
+            others.add(c)
+        if len(others) > 4 * NUM_PATTERNS:
+            break
+    keys = tuple(real) + tuple(sorted(others)[:NUM_PATTERNS - len(real)])
+    assert len(keys) == NUM_PATTERNS and len(set(keys)) == NUM_PATTERNS
+    return keys
+
+
+_KEYS = None
+
+
+def feature_names() -> tuple[str, ...]:
+    global _KEYS
+    if _KEYS is None:
+        _KEYS = BASIC_NAMES + pattern_keys()
+    return _KEYS
+
+
+def weights_text(gammas) -> str:
+    """The text of a weights file (go_weights format) with these NUM_FEATURES gammas."""
+    gammas = np.asarray(gammas, dtype=np.float64)
+    if gammas.shape != (NUM_FEATURES,) or not np.all(np.isfinite(gammas)) or not np.all(gammas > 0):
+        raise ValueError(f"gammas must be {NUM_FEATURES} finite numbers > 0")
+    return "".join(f"{i} {float(g)!r} {key}\n" for i, (g, key) in enumerate(zip(gammas, feature_names())))
+
+
+def uniform_weights() -> GoWeights:
+    """Our feature set with every gamma 1 (its table gives the pattern classes)."""
+    return parse_weights(weights_text(np.ones(NUM_FEATURES)), "<uniform>")
+
+
+# ---- competitions from game records --------------------------------------------------------------
+@dataclass
+class Competitions:
+    feats: np.ndarray
+    comp: np.ndarray
+    start: np.ndarray
+    winner: np.ndarray
+    action: np.ndarray
+    move: np.ndarray
+    passed: np.ndarray
+    games: int = 0
+    sizes: dict = field(default_factory=dict)
+
+    @property
+    def count(self) -> int:
+        return len(self.winner)
+
+
+class _Builder:
+    def __init__(self):
+        self.feats, self.action, self.counts, self.winner, self.move, self.passed = [], [], [], [], [], []
+        self.rows = 0
+        self.games = 0
+        self.sizes = {}
+
+    def add(self, feats, nfeat, played, move=0, passed=False) -> bool:
+        legal = np.nonzero(nfeat >= 0)[0]
+        where = np.nonzero(legal == played)[0]
+        if len(where) == 0:
+            return False
+        f = feats[legal].copy()
+        f[np.arange(MAX_FEATURES)[None, :] >= nfeat[legal][:, None]] = DUMMY
+        self.feats.append(f)
+        self.action.append(legal.astype(np.int32))
+        self.counts.append(len(legal))
+        self.winner.append(self.rows + int(where[0]))
+        self.move.append(move)
+        self.passed.append(passed)
+        self.rows += len(legal)
+        return True
+
+    def build(self) -> Competitions:
+        counts = np.array(self.counts, dtype=np.int64)
+        start = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=start[1:])
+        feats = np.concatenate(self.feats) if self.feats else np.zeros((0, MAX_FEATURES), np.int32)
+        return Competitions(feats=np.ascontiguousarray(feats, dtype=np.int32),
+                            comp=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
+                            start=start, winner=np.array(self.winner, dtype=np.int64),
+                            action=np.concatenate(self.action) if self.action else np.zeros(0, np.int32),
+                            move=np.array(self.move, dtype=np.int64), passed=np.array(self.passed, dtype=bool),
+                            games=self.games, sizes=dict(self.sizes))
+
+
+def positions(record, table, skip_random: bool = True):
+    """(game, state, feats, nfeat, played action, move number) for each move of a record (sgfmill Sgf_game) made by
+    the player to move, with the features computed with ``table`` (a GoWeights' table); the random
+    opening moves of go_games records are skipped when ``skip_random``.  Replay stops at a move plies'
+    rules reject."""
+    n = record.get_size()
+    game = Go(size=n, komi=record.get_komi(), rules="standard")
+    root = record.get_root()
+    black, white, empty = root.get_setup_stones()
+    state = game.initial_state()
+    if black or white:
+        cells = np.zeros((n, n), dtype=np.int8)
+        for stones, v in ((black, 1), (white, 2)):
+            for r, c in stones:
+                cells[n - 1 - r, c] = v
+        first = 1 if root.has_property("HA") and black and not white else 0
+        state = game.state_from_cells(cells, first)
+    nrandom = int(game_info(record).get("random", "0")) if skip_random else 0
+    nn = n * n
+    feats = np.empty((nn + 1, MAX_FEATURES), dtype=np.int32)
+    nfeat = np.empty(nn + 1, dtype=np.int32)
+    for i, node in enumerate(record.get_main_sequence()[1:]):
+        colour, point = node.get_move()
+        if colour is None:
+            continue
+        if (colour == "w") != (game.to_move(state) == 1):
+            state = game.set_to_move(state, 1 if colour == "w" else 0)
+        a = action_of_sgf_point(game, point)
+        if i >= nrandom:
+            compute_features(state, table, feats, nfeat)
+            yield game, state, feats, nfeat, a, i + 1
+        try:
+            state = game.play(state, a)
+        except ValueError:
+            return
+
+
+def read_record(path) -> "sgf.Sgf_game":
+    return sgf.Sgf_game.from_bytes(Path(path).read_bytes())
+
+
+def competitions(paths, table, skip_random: bool = True) -> Competitions:
+    """The competitions of every move of these SGF files (see ``positions``)."""
+    return competitions_of_records((read_record(p) for p in paths), table, skip_random)
+
+
+def competitions_of_records(records, table, skip_random: bool = True) -> Competitions:
+    """The competitions of every move of these records (sgfmill Sgf_games; see ``positions``)."""
+    b = _Builder()
+    for record in records:
+        b.games += 1
+        b.sizes[record.get_size()] = b.sizes.get(record.get_size(), 0) + 1
+        for game, _state, feats, nfeat, a, move in positions(record, table, skip_random):
+            b.add(feats, nfeat, a, move, a == game.pass_action)
+    return b.build()
+
+
+# ---- the model -----------------------------------------------------------------------------------
+def _log_gammas(gammas):
+    lg = np.zeros(len(gammas) + 1)
+    lg[:-1] = np.log(gammas)
+    return lg  # last entry: the dummy feature
+
+
+def strengths(c: Competitions, gammas) -> np.ndarray:
+    """The strength (product of gammas) of every row."""
+    return np.exp(_log_gammas(gammas)[c.feats].sum(axis=1))
+
+
+def log_likelihood(c: Competitions, gammas) -> float:
+    """Mean log-probability of the played moves (per competition)."""
+    if c.count == 0:
+        return float("nan")
+    lg = _log_gammas(gammas)
+    logs = lg[c.feats].sum(axis=1)
+    m = np.maximum.reduceat(logs, c.start[:-1])
+    log_e = m + np.log(np.add.reduceat(np.exp(logs - m[c.comp]), c.start[:-1]))
+    return float(np.mean(logs[c.winner] - log_e))
+
+
+def top1_hits(c: Competitions, gammas) -> np.ndarray:
+    """Per competition: 1 when the played move alone has the top strength, 1/k when it ties with
+    k - 1 others, else 0."""
+    logs = _log_gammas(gammas)[c.feats].sum(axis=1)
+    m = np.maximum.reduceat(logs, c.start[:-1])
+    best = logs >= m[c.comp] - 1e-9
+    ties = np.add.reduceat(best.astype(np.int64), c.start[:-1])
+    return best[c.winner] / ties
+
+
+def top1(c: Competitions, gammas) -> float:
+    """Share of competitions whose played move has the top strength (ties share the hit)."""
+    if c.count == 0:
+        return float("nan")
+    return float(np.mean(top1_hits(c, gammas)))
+
+
+def _group_rows(c: Competitions, groups):
+    """For each group: (rows, feature) of the rows having a feature of the group; ValueError when a
+    row has two features of one group."""
+    out = []
+    for lo, hi in groups:
+        inside = (c.feats >= lo) & (c.feats < hi)
+        per_row = inside.sum(axis=1)
+        if np.any(per_row > 1):
+            raise ValueError(f"a team has two features of the group {lo}..{hi - 1}")
+        rows, cols = np.nonzero(inside)
+        out.append((rows, c.feats[rows, cols].astype(np.int64)))
+    return out
+
+
+@dataclass
+class Fit:
+    gammas: np.ndarray
+    history: list  # one dict per iteration: iteration, train_loglik, heldout_loglik, heldout_top1, cpu
+
+
+def fit(c: Competitions, num_features: int = NUM_FEATURES, groups=GROUPS, iterations: int = 30, prior: float = 1.0,
+        heldout: Competitions | None = None, tol: float = 1e-7, log=None) -> Fit:
+    """Coulom's MM (see the module docstring); stops after ``iterations`` or when the training
+    log-likelihood per position improves by less than ``tol``.  ``log(dict)`` is called after each
+    iteration."""
+    gammas = np.ones(num_features)
+    wins = np.bincount(c.feats[c.winner].ravel(), minlength=num_features + 1)[:num_features].astype(np.float64)
+    rows_of = _group_rows(c, groups)
+    history = []
+    cpu0 = time.process_time()
+    previous = -math.inf
+    for it in range(1, iterations + 1):
+        for (lo, hi), (rows, feat) in zip(groups, rows_of):
+            s = strengths(c, gammas)
+            e = np.bincount(c.comp, weights=s, minlength=c.count)
+            cij = np.bincount(feat, weights=s[rows] / gammas[feat] / e[c.comp[rows]], minlength=num_features)
+            g = gammas[lo:hi]
+            new = (wins[lo:hi] + prior) / (cij[lo:hi] + 2.0 * prior / (g + 1.0))
+            gammas[lo:hi] = np.clip(new, MIN_GAMMA, MAX_GAMMA)
+        ll = log_likelihood(c, gammas)
+        entry = {"iteration": it, "train_loglik": ll, "cpu": time.process_time() - cpu0}
+        if heldout is not None:
+            entry["heldout_loglik"] = log_likelihood(heldout, gammas)
+            entry["heldout_top1"] = top1(heldout, gammas)
+        history.append(entry)
+        if log is not None:
+            log(entry)
+        if ll - previous < tol:
+            break
+        previous = ll
+    return Fit(gammas=gammas, history=history)
+
+
+# ---- files ---------------------------------------------------------------------------------------
+def write_weights(path, gammas) -> GoWeights:
+    """Write a weights file and return it as load_weights reads it back."""
+    text = weights_text(gammas)
+    parsed = parse_weights(text, path)
+    Path(path).write_text(text, encoding="ascii")
+    return parsed
+
+
+def split_records(paths, every: int):
+    """(train, held-out): every ``every``-th record of the sorted paths is held out (none when 0)."""
+    paths = sorted(Path(p) for p in paths)
+    if every <= 0:
+        return paths, []
+    held = [p for i, p in enumerate(paths) if i % every == every - 1]
+    return [p for p in paths if p not in set(held)], held
+
+
+def record_paths(dirs) -> list[Path]:
+    out = []
+    for d in dirs:
+        d = Path(d)
+        out.extend(sorted(d.glob("*.sgf")) if d.is_dir() else [d])
+    return out
+
+
+def generation_info(paths) -> dict:
+    """What made the records (go_games' GC words): CPU seconds, games per "generator version level"
+    and per board size."""
+    cpu, generators, sizes = 0.0, {}, {}
+    for p in paths:
+        record = read_record(p)
+        info = game_info(record)
+        cpu += float(info.get("cpu", 0.0))
+        name = " ".join(filter(None, (info.get("generator", "unknown"), info.get("version"),
+                                      f"level {info['level']}" if "level" in info else None)))
+        generators[name] = generators.get(name, 0) + 1
+        sizes[record.get_size()] = sizes.get(record.get_size(), 0) + 1
+    return {"cpu_seconds": cpu, "generators": generators, "sizes": sizes}
+
+
+def plot_history(path, history, title="") -> Path:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    its = [h["iteration"] for h in history]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(its, [h["train_loglik"] for h in history], label="train log-likelihood / move")
+    handles = []
+    if "heldout_loglik" in history[0]:
+        ax.plot(its, [h["heldout_loglik"] for h in history], label="held-out log-likelihood / move")
+        ax2 = ax.twinx()
+        handles = ax2.plot(its, [h["heldout_top1"] for h in history], "g--", label="held-out top-1 (right)")
+        ax2.set_ylabel("held-out top-1", color="g")
+    ax.set_xlabel("MM iteration")
+    ax.set_ylabel("log-likelihood per move")
+    ax.set_title(title or "Go move weights (MM)")
+    ax.grid(alpha=0.3)
+    ax.legend(handles=ax.get_lines() + handles, loc="center right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return Path(path)
+
+
+def train(game_dirs, out, iterations: int = 30, prior: float = 1.0, holdout_every: int = 10, plot=None,
+          log=print) -> dict:
+    """Fit on the records of game_dirs, write ``out`` (weights), ``out``.json (sidecar) and the plot;
+    returns the sidecar."""
+    cpu0 = time.process_time()
+    out = Path(out)
+    paths = record_paths(game_dirs)
+    if not paths:
+        raise ValueError(f"no SGF records in {', '.join(map(str, game_dirs))}")
+    train_paths, held_paths = split_records(paths, holdout_every)
+    table = uniform_weights().table
+    c = competitions(train_paths, table)
+    h = competitions(held_paths, table) if held_paths else None
+    log(f"{len(train_paths)} training games ({c.count} positions, {len(c.feats)} candidates), "
+        f"{len(held_paths)} held-out games ({h.count if h else 0} positions)")
+
+    def report(e):
+        text = f"iteration {e['iteration']:3d}: train log-likelihood {e['train_loglik']:.5f}"
+        if "heldout_loglik" in e:
+            text += f", held-out {e['heldout_loglik']:.5f}, held-out top-1 {e['heldout_top1']:.4f}"
+        log(text)
+
+    result = fit(c, iterations=iterations, prior=prior, heldout=h, log=report)
+    write_weights(out, result.gammas)
+    gen = generation_info(paths)
+    fit_cpu = time.process_time() - cpu0
+    last = result.history[-1]
+    ones = np.ones(NUM_FEATURES)
+    sidecar = {
+        "file": out.name,
+        "format": "engines/knowledge/go_weights.py: <index> <gamma> <key>, 26 basic features + 1054 3x3 pattern "
+                  "classes (every class a board can show, then unused fillers at 1)",
+        "how": f"Coulom (2007) minorization-maximization for the generalized Bradley-Terry model with teams "
+               f"(engines/learn/go_mm.py): each candidate's team = its compute_features features, the played move "
+               f"wins against every legal candidate and the pass; prior {prior:g} virtual win and {prior:g} virtual "
+               f"loss against gamma 1; {len(result.history)} iterations over {len(GROUPS)} feature groups",
+        "from": {
+            "games": len(train_paths), "positions": c.count, "candidates": int(len(c.feats)),
+            "heldout_games": len(held_paths), "heldout_positions": h.count if h else 0,
+            "sizes": {str(k): v for k, v in sorted(gen["sizes"].items())},
+            "generator": "self-play records of engines/learn/go_games.py (GNU Go: python -m standins.gnugo_games, "
+                         "--chinese-rules, seeded, 0..4 random opening moves, which are not fitted)",
+            "generators": gen["generators"],
+            "records": sorted({str(Path(d)) for d in game_dirs}),
+        },
+        "when": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        "cpu_hours": {"generation": round(gen["cpu_seconds"] / 3600, 4), "fit": round(fit_cpu / 3600, 4)},
+        "heldout": {"top1": last.get("heldout_top1"), "loglik_per_move": last.get("heldout_loglik"),
+                    "uniform_top1": top1(h, ones) if h else None,
+                    "uniform_loglik_per_move": log_likelihood(h, ones) if h else None},
+        "train_loglik_per_move": last["train_loglik"],
+        "history": result.history,
+    }
+    out.with_suffix(".json").write_text(json.dumps(sidecar, indent=1) + "\n")
+    if plot:
+        plot_history(plot, result.history, f"MM on {len(train_paths)} GNU Go games")
+    return sidecar
+
+
+PHASES = ((1, 20), (21, 40), (41, 10 ** 6))  # move numbers of the per-phase top-1 rates
+
+
+def evaluate(weights: GoWeights, paths) -> dict:
+    """A weights file (with its own pattern classes) on these records: positions, top-1 rate,
+    log-likelihood per move, top-1 rate on the moves that are not passes, and per phase of the game
+    (``PHASES``: "first-last" -> top-1)."""
+    c = competitions(paths, weights.table)
+    hits = top1_hits(c, weights.weights)
+    phases = {}
+    for lo, hi in PHASES:
+        sel = (c.move >= lo) & (c.move <= hi)
+        phases[f"{lo}-{hi}" if hi < 10 ** 6 else f"{lo}+"] = float(hits[sel].mean()) if sel.any() else None
+    return {"positions": c.count, "top1": float(hits.mean()), "loglik": log_likelihood(c, weights.weights),
+            "top1_no_pass": float(hits[~c.passed].mean()), "passes": int(c.passed.sum()), "phases": phases}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engines.learn.go_mm", description=__doc__.split("\n")[0],
+                                     epilog="exit status: 0 done, 2 bad arguments, 3 no records / unwritable output")
+    parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
+    parser.add_argument("--out", required=True, help="the weights file to write (sidecar: same name, .json)")
+    parser.add_argument("--iterations", type=int, default=30, help="MM iterations at most")
+    parser.add_argument("--prior", type=float, default=1.0, help="virtual wins and losses against gamma 1")
+    parser.add_argument("--holdout-every", type=int, default=10, help="hold out every k-th record (0: none)")
+    parser.add_argument("--plot", help="PNG of the log-likelihood and held-out top-1 per iteration")
+    args = parser.parse_args(argv)
+    if args.iterations < 1 or args.prior <= 0 or args.holdout_every < 0:
+        parser.error("--iterations >= 1, --prior > 0, --holdout-every >= 0")
+    try:
+        train(args.games, args.out, iterations=args.iterations, prior=args.prior,
+              holdout_every=args.holdout_every, plot=args.plot)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"wrote {args.out} ({usage.ru_utime + usage.ru_stime:.1f} CPU seconds)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
