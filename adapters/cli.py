@@ -1,6 +1,7 @@
 """The ``plies`` command: play a game on the terminal, count perft nodes, measure speed, and the
-verbs around the harness adapters: ``plies littlego`` (install the player, run the local host) and
-``plies hex`` (training, tournaments of networks, the local tournament server and client).
+verbs around the harness adapters: ``plies littlego`` (install the player, run the local host),
+``plies go`` (the GTP Go engine, matches between GTP engines through the referee) and ``plies hex``
+(training, tournaments of networks, the local tournament server and client).
 
 The adapters a harness runs have their own entry points (plies-go5, plies-otp, plies-gtp-hex,
 my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file,
@@ -249,6 +250,20 @@ def add_littlego_parser(sub):
     i.set_defaults(func=cmd_littlego_install)
 
 
+def add_go_parser(sub):
+    """``plies go``: the GTP Go engine (plies-gtp) and matches between GTP engines through the referee
+    (a stand-in of gogui-twogtp)."""
+    from adapters import go_gtp
+    from standins.go_referee import add_match_parser
+    p = sub.add_parser("go", help="Go over GTP: the engine (plies-gtp) and matches between GTP engines")
+    gsub = p.add_subparsers(dest="go_command", required=True)
+    g = gsub.add_parser("gtp", help="the GTP Go engine (plies-gtp); its flags follow (plies go gtp --help)",
+                        add_help=False)
+    g.add_argument("args", nargs=argparse.REMAINDER)
+    g.set_defaults(func=lambda args: go_gtp.main(args.args))
+    add_match_parser(gsub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0],
                                      epilog="exit statuses: 0 done, 1 interrupted or output closed, 2 bad arguments, "
@@ -288,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft)
 
     add_littlego_parser(sub)
+    add_go_parser(sub)
     from adapters.hex_cli import add_hex_parser
     add_hex_parser(sub)
 

@@ -81,3 +81,15 @@ class GameKernels(NamedTuple):
     playout: object      # SIG_PLAYOUT
     hash: object         # SIG_HASH
     observe: object      # SIG_OBSERVE
+
+# ---- kernels of the RAVE search (engines/search/rave.py) -----------------------------------------
+# traced_playout(state, rng, trace, params) -> count: plays a policy playout to the end (mutating
+# state, which is left at the final position), writes the actions played, one per ply and players
+# alternating, to trace[:count] (-1 for a move that earns no AMAF credit, e.g. Go's pass).
+SIG_TRACED_PLAYOUT = types.int64(STATE, RNG, types.int64[::1], PARAMS)
+# experience(state, actions, n, visits, wins, params): virtual visits of each of the n children and
+# the virtual wins of the player to move among them (priors as virtual experience).
+SIG_EXPERIENCE = types.void(STATE, ACTIONS, types.int64, types.float64[::1], types.float64[::1], PARAMS)
+# ownership(state, out): adds to out[i] +1 / -1 / 0 when point i of a final position belongs to
+# player 0 / player 1 / neither.
+SIG_OWNERSHIP = types.void(STATE, types.float64[::1])

@@ -100,6 +100,7 @@ def warm_searches(game):
                    {"selection": "puct", "prior_use": "init"}):
         knowledge = tools.replace(prior="network") if config.get("prior_use") == "init" else tools
         make_searcher("mcts", game, config, knowledge, capacity=1 << 12).search(state, Limits(simulations=16))
+    make_searcher("rave", game, {}, None, capacity=1 << 12).search(state, Limits(simulations=16))
     for name in evaluations(game):
         knowledge = knowledge_for(game, name)
         make_searcher("alphabeta", game, {}, knowledge).search(state, Limits(depth=2))

@@ -21,8 +21,8 @@ from engines.search.mcts import MCTS, MCTSConfig
 
 GAMES = [("go", {"size": 5}), ("othello", {"size": 6}), ("othello", {"size": 8}), ("hex", {"size": 4}),
          ("hex", {"size": 5})]
-BUDGETS = {"mcts": Limits(simulations=300), "alphabeta": Limits(depth=2)}
-SCALE = {"mcts": WIN_PROBABILITY, "alphabeta": SCORE}
+BUDGETS = {"mcts": Limits(simulations=300), "alphabeta": Limits(depth=2), "rave": Limits(simulations=300)}
+SCALE = {"mcts": WIN_PROBABILITY, "alphabeta": SCORE, "rave": WIN_PROBABILITY}
 
 
 def game_id(case):
@@ -50,7 +50,7 @@ def test_every_search_plays_legal_moves_on_every_game(name, case):
         assert isinstance(result, SearchResult) and result.scale == SCALE[name]
         assert result.move in game.legal_moves(state), f"ply {ply}"
         assert result.pv and result.pv[0] == result.move
-        if name == "mcts":
+        if name in ("mcts", "rave"):
             assert 0.0 <= result.value <= 1.0
         state = game.play(state, result.move)
         searcher.advance(result.move)

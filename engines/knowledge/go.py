@@ -6,6 +6,11 @@ before (empty regions bordered by one colour count as that colour's territory).
 
 Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
   "score" (default)   evaluate_score, and value_score as the value function
+
+The RAVE search's knowledge (``heavy_knowledge(game, weights=None, playout="heavy")``, found by
+engines/search/rave.py as this module's ``heavy_knowledge``): the score evaluation plus the heavy
+playout, the michi-style tree priors (with GoWeights gammas when weights are given or shipped in
+weights/go/) and the ownership kernel of engines/knowledge/go_playout.py.
 """
 import numba as nb
 import numpy as np
@@ -55,6 +60,104 @@ def _score(game):
 
 EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 
+# ==== the RAVE search's knowledge =================================================================
+
+PLAYOUTS = ("heavy", "plain")
+# the heavy playout's probabilities (engines/knowledge/go_playout.py P_*)
+PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0}
+# the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
+EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, "pat3": 10.0, "selfatari": 10.0,
+                       "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
+                       "pass_winrate": 0.1, "escape": 30.0}
+
+
+def shipped_weights_path():
+    """The newest weights/go/*.txt (by name, then modification time), or None."""
+    import pathlib
+    folder = pathlib.Path(__file__).resolve().parent.parent.parent / "weights" / "go"
+    if not folder.is_dir():
+        try:
+            import weights
+            folder = pathlib.Path(weights.__file__).resolve().parent / "go"
+        except ImportError:  # pragma: no cover
+            return None
+    files = sorted(folder.glob("*.txt"), key=lambda f: (f.stat().st_mtime, f.name)) if folder.is_dir() else []
+    return files[-1] if files else None
+
+
+def playout_params(**changes) -> np.ndarray:
+    """The heavy playout's params vector (PLAYOUT_DEFAULTS with changes, then michi's 3x3 table)."""
+    from engines.knowledge import go_playout as gp
+    values = dict(PLAYOUT_DEFAULTS)
+    for key, v in changes.items():
+        if key not in values:
+            raise ValueError(f"unknown playout setting {key!r}; valid: {', '.join(values)}")
+        values[key] = float(v)
+    p = np.zeros(gp.PLAYOUT_PARAMS_LEN)
+    p[gp.P_CAPTURE], p[gp.P_PATTERN], p[gp.P_SELFATARI_1] = values["capture"], values["pattern"], values["selfatari_single"]
+    p[gp.P_HEAVY], p[gp.P_LADDER] = values["heavy"], values["ladder"]
+    p[gp.PLAYOUT_HEAD:] = _michi()
+    return p
+
+
+def experience_params(weights=None, **changes) -> np.ndarray:
+    """The tree priors' params vector (EXPERIENCE_DEFAULTS with changes, michi's 3x3 table, then
+    the GoWeights' feature weights and pattern table when weights is given)."""
+    from engines.knowledge import go_playout as gp
+    from engines.knowledge.go_weights import GoWeights
+    values = dict(EXPERIENCE_DEFAULTS)
+    for key, v in changes.items():
+        if key not in values:
+            raise ValueError(f"unknown prior setting {key!r}; valid: {', '.join(values)}")
+        values[key] = float(v)
+    order = ("even", "capture_one", "capture_many", "pat3", "selfatari", "cfg1", "cfg2", "cfg3", "emptyarea",
+             "gamma", "pass_winrate", "escape")
+    head = np.zeros(gp.EXPERIENCE_HEAD)
+    head[:len(order)] = [values[k] for k in order]
+    parts = [head, _michi()]
+    if weights is not None:
+        if not isinstance(weights, GoWeights):
+            raise ValueError(f"weights must be a GoWeights or None, got {weights!r}")
+        parts += [weights.weights.astype(np.float64), weights.table.astype(np.float64)]
+    return np.concatenate(parts)
+
+
+_MICHI = []
+
+
+def _michi():
+    if not _MICHI:
+        from engines.knowledge.go_playout import michi_table
+        _MICHI.append(michi_table())
+    return _MICHI[0]
+
+
+def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=None, prior_changes=None):
+    """The RAVE search's Go knowledge (module docstring).  weights: a GoWeights, None for the newest
+    shipped weights/go/*.txt (none shipped: no gammas), or False for no gammas; playout: "heavy"
+    or "plain" (the game's uniformly random playout, traced); *_changes: dicts of the defaults to
+    change (PLAYOUT_DEFAULTS, EXPERIENCE_DEFAULTS)."""
+    from engines.games.go import SIZE
+    from engines.knowledge import go_playout as gp
+    from engines.knowledge.go_prior import go5_children
+    from engines.knowledge.go_weights import load_weights
+    from engines.knowledge.heavy import HeavyKnowledge
+    from engines.validate import check_choice
+    check_choice("playout", playout, PLAYOUTS)
+    if weights is None:
+        path = shipped_weights_path()
+        weights = load_weights(path) if path is not None else None
+    elif weights is False:
+        weights = None
+    n = int(game.initial_state()[SIZE])
+    return HeavyKnowledge(
+        evaluate=evaluate_score, value=value_score, value_params=DEFAULT_WEIGHTS, children=go5_children,
+        traced_playout=gp.heavy_playout_traced if playout == "heavy" else gp.plain_playout_traced,
+        playout_params=playout_params(**(playout_changes or {})),
+        experience=gp.go_experience, experience_params=experience_params(weights, **(prior_changes or {})),
+        ownership=gp.go_ownership, ownership_size=n * n,
+        playout_scratch=gp.playout_scratch(game.initial_state()) if playout == "heavy" else 0)
+
 
 def warm_up(game):
     """Compile the move-feature kernels (engines/knowledge/go_features.py, go_prior.py) on game."""
@@ -72,3 +175,17 @@ def warm_up(game):
     candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
     k = go5_children(state, actions)
     go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))
+    # the RAVE search's kernels (engines/knowledge/go_playout.py), one call each
+    from engines.knowledge import go_playout as gp
+    from engines.rng import make_rng
+    visits = np.empty(na, dtype=np.float64)
+    wins = np.empty(na, dtype=np.float64)
+    gp.go_experience(state, actions, k, visits, wins, experience_params())
+    trace = np.empty(3 * na, dtype=np.int64)
+    for kernel in (gp.heavy_playout_traced, gp.plain_playout_traced):
+        s = state.copy()
+        kernel(s, make_rng(0), trace, playout_params())
+        gp.go_ownership(s, np.zeros(na - 1))
+    # the dead-stone estimate from seeded playouts (engines/knowledge/go_ownership.py)
+    from engines.knowledge.go_ownership import ownership
+    ownership(state, 2)

@@ -18,9 +18,9 @@ from engines.errors import GameOver
 from engines.search.result import Limits, SearchResult
 from engines.validate import check_choice
 
-SEARCHERS = ("mcts", "alphabeta")
+SEARCHERS = ("mcts", "alphabeta", "rave")
 # keyword options of the constructors beyond (game, config, knowledge, seed)
-OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",)}
+OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",), "rave": ("capacity", "clock")}
 
 
 @runtime_checkable
@@ -82,15 +82,19 @@ def checked_position(game, state, limits, length: int) -> np.ndarray:
 def searcher_classes(name: str):
     """(search class, config class) of a searcher name."""
     # imported here, not at the top: both searches import this module's helpers above
-    if check_choice("searcher", name, SEARCHERS) == "mcts":
+    name = check_choice("searcher", name, SEARCHERS)
+    if name == "mcts":
         from engines.search.mcts import MCTS, MCTSConfig
         return MCTS, MCTSConfig
+    if name == "rave":
+        from engines.search.rave import Rave, RaveConfig
+        return Rave, RaveConfig
     from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
     return AlphaBeta, AlphaBetaConfig
 
 
 def make_searcher(name: str, game, config=None, knowledge=None, seed: int = 0, **options) -> Searcher:
-    """Build the search called name ("mcts" or "alphabeta") for game.  config: the search's config
+    """Build the search called name ("mcts", "alphabeta" or "rave") for game.  config: the search's config
     dataclass, a mapping of its fields, or None; knowledge: None for knowledge_for(game); options:
     the constructor's other keywords (OPTIONS[name], e.g. capacity, clock)."""
     cls, config_cls = searcher_classes(name)

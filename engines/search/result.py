@@ -18,6 +18,9 @@ STATS_KEYS = {
     "tree_full": "MCTS: True when the node pool is full, so the tree stopped growing and simulations "
                  "went on from its leaves",
     "pruned": "MCTS: the root moves that progressive pruning stopped sampling (list of actions)",
+    "ownership": "RAVE: the mean final owner of each point (action order, n*n floats in [-1, 1]: +1 player 0, "
+                 "-1 player 1) over every playout run from the current root, this call's and earlier calls' "
+                 "on the same root",
     "nodes": "alpha-beta: positions visited by this call (the root, every child stepped into, and "
              "leaves valued from their static scores)",
     "depth": "alpha-beta: depth in plies of the deepest completed iteration (0 when none completed)",

@@ -1,0 +1,236 @@
+"""Per-move time allocation of the Go GTP engine from the controller's time settings (pure Python).
+
+The controller sets the time system with ``time_settings main byo_yomi_time byo_yomi_stones`` (GTP
+v2: Canadian byo-yomi; ``0 0`` after the main time means absolute time, ``byo_yomi_time > 0`` with
+``byo_yomi_stones = 0`` means no time limit) or ``kgs-time_settings none | absolute main |
+byoyomi main period periods | canadian main period stones``, and reports the clock with
+``time_left colour seconds stones`` (stones 0: still in main time; in Canadian byo-yomi the stones
+left in the period; in Japanese byo-yomi kgsGtp's convention: the periods left).
+
+``GameClock`` keeps both players' clocks from those commands, counts our own time itself between
+two ``time_left`` reports (``spent``), and answers ``allocation(colour, moves_played, points)``: the
+seconds the next move may take, or None when there is no time limit (the engine's fixed budget
+then applies).  The allocation:
+  * main time is shared over the moves we still expect to play (at least ``min_moves_left``; about
+    half of the board's points minus those already played, as 9x9 and 19x19 games run), weighted by
+    the phase of the game: ``opening_weight`` up to a tenth of the expected game, ``middle_weight``
+    until half of it, 1 after;
+  * a byo-yomi period that is spent anyway is used (Japanese: the period itself; Canadian: the
+    period shared over its stones);
+  * a safety margin (``margin`` seconds plus ``margin_fraction`` of the allocation, for the reply's
+    way to the controller and the process's noise) is kept, and the allocation never exceeds the
+    time left in the main time plus the period's share; under absolute time and in a Canadian
+    period, ``overhead`` seconds of every move still to come are kept aside too;
+  * never below ``floor`` seconds (a move must be made even when the clock is nearly out).
+The clock is injected (``clock``: seconds, e.g. time.perf_counter), so tests run it simulated.
+"""
+import math
+import time
+from dataclasses import dataclass
+
+NONE, ABSOLUTE, BYOYOMI, CANADIAN = "none", "absolute", "byoyomi", "canadian"
+MODES = (NONE, ABSOLUTE, BYOYOMI, CANADIAN)
+
+
+class TimeSettingsError(ValueError):
+    """Time settings that mean nothing (negative, not finite, unknown system)."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """One time system: main time, then a byo-yomi of ``periods`` periods of ``period`` seconds
+    (Japanese) or of ``period`` seconds for ``stones`` stones (Canadian)."""
+    mode: str = NONE
+    main: float = 0.0
+    period: float = 0.0
+    stones: int = 0     # Canadian: stones per period
+    periods: int = 0    # Japanese: number of periods
+
+    def __post_init__(self):
+        if self.mode not in MODES:
+            raise TimeSettingsError(f"unknown time system {self.mode!r} (one of {', '.join(MODES)})")
+        for name in ("main", "period"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise TimeSettingsError(f"{name} time must be a finite number >= 0, got {value!r}")
+        if self.stones < 0 or self.periods < 0:
+            raise TimeSettingsError("stones and periods must be >= 0")
+        if self.mode == CANADIAN and self.stones < 1:
+            raise TimeSettingsError("canadian byo-yomi needs at least 1 stone per period")
+        if self.mode == BYOYOMI and self.periods >= 1 and self.period <= 0:
+            raise TimeSettingsError("byo-yomi periods need a period time > 0")
+
+    @classmethod
+    def from_gtp(cls, main: float, byo_time: float, byo_stones: int) -> "TimeControl":
+        """GTP's time_settings: Canadian byo-yomi; (0, 0) absolute; byo_time > 0 with 0 stones: none."""
+        if byo_stones == 0 and byo_time > 0:
+            return cls(NONE)
+        if byo_stones == 0:
+            return cls(ABSOLUTE, main)
+        return cls(CANADIAN, main, byo_time, stones=byo_stones)
+
+    @classmethod
+    def from_kgs(cls, words: list) -> "TimeControl":
+        """kgs-time_settings' arguments (strings): none | absolute M | byoyomi M P N | canadian M P S."""
+        if not words:
+            raise TimeSettingsError("kgs-time_settings none|absolute|byoyomi|canadian ...")
+        mode, rest = words[0].lower(), words[1:]
+        need = {NONE: 0, ABSOLUTE: 1, BYOYOMI: 3, CANADIAN: 3}
+        if mode not in need:
+            raise TimeSettingsError(f"unknown time system {words[0]!r} (none, absolute, byoyomi or canadian)")
+        if len(rest) < need[mode]:
+            raise TimeSettingsError(f"kgs-time_settings {mode} needs {need[mode]} numbers")
+        try:
+            nums = [float(w) for w in rest[:2]] + [int(w) for w in rest[2:3]]
+        except ValueError:
+            raise TimeSettingsError(f"kgs-time_settings: numbers expected, got {' '.join(rest)}") from None
+        if mode == NONE:
+            return cls(NONE)
+        if mode == ABSOLUTE:
+            return cls(ABSOLUTE, nums[0])
+        if mode == BYOYOMI:
+            return cls(BYOYOMI, nums[0], nums[1], periods=nums[2])
+        return cls(CANADIAN, nums[0], nums[1], stones=nums[2])
+
+    @property
+    def limited(self) -> bool:
+        return self.mode != NONE
+
+
+@dataclass
+class PlayerClock:
+    """What one player has left: main time, then the byo-yomi state."""
+    main: float
+    period_left: float    # seconds left in the current period (byo-yomi)
+    stones_left: int      # Canadian: stones still to play in the current period
+    periods_left: int     # Japanese: periods left
+    in_byoyomi: bool = False
+
+
+class GameClock:
+    """Both players' clocks under one TimeControl, and the allocation of our next move."""
+
+    def __init__(self, control: TimeControl = TimeControl(), *, margin: float = 0.25,
+                 margin_fraction: float = 0.05, floor: float = 0.02, overhead: float = 0.03,
+                 min_moves_left: int = 10, opening_weight: float = 1.2, middle_weight: float = 1.5,
+                 clock=time.perf_counter):
+        if not (margin >= 0 and 0 <= margin_fraction < 1 and floor > 0 and overhead >= 0 and min_moves_left >= 1):
+            raise ValueError("margin >= 0, 0 <= margin_fraction < 1, floor > 0, overhead >= 0 and min_moves_left >= 1 "
+                             "are needed")
+        self.margin, self.margin_fraction, self.floor, self.overhead = margin, margin_fraction, floor, overhead
+        self.min_moves_left = min_moves_left
+        self.opening_weight, self.middle_weight = opening_weight, middle_weight
+        self.clock = clock
+        self.set_control(control)
+
+    def set_control(self, control: TimeControl) -> None:
+        """New time settings: both clocks start afresh."""
+        self.control = control
+        self.players = [self._fresh() for _ in range(2)]
+
+    def _fresh(self) -> PlayerClock:
+        c = self.control
+        return PlayerClock(main=c.main, period_left=c.period, stones_left=c.stones, periods_left=c.periods,
+                           in_byoyomi=c.main <= 0 and c.mode in (BYOYOMI, CANADIAN))
+
+    def time_left(self, colour: int, seconds: float, stones: int) -> None:
+        """The controller's report (GTP time_left): stones 0 means main time."""
+        if not (math.isfinite(seconds) and stones >= 0):
+            raise TimeSettingsError("time_left needs finite seconds and stones >= 0")
+        p, c = self.players[colour], self.control
+        if stones == 0 or c.mode in (NONE, ABSOLUTE):
+            p.main, p.in_byoyomi = max(seconds, 0.0), False
+            if c.mode in (BYOYOMI, CANADIAN) and c.main <= 0 and stones == 0 and seconds <= 0:
+                p.in_byoyomi = True
+        else:
+            p.main, p.in_byoyomi = 0.0, True
+            p.period_left = max(seconds, 0.0)
+            if c.mode == CANADIAN:
+                p.stones_left = stones
+            else:  # kgsGtp's Japanese byo-yomi: the periods left
+                p.periods_left = stones
+
+    def spent(self, colour: int, seconds: float) -> bool:
+        """Charge colour a move that took seconds (our own count until the next time_left corrects
+        it; a controller keeps its clocks the same way).  False when the move lost on time."""
+        p, c = self.players[colour], self.control
+        if c.mode == NONE:
+            return True
+        if not p.in_byoyomi:
+            if seconds <= p.main:
+                p.main -= seconds
+                return True
+            seconds -= p.main
+            p.main = 0.0
+            if c.mode == ABSOLUTE:
+                return False
+            p.in_byoyomi = True
+            p.period_left, p.stones_left = c.period, c.stones
+        if c.mode == BYOYOMI:
+            while seconds > c.period and p.periods_left > 0:
+                p.periods_left -= 1
+                seconds -= c.period
+            p.period_left = c.period
+            return p.periods_left > 0
+        p.period_left -= seconds
+        if p.period_left < 0:
+            return False
+        p.stones_left -= 1
+        if p.stones_left <= 0:
+            p.period_left, p.stones_left = c.period, c.stones
+        return True
+
+    def report(self, colour: int) -> tuple[float, int]:
+        """time_left's (seconds, stones) of colour: main time and 0, or the period's time and the
+        Canadian stones left (Japanese: the periods left, kgsGtp's convention)."""
+        p = self.players[colour]
+        if not p.in_byoyomi:
+            return p.main, 0
+        return (p.period_left, p.stones_left) if self.control.mode == CANADIAN else (p.period_left, p.periods_left)
+
+    def expected_moves_left(self, moves_played: int, points: int) -> float:
+        """Our moves still to come: half of what remains of a game of about points moves."""
+        return max(float(self.min_moves_left), (points - moves_played) / 2.0)
+
+    def phase_weight(self, moves_played: int, points: int) -> float:
+        if moves_played < points * 0.1:
+            return self.opening_weight
+        if moves_played < points * 0.5:
+            return self.middle_weight
+        return 1.0
+
+    def _safe(self, seconds: float) -> float:
+        return seconds * (1.0 - self.margin_fraction) - self.margin
+
+    def allocation(self, colour: int, moves_played: int, points: int) -> float | None:
+        """Seconds for colour's next move (None: no time limit)."""
+        c = self.control
+        if c.mode == NONE:
+            return None
+        p = self.players[colour]
+        share = 0.0
+        if not p.in_byoyomi and p.main > 0:
+            moves_left = self.expected_moves_left(moves_played, points)
+            usable = p.main - self.overhead * moves_left if c.mode == ABSOLUTE else p.main  # every move costs some
+            share = max(usable, 0.0) / moves_left * self.phase_weight(moves_played, points)
+            share = min(share, p.main * 0.5)  # never half of what is left on one move
+        if c.mode == ABSOLUTE:
+            limit = self._safe(p.main)
+            spend = min(share, limit)
+        elif c.mode == BYOYOMI:
+            period = p.period_left if p.in_byoyomi else c.period
+            if p.in_byoyomi and p.periods_left <= 0:
+                period = 0.0  # no period left: only what the report says
+            spend = max(share, self._safe(period)) if not p.in_byoyomi else self._safe(period)
+            limit = self._safe((0.0 if p.in_byoyomi else p.main) + period)
+            spend = min(spend, limit)
+        else:  # Canadian
+            if p.in_byoyomi:
+                stones = max(p.stones_left, 1)
+                spend = limit = self._safe((p.period_left - self.overhead * (stones - 1)) / stones)
+            else:
+                per_stone = c.period / max(c.stones, 1)
+                spend = max(share, self._safe(per_stone))
+                limit = self._safe(p.main + per_stone)
+                spend = min(spend, limit)
+        return max(spend, self.floor)

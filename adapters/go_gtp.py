@@ -1,0 +1,961 @@
+"""plies-gtp: a standard GTP v2 Go engine (5x5 to 19x19) for GoGui, Sabaki, Lizzie, gogui-twogtp and kgsGtp.
+
+    plies-gtp [--size N] [--komi X] [--rules standard|superko] [--time SECONDS] [--simulations N]
+              [--no-resign] [--resign-threshold X] [--search auto|rave|mcts] [--seed N] [--config FILE] ...
+
+Load it as GNU Go or Pachi is loaded: GoGui "Program > New program" with ``plies-gtp``; Sabaki's
+engines dialog (its analysis uses ``lz-analyze``); ``gogui-twogtp -black "plies-gtp" -white "gnugo
+--mode gtp"``; kgsGtp with ``engine=plies-gtp``.
+
+Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize (2..19),
+clear_board, komi, play, genmove, undo, showboard, final_score, final_status_list (alive, dead,
+seki), time_settings, time_left, kgs-time_settings (none, absolute, byoyomi, canadian),
+kgs-genmove_cleanup, reg_genmove, loadsgf, printsgf, set_free_handicap, place_free_handicap,
+fixed_handicap, gogui-analyze_commands (a win-rate/visits heat map, the principal variation and the
+ownership as gogui-gfx, the dead stones, the score), lz-analyze and lz-genmove_analyze.  Ids are
+echoed (``=5 D4``); errors are ``? message`` and leave the board as it was.
+
+Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; simple ko by
+default, positional superko with ``--rules superko``.  ``play`` may give either colour at any time
+(setup by play): the other colour moves next.  After two passes the game may go on (a controller's
+cleanup phase).  The engine resigns when its win rate stays below ``resign_threshold`` for
+``resign_moves`` of its moves in a row (``--no-resign`` for course and tournament use); it passes
+when the opponent has passed and counting the board (dead stones removed) wins.
+
+Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
+(adapters/go_clock.py: more in the opening and middle game, a safety margin, never more than the
+time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds
+and/or ``--simulations`` simulations.  Time counts from the command's arrival.
+
+Dead stones: final_score and final_status_list come from ownership: the search's
+``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
+playouts (engines/knowledge/go_ownership.py); seki is told apart (neither side can fill the
+shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
+
+Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
+plies-gtp says so on stderr and compiles in the background.  While the controller has set a time
+limit, genmove answers at once with a legal fallback move (adapters/go_rules.py), so the compile
+never loses a game on time; with no time limit (GoGui, Sabaki, regression runs: nobody's clock runs)
+a genmove waits for the compile and plays the engine's move.  Commands the fallback board cannot
+answer (scoring, analysis, SGF, handicap) wait for the compile.
+
+Settings (class Settings, each key with its default and meaning under --help) come from, in
+increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
+(PLIES_GTP_<KEY>, e.g. PLIES_GTP_TIME=2) and the flags.
+"""
+import argparse
+import dataclasses
+import math
+import os
+import random
+import select
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from adapters import config, go_rules
+from adapters.coldstart import Compiler
+from adapters.config import ConfigError, setting
+from adapters.go_clock import GameClock, TimeControl, TimeSettingsError
+from engines.errors import IllegalMove
+from protocols import gtp, gtp_go
+from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
+from protocols.sgf import GameRecord, format_sgf, parse_sgf
+
+# The engine is imported once its compiled kernels are in the cache (adapters/coldstart.py).
+np = Go = Limits = make_searcher = go_ownership = None
+
+NAME = "plies"
+MIN_SIZE, MAX_SIZE = 2, 19
+ENV_PREFIX = "PLIES_GTP"
+SEARCHES = ("auto", "rave", "mcts")
+EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
+    "served": (0, "quit, or the end of the input"),
+    "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
+    "refused": (2, "bad settings (flags, --config, PLIES_GTP_*)"),
+    "search": (3, "the search cannot be built (a --weights file that is missing or unreadable, or weights "
+                  "for a search that takes none)"),
+}
+ANALYZE_COMMANDS = "\n".join((  # GoGui's "type/label/command" lines
+    "gfx/Win rate and visits/plies-heatmap %c",
+    "gfx/Principal variation/plies-pv %c",
+    "gfx/Ownership/plies-ownership",
+    "plist/Dead stones/final_status_list dead",
+    "plist/Seki stones/final_status_list seki",
+    "string/Final score/final_score",
+))
+STATUSES = ("alive", "dead", "seki")
+
+
+def _import_engine():
+    global np, Go, Limits, make_searcher, go_ownership
+    if Go is not None:
+        return
+    import numpy
+    from engines.games.go import Go as _Go
+    from engines.knowledge import go_ownership as _own
+    from engines.search import Limits as _Limits, make_searcher as _make_searcher
+    np, Go, Limits, make_searcher, go_ownership = numpy, _Go, _Limits, _make_searcher, _own
+
+
+def version() -> str:
+    try:
+        return metadata.version("plies")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of the engine, with its default and meaning (adapters/config.py)."""
+    size: int = setting(19, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; controllers send boardsize anyway)")
+    komi: float = setting(7.0, "komi at start (area scoring; the controller's komi command overrides it)")
+    rules: str = setting("standard", "standard (simple ko) or superko (positional superko)",
+                         choices=("standard", "superko"))
+    time: float = setting(1.0, "seconds per genmove when the controller set no time limit (0: simulations only)")
+    simulations: int | None = setting(None, "simulations per genmove, at most (none: time alone)", kind=int)
+    resign: bool = setting(True, "resign lost games (--no-resign: never, for course and tournament use)")
+    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
+    resign_moves: int = setting(3, "... for this many of our moves in a row")
+    search: str = setting("auto", "the search: rave, mcts, or auto (rave when the engine has it, else mcts)",
+                          choices=SEARCHES)
+    weights: str | None = setting(None, "move-feature weights file for the search's priors (none: the "
+                                        "search's default knowledge)", kind=str)
+    c: float = setting(0.7, "mcts: UCT exploration constant")
+    capacity: int = setting(1 << 22, "search tree nodes")
+    seed: int = setting(0, "random seed of the search and the ownership playouts")
+    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
+    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
+                                         "own side, is below minus this (engines/knowledge/go_ownership.py)")
+    analyze_seconds: float = setting(1.0, "seconds of search behind a GoGui analysis command (heat map, pv)")
+    time_margin: float = setting(0.25, "seconds kept in reserve on every timed move")
+    verbose: bool = setting(False, "one line on stderr per genmove: the time allocated and used, the "
+                                   "simulations, the win rate")
+
+    def __post_init__(self):
+        problems = []
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            problems.append(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
+        if not (math.isfinite(self.time) and self.time >= 0):
+            problems.append(f"time must be a finite number >= 0, got {self.time}")
+        if self.simulations is not None and self.simulations < 1:
+            problems.append(f"simulations must be at least 1, got {self.simulations}")
+        if self.time == 0 and self.simulations is None:
+            problems.append("time 0 needs simulations N")
+        if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
+            problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
+        if self.capacity < 1000 or self.ownership_playouts < 1:
+            problems.append("capacity must be >= 1000 and ownership_playouts >= 1")
+        if not 0 <= self.dead_threshold < 1 or self.analyze_seconds <= 0 or self.time_margin < 0:
+            problems.append("dead_threshold in 0..1, analyze_seconds > 0 and time_margin >= 0 are needed")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+
+class Board:
+    """What every session shares: size, komi, the record of the game (setup stones, moves) and
+    the clock; the time commands and the commands' argument checks."""
+
+    def init_common(self, settings: Settings, clock):
+        self.settings = settings
+        self.clock = clock
+        self.game_clock = GameClock(margin=settings.time_margin, clock=clock)
+        self.komi = settings.komi
+
+    # ---- time -----------------------------------------------------------------------------------
+    def cmd_time_settings(self, args):
+        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
+        stones = parse_int(args[2], "byo-yomi stones", low=0)
+        try:
+            self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones))
+        except TimeSettingsError as err:
+            raise ProtocolError(str(err)) from None
+        return ""
+
+    def cmd_kgs_time_settings(self, args):
+        try:
+            self.game_clock.set_control(TimeControl.from_kgs(args))
+        except TimeSettingsError as err:
+            raise ProtocolError(str(err)) from None
+        return ""
+
+    def cmd_time_left(self, args):
+        colour = gtp.parse_colour(args[0])
+        seconds, stones = parse_float(args[1], "time"), parse_int(args[2], "stones", low=0)
+        try:
+            self.game_clock.time_left(colour, seconds, stones)
+        except TimeSettingsError as err:
+            raise ProtocolError(str(err)) from None
+        return ""
+
+    def cmd_komi(self, args):
+        self.set_komi(parse_float(args[0], "komi"))
+        return ""
+
+    def cmd_quit(self, args):
+        raise Quit("")
+
+    def parse_size(self, args) -> int:
+        size = parse_int(args[0], "board size")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError("unacceptable size")  # GTP 2's text for a size the engine cannot play
+        return size
+
+    def parse_vertex(self, text):
+        return gtp.parse_vertex(text, self.size)
+
+    def commands(self) -> dict:
+        """The command table (ColdStart routes every entry through its ``call``)."""
+        def C(name, min_args=0, usage=""):
+            return gtp.Command(getattr(self, "cmd_" + name.replace("-", "_"), None), min_args, usage)
+        return {
+            "protocol_version": gtp.Command(lambda a: "2"), "name": gtp.Command(lambda a: NAME),
+            "version": gtp.Command(lambda a: version()),
+            "quit": C("quit"),
+            "boardsize": C("boardsize", 1, "boardsize SIZE"),
+            "clear_board": C("clear_board"),
+            "komi": C("komi", 1, "komi FLOAT"),
+            "play": C("play", 2, "play COLOUR VERTEX"),
+            "genmove": C("genmove", 1, "genmove COLOUR"),
+            "reg_genmove": C("reg_genmove", 1, "reg_genmove COLOUR"),
+            "kgs-genmove_cleanup": C("kgs-genmove_cleanup", 1, "kgs-genmove_cleanup COLOUR"),
+            "undo": C("undo"),
+            "showboard": C("showboard"),
+            "final_score": C("final_score"),
+            "final_status_list": C("final_status_list", 1, "final_status_list alive|dead|seki"),
+            "time_settings": C("time_settings", 3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
+            "time_left": C("time_left", 3, "time_left COLOUR TIME STONES"),
+            "kgs-time_settings": C("kgs-time_settings", 1, "kgs-time_settings none|absolute MAIN|byoyomi MAIN "
+                                                           "PERIOD PERIODS|canadian MAIN PERIOD STONES"),
+            "loadsgf": C("loadsgf", 1, "loadsgf FILE [MOVE_NUMBER]"),
+            "printsgf": C("printsgf"),
+            "set_free_handicap": C("set_free_handicap", 2, "set_free_handicap VERTEX VERTEX ..."),
+            "place_free_handicap": C("place_free_handicap", 1, "place_free_handicap STONES"),
+            "fixed_handicap": C("fixed_handicap", 1, "fixed_handicap STONES"),
+            "gogui-analyze_commands": gtp.Command(lambda a: ANALYZE_COMMANDS),
+            "plies-heatmap": C("heatmap"),
+            "plies-pv": C("pv"),
+            "plies-ownership": C("ownership"),
+            "lz-analyze": C("lz_analyze"),
+            "lz-genmove_analyze": C("lz_genmove_analyze"),
+        }
+
+
+class GoSession(Board):
+    """One engine session: the game (size, komi, setup stones, moves and the states after each),
+    the clock and the search with its tree."""
+
+    def __init__(self, settings: Settings, clock=time.perf_counter, err=None):
+        _import_engine()
+        self.init_common(settings, clock)
+        self.err = err if err is not None else sys.stderr
+        self.searchers = {}      # board size -> searcher (kept across games of that size)
+        self.search_name = None
+        self.game = None
+        self.low = [0, 0]        # our moves in a row with a win rate below the resign threshold, per colour
+        self.last_limits = None
+        self.new_game(settings.size)
+
+    # ---- the game -------------------------------------------------------------------------------
+    def make_game(self, size):
+        return Go(size, komi=self.komi, rules=self.settings.rules)
+
+    def new_game(self, size: int):
+        self.game = self.make_game(size)
+        self.searcher = self.searcher_for(size)
+        self.searcher.reset()
+        self.states = [self.game.initial_state()]
+        self.moves = []                   # (colour, point or PASS) after the setup
+        self.setup = ([], [])             # black, white setup stones (handicap stones are black's)
+        self.handicap = 0
+        self.tree_state = None            # the position the searcher's tree stands at
+        self.last_result = None           # (state, SearchResult) of the last search
+        self.low = [0, 0]
+
+    def searcher_for(self, size: int):
+        if size not in self.searchers:
+            searcher = self.build_searcher(self.game)
+            # load the compiled kernels now (numba loads cached code at the first call), not on the clock
+            searcher.search(self.game.initial_state(), Limits(simulations=16))
+            searcher.reset()
+            go_ownership.ownership(self.game.initial_state(), 1)
+            self.searchers[size] = searcher
+        return self.searchers[size]
+
+    def build_searcher(self, game):
+        s = self.settings
+        names = ["rave", "mcts"] if s.search == "auto" else [s.search]
+        last = None
+        for name in names:
+            config = {"c": s.c} if name == "mcts" else None
+            options = {"capacity": s.capacity, "clock": self.clock}
+            try:
+                searcher = make_searcher(name, game, config, self.knowledge(name, game), s.seed, **options)
+            except (ValueError, ImportError, FileNotFoundError) as err:
+                last = err
+                continue
+            self.search_name = name
+            return searcher
+        raise ValueError(f"cannot build the search {s.search!r}: {last}")
+
+    def knowledge(self, name, game):
+        """The search's knowledge: its default (None: rave's heavy Go knowledge with the newest shipped
+        weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
+        if self.settings.weights is None:
+            return None
+        if name != "rave":
+            raise ValueError(f"the {name} search takes no weights file")
+        from engines.knowledge.go import heavy_knowledge
+        from engines.knowledge.go_weights import load_weights
+        return heavy_knowledge(game, weights=load_weights(self.settings.weights))
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    def set_komi(self, komi: float):
+        self.komi = komi
+        self.game = self.make_game(self.size)
+        self.states = [self.game.with_komi(s, komi) for s in self.states]
+        self.tree_state = None
+        self.searcher.reset()
+
+    def to_move(self) -> int:
+        return self.game.to_move(self.state)
+
+    def position_for(self, colour: int):
+        """The current position with colour to move; a finished game (two passes) goes on."""
+        state = self.state
+        if self.game.is_terminal(state):
+            state = self.game.resumed(state)
+        if self.game.to_move(state) != colour:
+            state = self.game.set_to_move(state, colour)
+        return state
+
+    def place(self, colour: int, point):
+        """Play colour's move (a point or PASS); IllegalMove when the rules forbid it."""
+        before = self.position_for(colour)
+        action = self.game.action_at(point)
+        reason = self.game.illegal_reason(before, action)
+        if reason is not None:
+            raise IllegalMove(reason, action)
+        after = self.game.play(before, action)
+        if self.tree_state is not None and np.array_equal(self.tree_state, before):
+            self.searcher.advance(action)
+            self.tree_state = after
+        else:
+            self.tree_state = None
+        self.states.append(after)
+        self.moves.append((colour, point))
+
+    def set_stones(self, black, white, to_move: int):
+        """Setup stones (an empty board's handicap, an SGF's AB/AW): the game starts from them."""
+        cells = np.zeros((self.size, self.size), dtype=np.int8)
+        for (r, c) in black:
+            cells[r, c] = 1
+        for (r, c) in white:
+            cells[r, c] = 2
+        try:
+            state = self.game.state_from_cells(cells, to_move, moves_played=to_move)
+        except ValueError as err:
+            raise ProtocolError(f"bad setup stones: {err}") from None
+        self.states = [state]
+        self.moves = []
+        self.setup = (list(black), list(white))
+        self.tree_state = None
+        self.searcher.reset()
+
+    def record(self) -> GameRecord:
+        return GameRecord(size=self.size, komi=self.komi, handicap=self.handicap, black_setup=list(self.setup[0]),
+                          white_setup=list(self.setup[1]), moves=list(self.moves),
+                          to_move=1 if (self.setup[0] and not self.setup[1] and not self.moves and self.handicap)
+                          else None)
+
+    def load_record(self, record: GameRecord):
+        """Replay a record: size, komi, setup stones, then its moves (IllegalMove for one the rules forbid)."""
+        if record.komi != self.komi:
+            self.komi = record.komi
+        self.new_game(record.size)
+        self.handicap = record.handicap
+        if record.black_setup or record.white_setup:
+            first = record.moves[0][0] if record.moves else (1 if record.handicap else 0)
+            self.set_stones(record.black_setup, record.white_setup, record.to_move if record.to_move is not None
+                            else first)
+        for colour, point in record.moves:
+            self.place(colour, point)
+
+    # ---- the search -----------------------------------------------------------------------------
+    def limits(self, colour: int, arrival: float):
+        allocation = self.game_clock.allocation(colour, self.game.nmoves(self.state), self.size * self.size)
+        if allocation is None:
+            return Limits(time=self.settings.time or None, simulations=self.settings.simulations, start=arrival)
+        return Limits(time=allocation, simulations=self.settings.simulations, start=arrival, margin=0.02)
+
+    def search(self, colour: int, limits):
+        state = self.position_for(colour)
+        result = self.searcher.search(state, limits)
+        self.tree_state = state
+        self.last_result = (state, result)
+        return result
+
+    def timed_search(self, colour: int, arrival: float):
+        limits = self.limits(colour, arrival)
+        result = self.search(colour, limits)
+        self.game_clock.spent(colour, self.clock() - arrival)
+        self.last_limits = limits
+        return result
+
+    def ownership(self, state=None) -> "np.ndarray":
+        """Ownership of the board view (+1 Black): the last search's when it was on this position,
+        else seeded playouts."""
+        state = self.state if state is None else state
+        if self.last_result is not None:
+            searched, result = self.last_result
+            own = result.stats.get("ownership")
+            if own is not None and np.array_equal(self.game.cells(searched), self.game.cells(state)):
+                return go_ownership.to_view(own, self.size)
+        own = go_ownership.ownership(state, self.settings.ownership_playouts, self.settings.seed)
+        return go_ownership.to_view(own, self.size)
+
+    def statuses(self) -> dict:
+        return go_ownership.stone_status(self.game.cells(self.state), self.ownership(),
+                                         self.settings.dead_threshold)
+
+    def counted_score(self) -> float:
+        """Black minus White by area with komi, dead stones removed."""
+        cells = self.game.cells(self.state).copy()
+        for r, c in self.statuses()["dead"]:
+            cells[r, c] = 0
+        return self.game.score(self.game.state_from_cells(cells, 0))
+
+    def choose(self, colour: int, arrival: float, cleanup: bool = False):
+        """The move genmove plays: a point, PASS or "resign"."""
+        state = self.position_for(colour)
+        last = self.moves[-1] if self.moves else None
+        if not cleanup and last is not None and last[1] is PASS and last[0] != colour:
+            score = self.counted_score()
+            if (score > 0) == (colour == 0) and score != 0:
+                return PASS  # the opponent passed and counting wins: end the game
+        if cleanup:
+            point = self.cleanup_move(state)
+            if point is not PASS:
+                return point
+        result = self.timed_search(colour, arrival)
+        low = self.settings.resign and result.value < self.settings.resign_threshold
+        self.low[colour] = self.low[colour] + 1 if low else 0
+        if self.low[colour] >= self.settings.resign_moves and not cleanup:
+            return "resign"
+        return self.game.point_of(result.move)
+
+    def cleanup_move(self, state):
+        """kgs-genmove_cleanup: a legal liberty of dead opponent stones (the capture goes on until
+        none are left); PASS when there is none."""
+        colour = self.game.to_move(state)
+        dead = set(self.statuses()["dead"])
+        cells = self.game.cells(self.state)
+        targets = [p for p in dead if cells[p] == 2 - colour]
+        n = self.size
+        liberties = sorted({(r + dr, c + dc) for r, c in targets for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                            if 0 <= r + dr < n and 0 <= c + dc < n and cells[r + dr, c + dc] == 0})
+        for point in liberties:
+            if self.game.is_legal(state, self.game.action_at(point)):
+                return point
+        return PASS
+
+    # ---- commands -------------------------------------------------------------------------------
+    def cmd_boardsize(self, args):
+        self.new_game(self.parse_size(args))
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.new_game(self.size)
+        return ""
+
+    def cmd_play(self, args):
+        colour = gtp.parse_colour(args[0])
+        point = self.parse_vertex(args[1])
+        try:
+            self.place(colour, point)
+        except IllegalMove as err:
+            raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
+        return ""
+
+    def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
+        self.last_limits = None
+        point = self.choose(colour, arrival, cleanup)
+        text = "resign" if point == "resign" else gtp_go.format_move(point, self.size)
+        if point != "resign":
+            self.place(colour, point)
+        if self.settings.verbose:
+            limits, result = self.last_limits, self.last_result[1] if self.last_result else None
+            allocated = f"{limits.time:.4f}" if limits is not None and limits.time is not None else "none"
+            sims = result.stats.get("simulations", 0) if limits is not None and result is not None else 0
+            value = f"{result.value:.3f}" if limits is not None and result is not None else "-"
+            print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} allocated "
+                  f"{allocated} used {self.clock() - arrival:.4f} simulations {sims} winrate {value} "
+                  f"search {self.search_name}", file=self.err, flush=True)
+        return text
+
+    def cmd_genmove(self, args):
+        arrival = self.clock()
+        return self.genmove(gtp.parse_colour(args[0]), arrival)
+
+    def cmd_kgs_genmove_cleanup(self, args):
+        arrival = self.clock()
+        return self.genmove(gtp.parse_colour(args[0]), arrival, cleanup=True)
+
+    def cmd_reg_genmove(self, args):
+        arrival = self.clock()
+        colour = gtp.parse_colour(args[0])
+        result = self.search(colour, self.limits(colour, arrival))
+        return gtp_go.format_move(self.game.point_of(result.move), self.size)
+
+    def cmd_undo(self, args):
+        if not self.moves:
+            raise ProtocolError("cannot undo")
+        self.moves.pop()
+        self.states.pop()
+        self.tree_state = None
+        return ""
+
+    def cmd_showboard(self, args):
+        return gtp_go.format_board(self.game.cells(self.state), self.game.captures(self.state), self.to_move(),
+                                   self.komi)
+
+    def cmd_final_score(self, args):
+        return gtp.format_score(self.counted_score())
+
+    def cmd_final_status_list(self, args):
+        kind = args[0].lower()
+        if kind not in STATUSES:
+            raise ProtocolError(f"final_status_list: alive, dead or seki, got {args[0]!r}")
+        return " ".join(gtp_go.format_move(p, self.size) for p in self.statuses()[kind])
+
+    def cmd_loadsgf(self, args):
+        up_to = parse_int(args[1], "move number", low=1) if len(args) > 1 else None
+        try:
+            text = Path(args[0]).read_bytes()
+        except OSError as err:
+            raise ProtocolError(f"cannot load file: {err.strerror or err}") from None
+        record = parse_sgf(text, up_to)
+        saved = (self.komi, self.record())
+        try:
+            self.load_record(record)
+        except IllegalMove as err:
+            self.komi = saved[0]
+            self.load_record(saved[1])
+            raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+        return ("black", "white")[self.to_move()]
+
+    def cmd_printsgf(self, args):
+        text = format_sgf(self.record())
+        if args:
+            try:
+                Path(args[0]).write_text(text)
+            except OSError as err:
+                raise ProtocolError(f"cannot write file: {err.strerror or err}") from None
+            return ""
+        return text.strip()
+
+    def check_handicap_allowed(self):
+        if self.moves or self.setup[0] or self.setup[1] or (self.game.cells(self.state) != 0).any():
+            raise ProtocolError("board not empty")
+
+    def place_handicap(self, points):
+        self.handicap = len(points)
+        self.set_stones(points, [], 1)
+
+    def cmd_fixed_handicap(self, args):
+        stones = parse_int(args[0], "handicap stones")
+        self.check_handicap_allowed()
+        points = gtp_go.fixed_handicap_points(self.size, stones)
+        self.place_handicap(points)
+        return gtp_go.format_handicap(points, self.size)
+
+    def cmd_place_free_handicap(self, args):
+        stones = parse_int(args[0], "handicap stones")
+        self.check_handicap_allowed()
+        n = self.size
+        if not 2 <= stones <= n * n - 1:
+            raise ProtocolError(f"invalid handicap {stones} on {n}x{n}")
+        try:
+            points = gtp_go.fixed_handicap_points(n, min(stones, 9))
+        except ProtocolError:
+            points = []
+        if len(points) < stones:  # more than the fixed points: spread the rest on the third line and inwards
+            candidates = sorted(((r, c) for r in range(n) for c in range(n)),
+                                key=lambda p: (abs(min(p[0], n - 1 - p[0], p[1], n - 1 - p[1]) - min(2, n // 3)),
+                                               p))
+            for p in candidates:
+                if len(points) == stones:
+                    break
+                if p not in points:
+                    points.append(p)
+        self.place_handicap(points)
+        return gtp_go.format_handicap(points, n)
+
+    def cmd_set_free_handicap(self, args):
+        self.check_handicap_allowed()
+        points = [self.parse_vertex(a) for a in args]
+        if PASS in points or len(set(points)) != len(points) or len(points) >= self.size * self.size:
+            raise ProtocolError("bad vertex list")
+        self.place_handicap(points)
+        return ""
+
+    # ---- analysis -------------------------------------------------------------------------------
+    def analysis(self, colour: int, seconds: float):
+        """Search the current position for colour for seconds more (the tree grows on)."""
+        return self.search(colour, Limits(time=seconds, simulations=None, margin=0.0))
+
+    def analysis_colour(self, args) -> int:
+        return gtp.parse_colour(args[0]) if args else self.to_move()
+
+    def lines(self, result) -> list:
+        """lz-analyze's candidates: the root moves with visits (win rates for the mover)."""
+        total = sum(result.visits) or 1.0
+        pv_rest = result.pv[1:] if result.pv else []
+        out = []
+        for move, visits, value in zip(result.moves, result.visits, result.values):
+            if visits < 1:
+                continue
+            pv = [move] + (pv_rest if result.pv and move == result.pv[0] else [])
+            out.append(gtp_go.AnalysisLine(self.game.point_of(move), int(visits), float(value), 0.0,
+                                           [self.game.point_of(m) for m in pv]))
+        return out
+
+    def analyze_step(self, colour: int, seconds: float) -> str:
+        """One lz-analyze line after seconds more of search."""
+        return gtp_go.format_info(self.lines(self.analysis(colour, seconds)), self.size)
+
+    def cmd_lz_analyze(self, args):
+        colour, interval = gtp_go.parse_lz_analyze(args, self.to_move())
+        return "\n" + self.analyze_step(colour, interval / 100 if interval > 0 else self.settings.analyze_seconds)
+
+    def cmd_lz_genmove_analyze(self, args):
+        arrival = self.clock()
+        colour, interval = gtp_go.parse_lz_analyze(args, self.to_move())
+        move = self.genmove(colour, arrival)
+        info = gtp_go.format_info(self.lines(self.last_result[1]), self.size)
+        return f"\n{info}\nplay {move}"
+
+    def cmd_heatmap(self, args):
+        colour = self.analysis_colour(args)
+        result = self.analysis(colour, self.settings.analyze_seconds)
+        lines = self.lines(result)
+        influence = [(e.move, 2 * e.winrate - 1) for e in lines if e.move is not PASS]
+        labels = [(e.move, e.visits) for e in lines if e.move is not PASS]
+        best = max(lines, key=lambda e: e.visits) if lines else None
+        text = (f"{('black', 'white')[colour]} to move: win rate {result.value:.3f}, "
+                f"{result.stats.get('simulations', 0)} simulations"
+                + (f", best {gtp_go.format_move(best.move, self.size)}" if best else ""))
+        return "\n" + gtp_go.format_gfx(self.size, influence=influence, labels=labels, text=text)
+
+    def cmd_pv(self, args):
+        colour = self.analysis_colour(args)
+        result = self.analysis(colour, self.settings.analyze_seconds)
+        variation = [((colour + i) % 2, self.game.point_of(m)) for i, m in enumerate(result.pv)]
+        return "\n" + gtp_go.format_gfx(self.size, variation=variation,
+                                        text=f"win rate {result.value:.3f} for {('black', 'white')[colour]}")
+
+    def cmd_ownership(self, args):
+        own = self.ownership()
+        n = self.size
+        influence = [((r, c), float(own[r, c])) for r in range(n) for c in range(n)]
+        return "\n" + gtp_go.format_gfx(n, influence=influence)
+
+
+class ColdStart(Board):
+    """The session while the compiled-kernel cache is cold: the game on a pure-Python board
+    (adapters/go_rules.py); a timed genmove gets a quick legal fallback move, an untimed one and
+    every command the board cannot answer wait for the compile; then a GoSession replays the game
+    and answers everything."""
+
+    OWN = ("boardsize", "clear_board", "komi", "play", "undo", "showboard", "time_settings", "time_left",
+           "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
+           "name", "version", "gogui-analyze_commands")
+
+    def __init__(self, settings: Settings, compiler: Compiler, clock=time.perf_counter, err=None):
+        self.init_common(settings, clock)
+        self.compiler = compiler
+        self.err = err if err is not None else sys.stderr
+        self.engine = None
+        self.engine_commands = None
+        self.rng = random.Random(settings.seed)
+        self.fallback_moves = 0
+        self.new_game(settings.size)
+
+    def new_game(self, size: int):
+        self.size = size
+        self.record_ = GameRecord(size=size, komi=self.komi)
+        self.positions = [go_rules.Position(size, superko=self.settings.rules == "superko")]
+
+    def set_komi(self, komi: float):
+        self.komi = komi
+
+    def to_move(self) -> int:
+        return 1 - self.record_.moves[-1][0] if self.record_.moves else 0
+
+    # ---- the switch to the engine ---------------------------------------------------------------
+    def switch(self, wait: bool) -> bool:
+        if self.engine is not None:
+            return True
+        if not (self.compiler.wait() if wait else self.compiler.ready()):
+            if wait:
+                raise ProtocolError("the engine's compile failed; only the fallback moves are available")
+            return False
+        engine = GoSession(dataclasses.replace(self.settings, size=self.size, komi=self.komi), self.clock, self.err)
+        engine.game_clock = self.game_clock
+        record = dataclasses.replace(self.record_, komi=self.komi)
+        engine.load_record(record)
+        self.engine, self.engine_commands = engine, engine.commands()
+        return True
+
+    def call(self, name: str, args):
+        timed = self.game_clock.control.limited
+        waits = name not in self.OWN or (name in ("genmove", "reg_genmove", "kgs-genmove_cleanup") and not timed)
+        if self.switch(wait=waits):
+            return self.engine_commands[name].handler(args)
+        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
+
+    # ---- commands on the fallback board ---------------------------------------------------------
+    def cmd_boardsize(self, args):
+        self.new_game(self.parse_size(args))
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.new_game(self.size)
+        return ""
+
+    def place(self, colour: int, point):
+        position = self.positions[-1].copy()
+        position.play(colour + 1, point)
+        self.positions.append(position)
+        self.record_.moves.append((colour, point))
+
+    def cmd_play(self, args):
+        colour = gtp.parse_colour(args[0])
+        point = self.parse_vertex(args[1])
+        try:
+            self.place(colour, point)
+        except IllegalMove as err:
+            raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
+        return ""
+
+    def cmd_genmove(self, args):
+        arrival = self.clock()
+        colour = gtp.parse_colour(args[0])
+        point = self.positions[-1].fallback_move(colour + 1, self.rng)
+        self.place(colour, point)
+        self.fallback_moves += 1
+        self.game_clock.spent(colour, self.clock() - arrival)
+        return gtp_go.format_move(point, self.size)
+
+    cmd_kgs_genmove_cleanup = cmd_genmove
+
+    def cmd_reg_genmove(self, args):
+        colour = gtp.parse_colour(args[0])
+        return gtp_go.format_move(self.positions[-1].fallback_move(colour + 1, self.rng), self.size)
+
+    def cmd_undo(self, args):
+        if not self.record_.moves:
+            raise ProtocolError("cannot undo")
+        self.record_.moves.pop()
+        self.positions.pop()
+        return ""
+
+    def cmd_showboard(self, args):
+        return gtp_go.format_board(self.positions[-1].board, self.positions[-1].captures, self.to_move(), self.komi)
+
+    def commands(self) -> dict:
+        """The engine's table (names, arities, usages), each command through ``call``."""
+        table = Board.commands(self)
+        return {name: gtp.Command(lambda args, name=name: self.call(name, args), c.min_args, c.usage)
+                if c.handler is None or hasattr(self, "cmd_" + name.replace("-", "_")) else c
+                for name, c in table.items()}
+
+
+# ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
+
+class LineReader:
+    """Lines from a file descriptor, with a non-blocking test for a waiting line (lz-analyze runs
+    until the controller sends anything)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = b""
+        self.eof = False
+
+    def _fill(self, timeout) -> bool:
+        if self.eof:
+            return False
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            self.eof = True
+            return False
+        self.buffer += chunk
+        return True
+
+    def waiting(self) -> bool:
+        """True when a line (or the end of input) has arrived."""
+        while b"\n" not in self.buffer and not self.eof:
+            if not self._fill(0):
+                break
+        return b"\n" in self.buffer or self.eof
+
+    def readline(self) -> str | None:
+        while b"\n" not in self.buffer:
+            if self.eof or not self._fill(None):
+                if self.eof:
+                    if self.buffer:
+                        line, self.buffer = self.buffer, b""
+                        return line.decode("utf-8", "surrogateescape")
+                    return None
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8", "surrogateescape") + "\n"
+
+
+def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReader, out) -> bool:
+    """Answer an lz-analyze / lz-genmove_analyze line by streaming info lines until the next command
+    arrives (lz-genmove_analyze: until its time is spent, then 'play MOVE').  False when the line
+    is not one (or not well formed: the ordinary reply then says why)."""
+    request = engine.split(line)
+    if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
+        return False
+    target = session.engine if isinstance(session, ColdStart) else session
+    try:
+        if target is None:
+            session.switch(wait=True)
+            target = session.engine
+        colour, interval = gtp_go.parse_lz_analyze(request.args, target.to_move())
+    except ProtocolError:
+        return False  # the ordinary reply says why
+    head = "=" + (request.tag if engine.echo_ids else "") + "\n"
+    out.write(head)
+    out.flush()
+    seconds = interval / 100 if interval > 0 else target.settings.analyze_seconds
+    try:
+        if request.name == "lz-analyze":
+            while True:
+                out.write(target.analyze_step(colour, seconds) + "\n")
+                out.flush()
+                if reader.waiting():
+                    break
+        else:
+            arrival = target.clock()
+            limits = target.limits(colour, arrival)
+            budget = limits.time if limits.time is not None else target.settings.analyze_seconds
+            while target.clock() - arrival + seconds < budget and not reader.waiting():
+                out.write(target.analyze_step(colour, seconds) + "\n")
+                out.flush()
+            move = target.genmove(colour, arrival)
+            out.write(f"play {move}\n")
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception:  # an engine bug: shown on stderr; the reply ends and the session goes on
+        traceback.print_exc(file=sys.stderr)
+    out.write("\n")
+    out.flush()
+    return True
+
+
+def serve(engine: gtp.GtpEngine, session, stdin_fd: int, out) -> int:
+    """Answer commands from stdin_fd on out until quit or the end of input; 0, or 1 when cut off."""
+    reader = LineReader(stdin_fd)
+    try:
+        while True:
+            line = reader.readline()
+            if line is None:
+                return 0
+            if stream_analysis(engine, session, line, reader, out):
+                continue
+            reply = engine.handle(line)
+            if reply is not None:
+                out.write(reply)
+                out.flush()
+            if engine.finished:
+                return 0
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+
+
+# ==== settings and main ===========================================================================
+
+def build_parser() -> argparse.ArgumentParser:
+    """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
+    p = argparse.ArgumentParser(prog="plies-gtp", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
+    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (komi = 6.5)")
+    for field in dataclasses.fields(Settings):
+        flag, kind = "--" + field.name.replace("_", "-"), field.metadata["kind"]
+        default = "none" if field.default is None else field.default
+        text = f"{field.metadata['meaning']} [default {default}]"
+        if kind is bool:
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
+        else:
+            p.add_argument(flag, type=kind, default=None, help=text, choices=field.metadata.get("choices"))
+    return p
+
+
+def epilog() -> str:
+    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
+    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. "
+            f"{ENV_PREFIX}_TIME=2);\nflags override the environment, which overrides the --config file."
+            f"\n\nexit status:\n{statuses}")
+
+
+def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
+    if args.config is not None and not args.config.is_file():
+        raise ConfigError(f"--config: no file {args.config}")
+    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(Settings)}
+    return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
+
+
+def make_engine(session) -> gtp.GtpEngine:
+    return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
+
+
+def start(settings: Settings, err=None):
+    """The session to serve: a GoSession from a warm cache, else a ColdStart."""
+    compiler = Compiler("go", "plies-gtp", err=err)
+    if compiler.ready():
+        return GoSession(settings, err=err), compiler
+    return ColdStart(settings, compiler, err=err), compiler
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings(args)
+    except ConfigError as err:
+        print(f"plies-gtp: {err}", file=sys.stderr)
+        return EXIT_STATUS["refused"][0]
+    if settings.weights is not None and not Path(settings.weights).is_file():
+        print(f"plies-gtp: no weights file {settings.weights}", file=sys.stderr)
+        return EXIT_STATUS["search"][0]
+    try:
+        session, compiler = start(settings)
+    except ValueError as err:
+        print(f"plies-gtp: {err}", file=sys.stderr)
+        return EXIT_STATUS["search"][0]
+    out = sys.stdout
+    if hasattr(out, "reconfigure"):
+        out.reconfigure(errors="surrogateescape")
+    try:
+        served = serve(make_engine(session), session, sys.stdin.fileno(), out) == 0
+    finally:
+        compiler.close()
+    return EXIT_STATUS["served" if served else "interrupted"][0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

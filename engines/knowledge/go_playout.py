@@ -1,0 +1,587 @@
+"""Heavy Go knowledge for the RAVE search: a Pachi/michi-style playout policy and michi-style tree
+priors ("virtual experience"), compiled over the Go state of engines/games/go.py.
+
+Playout policy (``heavy_playout_traced``), for the player to move X at each step:
+  1. with probability params[P_CAPTURE]: tactics around the last two moves: capture an opponent
+     chain in atari that touches the last (or second-last) move, or save an own chain in atari that
+     touches it, by capturing an attacker in atari or by extending at its liberty when that leaves
+     >= 3 liberties, or 2 liberties and no working ladder (``_ladder_captures``);
+  2. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
+     side patterns; both colours, all 8 symmetries) on an empty point next to the last move;
+  3. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
+  Never an own eye (go._is_eye); a self-atari that leaves a chain of >= 2 stones in atari is
+  never played, a single-stone one with probability 1 - params[P_SELFATARI_1] (throw-ins live);
+  a pass only when nothing else is left.  The playout stops after 3*n*n moves as go.playout does,
+  records the actions in trace (-1 for a pass: no AMAF credit) and leaves the final position.
+
+Tree priors (``go_experience``, engines.kernels.SIG_EXPERIENCE): for each child, virtual visits and
+the mover's virtual wins (michi's): an even prior (EVEN visits at 0.5), capture and atari-escape
+bonuses, the 3x3 pattern bonus, a self-atari malus, the closeness to the last move (distances
+1, 2, 3), first/second line in an empty area (malus) and third line (bonus), and, when the params
+carry GoWeights (``experience_params(weights)``), GAMMA * gamma / max gamma won visits (a bonus
+only: a small gamma adds nothing, so a move the weights never saw keeps its chances).
+
+Ownership (``go_ownership``, engines.kernels.SIG_OWNERSHIP): +1 per point owned by Black (a black
+stone, or an empty point whose on-board neighbours are all black), -1 by White, action order.
+"""
+import numba as nb
+import numpy as np
+from numba import types
+
+from engines import kernels as K
+from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
+                              OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
+                              _in_atari, _is_eye, _pass, _place, action_of, candidates, playout_traced, point_of,
+                              result)
+from engines.knowledge.go_features import MAX_FEATURES, compute_features, gamma_of
+from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
+from engines.rng import below, uniform
+
+# ---- the playout params vector ----------------------------------------------------------------
+P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER = range(5)
+PLAYOUT_HEAD = 8
+PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the michi 3x3 table (1.0 = a pattern move)
+# ---- the experience params vector ----------------------------------------------------------------
+(E_EVEN, E_CAPTURE_ONE, E_CAPTURE_MANY, E_PAT3, E_SELFATARI, E_CFG1, E_CFG2, E_CFG3, E_EMPTYAREA,
+ E_GAMMA, E_PASS_WINRATE, E_ESCAPE) = range(12)
+EXPERIENCE_HEAD = 16
+EXPERIENCE_LEN = EXPERIENCE_HEAD + PATTERN_CODES              # without gammas
+EXPERIENCE_GAMMA_LEN = EXPERIENCE_LEN + NUM_FEATURES + PATTERN_CODES  # with GoWeights
+
+LADDER_DEPTH = 48   # plies a ladder is read at most (states kept on the work stack)
+LADDER_NODES = 200  # attacker moves tried at most per ladder read (beyond: the escape is believed)
+
+# michi's 3x3 playout patterns (X, O the two colours, x: not X, o: not O, ?: anything, #: off board);
+# the rows are read top (north) row first here; expanded to every symmetry and both colours.
+MICHI_PATTERNS = (
+    ("XOX", "...", "???"),  # hane: enclosing hane
+    ("XO.", "...", "?.?"),  # hane: non-cutting hane
+    ("XO?", "X..", "x.?"),  # hane: magari
+    (".O.", "X..", "..."),  # generic: katatsuke or diagonal attachment
+    ("XO?", "O.o", "?o?"),  # cut1: unprotected cut
+    ("XO?", "O.X", "???"),  # cut1: peeping cut
+    ("?X?", "O.O", "ooo"),  # cut2
+    ("OX?", "o.O", "???"),  # cut keima
+    ("X.?", "O.?", "##?"),  # side: chase
+    ("OX?", "X.O", "###"),  # side: block side cut
+    ("?X?", "x.O", "###"),  # side: block side connection
+    ("?XO", "x.x", "###"),  # side: sagari
+    ("?OX", "X.O", "###"),  # side: cut
+)
+_WILD = {"?": "#.OX", "x": "#.O", "o": "#.X", "X": "X", "O": "O", ".": ".", "#": "#"}
+
+
+def michi_table() -> np.ndarray:
+    """float64[65536]: 1.0 for the codes (engines.knowledge.go_weights.pattern_code) of michi's
+    patterns in any symmetry and either colour, else 0.0."""
+    table = np.zeros(PATTERN_CODES)
+    for rows in MICHI_PATTERNS:
+        # go_weights strings read the SOUTH row first: reverse the rows
+        text = "".join(reversed(rows))
+        expanded = [""]
+        for ch in text:
+            expanded = [e + x for e in expanded for x in _WILD[ch]]
+        for pattern in expanded:
+            if pattern[4] != ".":
+                continue
+            for image in images(pattern):
+                code = pattern_code(image)
+                table[code] = 1.0
+    return table
+
+
+# ---- small chain helpers --------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _libs_of(s, h, exclude, out):
+    """Distinct liberties of the chain with head h other than exclude, up to 3, into out; the count."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    nx = HEADER + A_NEXT * P
+    k = 0
+    q = h
+    while True:
+        for t in (q - 1, q + 1, q - W, q + W):
+            if s[HEADER + t] == EMPTY_CELL and t != exclude:
+                dup = False
+                for i in range(k):
+                    if out[i] == t:
+                        dup = True
+                if not dup:
+                    out[k] = t
+                    k += 1
+                    if k == 3:
+                        return k
+        q = s[nx + q]
+        if q == h:
+            break
+    return k
+
+
+@nb.njit(cache=True)
+def _atari_lib(s, h):
+    """The liberty of a chain in atari (pseudo-liberty sums: sum / count)."""
+    P = s[PSIZE]
+    return s[HEADER + A_LSUM * P + h] // s[HEADER + A_LIBS * P + h]
+
+
+@nb.njit(cache=True)
+def _self_atari(s, p, c):
+    """Stones of c's chain left in atari by a stone of c at p (0 when it is not a self-atari): a move
+    that captures is never one.  No allocation: it runs for every random move of a playout."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    o = 3 - c
+    l0 = -1  # the one liberty found so far (two distinct ones end the test)
+    h0 = -1
+    h1 = -1
+    h2 = -1
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[HEADER + q]
+        if v == EMPTY_CELL:
+            if l0 >= 0:
+                return 0
+            l0 = q
+        elif v == o:
+            if _in_atari(s, s[hd + q]):
+                return 0
+        elif v == c:
+            h = s[hd + q]
+            if h0 < 0:
+                h0 = h
+            elif h != h0 and h1 < 0:
+                h1 = h
+            elif h != h0 and h != h1 and h2 < 0:
+                h2 = h
+    size = 1
+    for i in range(3):
+        h = h0 if i == 0 else (h1 if i == 1 else h2)
+        if h < 0:
+            continue
+        size += s[HEADER + A_CNT * P + h]
+        x = h
+        while True:
+            for t in (x - 1, x + 1, x - W, x + W):
+                if s[HEADER + t] == EMPTY_CELL and t != p and t != l0:
+                    if l0 >= 0:
+                        return 0
+                    l0 = t
+            x = s[nx + x]
+            if x == h:
+                break
+    return size
+
+
+@nb.njit(cache=True)
+def _pattern_code(s, p, c):
+    """The 3x3 code of the 8 cells around p seen by colour c (as go_features.compute_features)."""
+    W = s[STRIDE]
+    code = 0
+    for t in (p - W - 1, p - W, p - W + 1, p - 1, p + 1, p + W - 1, p + W, p + W + 1):
+        v = s[HEADER + t]
+        d = 1 if v == EMPTY_CELL else (0 if v == BORDER else (3 if v == c else 2))
+        code = code * 4 + d
+    return code
+
+
+# ---- ladders ---------------------------------------------------------------------------------------
+@nb.njit(types.boolean(types.int64[:, ::1], types.int64, types.int64, types.int64, types.int64[::1]), cache=True)
+def _ladder_from(work, k, x, a, budget):
+    """work[k]: the defender's chain (at point x) has 2 liberties and the attacker a (1/2) is to
+    play.  True when the attacker captures it by ataris (a ladder or a net read to depth)."""
+    P = work[k, PSIZE]
+    W = work[k, STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    d = 3 - a
+    if k + 2 >= work.shape[0] or budget[0] <= 0:
+        return False
+    libs = np.empty(3, dtype=np.int64)
+    h = work[k, hd + x]
+    if _libs_of(work[k], h, -1, libs) != 2:
+        return False
+    l0 = libs[0]
+    l1 = libs[1]
+    for option in range(2):
+        m = l0 if option == 0 else l1
+        other = l1 if option == 0 else l0
+        budget[0] -= 1
+        s1 = work[k + 1]
+        s1[:] = work[k]
+        if _check(s1, m, a, False) != OK:
+            continue
+        _place(s1, m, a)
+        if _in_atari(s1, s1[hd + m]):
+            continue  # the attacker's stone can be taken: no ladder this way
+        h1 = s1[hd + x]
+        if not _in_atari(s1, h1):
+            continue
+        # the defender may capture an attacker chain next to it instead of running: an escape
+        saved = False
+        q = h1
+        while True:
+            for t in (q - 1, q + 1, q - W, q + W):
+                if s1[HEADER + t] == a and _in_atari(s1, s1[hd + t]):
+                    saved = True
+            q = s1[nx + q]
+            if q == h1 or saved:
+                break
+        if saved:
+            continue
+        s2 = work[k + 2]
+        s2[:] = s1
+        if _check(s2, other, d, False) != OK:
+            return True
+        _place(s2, other, d)
+        h2 = s2[hd + x]
+        n2 = _libs_of(s2, h2, -1, libs)
+        if n2 <= 1:
+            return True
+        if n2 == 2 and _ladder_from(work, k + 2, x, a, budget):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _escape_works(s, p, c, work):
+    """A stone of c at p (the liberty of c's chain in atari next to it) saves the chain: >= 3
+    liberties after it, or 2 and no ladder captures it."""
+    if _check(s, p, c, False) != OK:
+        return False
+    work[0, :s.shape[0]] = s
+    s0 = work[0]
+    _place(s0, p, c)
+    libs = np.empty(3, dtype=np.int64)
+    n = _libs_of(s0, s0[HEADER + A_HEAD * s0[PSIZE] + p], -1, libs)
+    if n >= 3:
+        return True
+    if n <= 1:
+        return False
+    budget = np.array([LADDER_NODES], dtype=np.int64)
+    return not _ladder_from(work, 0, p, 3 - c, budget)
+
+
+@nb.njit(cache=True)
+def _tactics(s, c, cands, flags):
+    """Capture and atari-escape moves of c around the last two moves, into cands; the count.
+    flags[i] = 1 for an extension whose escape is still to be checked (``_escape_works``)."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    o = 3 - c
+    k = 0
+    room = cands.shape[0]
+    for which in range(2):
+        last = s[LAST] if which == 0 else s[LAST2]
+        if last < 0:
+            continue
+        for q in (last, last - 1, last + 1, last - W, last + W):
+            v = s[HEADER + q]
+            if v != BLACK and v != WHITE:
+                continue
+            h = s[hd + q]
+            if not _in_atari(s, h):
+                continue
+            lib = _atari_lib(s, h)
+            if v == o:
+                if k < room and _check(s, lib, c, False) == OK:
+                    cands[k] = lib
+                    flags[k] = 0
+                    k += 1
+            else:
+                # capture an attacker in atari touching the chain
+                x = h
+                while True:
+                    for t in (x - 1, x + 1, x - W, x + W):
+                        if s[HEADER + t] == o and _in_atari(s, s[hd + t]):
+                            m = _atari_lib(s, s[hd + t])
+                            if k < room and _check(s, m, c, False) == OK:
+                                cands[k] = m
+                                flags[k] = 0
+                                k += 1
+                    x = s[nx + x]
+                    if x == h:
+                        break
+                if k < room and _check(s, lib, c, False) == OK:
+                    cands[k] = lib
+                    flags[k] = 1
+                    k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _pattern_moves(s, c, cands, table):
+    """Empty points next to the last move matching the 3x3 table (legal, not an own eye, not a
+    self-atari), into cands; the count."""
+    last = s[LAST]
+    if last < 0:
+        return 0
+    W = s[STRIDE]
+    k = 0
+    for q in (last - W - 1, last - W, last - W + 1, last - 1, last + 1, last + W - 1, last + W, last + W + 1):
+        if s[HEADER + q] != EMPTY_CELL:
+            continue
+        if table[PLAYOUT_HEAD + _pattern_code(s, q, c)] == 0.0:
+            continue
+        if _check(s, q, c, False) != OK or _is_eye(s, q, c) or _self_atari(s, q, c) > 0:
+            continue
+        cands[k] = q
+        k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _acceptable(s, p, c, rng, params):
+    """A random move's filter: legal (simple ko), not an own eye, not a big self-atari."""
+    if _check(s, p, c, False) != OK or _is_eye(s, p, c):
+        return False
+    if params[P_HEAVY] != 0.0:
+        sa = _self_atari(s, p, c)
+        if sa >= 2:
+            return False
+        if sa == 1 and uniform(rng) >= params[P_SELFATARI_1]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def heavy_moves(s, rng, trace, params):
+    """The heavy playout (module docstring); returns the number of moves written to trace (-1 for
+    a pass)."""
+    n = s[SIZE]
+    P = s[PSIZE]
+    em = HEADER + N_ARRAYS * P
+    ep = HEADER + A_EPOS * P
+    cap = PLAYOUT_CAP_PER_POINT * n * n
+    heavy = params[P_HEAVY] != 0.0
+    ladders = params[P_LADDER] != 0.0
+    cands = np.empty(32, dtype=np.int64)
+    flags = np.empty(32, dtype=np.int64)
+    depth = LADDER_DEPTH if n > 5 else 2 * n * n
+    need = depth * s.shape[0]
+    if trace.shape[0] - cap >= need:  # the ladder reader's stack: the caller's scratch beyond the moves
+        work = trace[cap:cap + need].reshape((depth, s.shape[0]))
+    else:  # or made when first needed
+        work = np.empty((0, 0), dtype=np.int64)
+    steps = 0
+    while s[OVER] == 0 and steps < cap:
+        c = s[TO_MOVE] + 1
+        chosen = -1
+        if heavy:
+            if uniform(rng) < params[P_CAPTURE]:
+                k = _tactics(s, c, cands, flags)
+                if ladders:
+                    j = 0
+                    for i in range(k):
+                        if flags[i] == 1:
+                            if work.shape[0] == 0:
+                                work = np.empty((depth, s.shape[0]), dtype=np.int64)
+                            if not _escape_works(s, cands[i], c, work):
+                                continue
+                        cands[j] = cands[i]
+                        j += 1
+                    k = j
+                if k > 0:
+                    chosen = cands[below(rng, k)]
+            if chosen < 0 and uniform(rng) < params[P_PATTERN]:
+                k = _pattern_moves(s, c, cands, params)
+                if k > 0:
+                    chosen = cands[below(rng, k)]
+        if chosen < 0:
+            k = s[NEMPTY]
+            while k > 0:
+                i = below(rng, k)
+                p = s[em + i]
+                if _acceptable(s, p, c, rng, params):
+                    chosen = p
+                    break
+                k -= 1
+                q = s[em + k]
+                s[em + i] = q
+                s[ep + q] = i
+                s[em + k] = p
+                s[ep + p] = k
+        if chosen >= 0:
+            _place(s, chosen, c)
+            trace[steps] = action_of(n, chosen)
+        else:
+            _pass(s)
+            trace[steps] = -1
+        steps += 1
+    return steps
+
+
+def playout_scratch(state) -> int:
+    """Entries of trace with which heavy_playout_traced allocates nothing: the moves, then the
+    ladder reader's stack."""
+    n = int(state[SIZE])
+    return PLAYOUT_CAP_PER_POINT * n * n + (LADDER_DEPTH if n > 5 else 2 * n * n) * int(state.shape[0])
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def heavy_playout_traced(s, rng, trace, params):
+    """The heavy playout; trace needs room for 3*n*n moves, and is used as the ladder reader's work
+    stack beyond them when it has ``playout_scratch(state)`` entries (else that stack is allocated
+    per playout when first needed).  Returns the number of moves traced."""
+    return heavy_moves(s, rng, trace, params)
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def plain_playout_traced(s, rng, trace, params):
+    """engines.games.go.playout (uniformly random, no own eye) with its trace (passes as -1)."""
+    before = s[NMOVES]
+    playout_traced(s, rng, trace)
+    steps = s[NMOVES] - before
+    nn = s[SIZE] * s[SIZE]
+    for i in range(steps):
+        if trace[i] == nn:
+            trace[i] = -1
+    return steps
+
+
+@nb.njit(K.SIG_OWNERSHIP, cache=True)
+def go_ownership(s, out):
+    """Adds +1 (Black) / -1 (White) / 0 for each point of the final position, in action order."""
+    n = s[SIZE]
+    W = s[STRIDE]
+    for a in range(n * n):
+        p = point_of(n, a)
+        v = s[HEADER + p]
+        if v == 1:
+            out[a] += 1.0
+        elif v == 2:
+            out[a] -= 1.0
+        else:
+            seen = 0
+            for q in (p - 1, p + 1, p - W, p + W):
+                u = s[HEADER + q]
+                if u == 1 or u == 2:
+                    seen |= u
+                elif u == EMPTY_CELL:
+                    seen |= 4
+            if seen == 1:
+                out[a] += 1.0
+            elif seen == 2:
+                out[a] -= 1.0
+
+
+# ---- tree priors -------------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def _empty_area(s, p, dist):
+    """No stone within Manhattan distance dist of p."""
+    n = s[SIZE]
+    W = s[STRIDE]
+    r0 = p // W - 1
+    c0 = p % W - 1
+    for r in range(max(0, r0 - dist), min(n, r0 + dist + 1)):
+        for c in range(max(0, c0 - dist), min(n, c0 + dist + 1)):
+            if abs(r - r0) + abs(c - c0) <= dist:
+                v = s[HEADER + (r + 1) * W + c + 1]
+                if v == 1 or v == 2:
+                    return False
+    return True
+
+
+@nb.njit(cache=True)
+def _gammas(s, params, out):
+    """out[a] = the GoWeights gamma of each action (0 when not a legal point)."""
+    nn = s[SIZE] * s[SIZE]
+    feats = np.empty((nn + 1, MAX_FEATURES), dtype=np.int32)
+    nfeat = np.empty(nn + 1, dtype=np.int32)
+    base = EXPERIENCE_LEN
+    compute_features(s, params[base + NUM_FEATURES:base + NUM_FEATURES + PATTERN_CODES], feats, nfeat)
+    w = params[base:base + NUM_FEATURES]
+    for a in range(nn + 1):
+        out[a] = gamma_of(feats, nfeat, a, w)
+    return 0
+
+
+@nb.njit(K.SIG_EXPERIENCE, cache=True)
+def go_experience(s, actions, n, visits, wins, params):
+    """Virtual visits and the mover's virtual wins of each child (module docstring)."""
+    size = s[SIZE]
+    nn = size * size
+    W = s[STRIDE]
+    P = s[PSIZE]
+    hd = HEADER + A_HEAD * P
+    c = s[TO_MOVE] + 1
+    o = 3 - c
+    even = params[E_EVEN]
+    bonus_n = np.zeros(nn + 1)
+    bonus_w = np.zeros(nn + 1)
+    # captures and escapes, over every chain in atari
+    seen = np.zeros(P, dtype=np.bool_)
+    work = np.empty((0, 0), dtype=np.int64)  # the ladder reader's stack, made when first needed
+    for a in range(nn):
+        p = point_of(size, a)
+        v = s[HEADER + p]
+        if v != 1 and v != 2:
+            continue
+        h = s[hd + p]
+        if seen[h]:
+            continue
+        seen[h] = True
+        if not _in_atari(s, h):
+            continue
+        lib = _atari_lib(s, h)
+        la = action_of(size, lib)
+        if v == o:
+            if _check(s, lib, c, False) == OK:
+                b = params[E_CAPTURE_ONE] if s[HEADER + A_CNT * P + h] == 1 else params[E_CAPTURE_MANY]
+                bonus_n[la] += b
+                bonus_w[la] += b
+        else:
+            if work.shape[0] == 0:
+                work = np.empty((LADDER_DEPTH if size > 5 else 2 * nn, s.shape[0]), dtype=np.int64)
+            if not _escape_works(s, lib, c, work):
+                continue
+            b = params[E_ESCAPE]
+            bonus_n[la] += b
+            bonus_w[la] += b
+    last = s[LAST]
+    gammas_on = params.shape[0] >= EXPERIENCE_GAMMA_LEN and params[E_GAMMA] > 0.0
+    gam = np.zeros(nn + 1)
+    gmax = 0.0
+    if gammas_on:
+        _gammas(s, params, gam)
+        for i in range(n):
+            gmax = max(gmax, gam[actions[i]])
+    for i in range(n):
+        a = actions[i]
+        if a >= nn:  # the pass
+            visits[i] = even
+            wins[i] = even * params[E_PASS_WINRATE]
+            continue
+        p = point_of(size, a)
+        vn = even + bonus_n[a]
+        vw = 0.5 * even + bonus_w[a]
+        if params[EXPERIENCE_HEAD + _pattern_code(s, p, c)] != 0.0:
+            vn += params[E_PAT3]
+            vw += params[E_PAT3]
+        if _self_atari(s, p, c) > 0:
+            vn += params[E_SELFATARI]
+        if last >= 0:
+            dy = abs(p // W - last // W)
+            dx = abs(p % W - last % W)
+            d = dx + dy
+            if d <= 3:
+                b = params[E_CFG1] if d == 1 else (params[E_CFG2] if d == 2 else params[E_CFG3])
+                vn += b
+                vw += b
+        r = p // W - 1
+        col = p % W - 1
+        line = min(min(r, col), min(size - 1 - r, size - 1 - col))
+        if line <= 2 and _empty_area(s, p, 3):
+            if line <= 1:
+                vn += params[E_EMPTYAREA]
+            else:
+                vn += params[E_EMPTYAREA]
+                vw += params[E_EMPTYAREA]
+        if gammas_on and gmax > 0.0:
+            share = params[E_GAMMA] * gam[a] / gmax  # a bonus only: a low gamma is no evidence of a bad move
+            vn += share
+            vw += share
+        visits[i] = vn
+        wins[i] = vw

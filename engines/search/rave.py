@@ -1,0 +1,456 @@
+"""MCTS with RAVE (all-moves-as-first values) and priors as virtual experience, generic over the
+game kernels (engines/kernels.py) in the style of michi and Pachi.
+
+Representation (as engines/search/mcts.py): the tree lives in preallocated arrays, one row per node:
+  tree_f float32[cap, 6]: visits, wins, AMAF visits, AMAF wins, prior visits, prior wins
+  tree_i int32[cap, 4]:   move, first child, number of children (0 = leaf), flags (unused)
+Children of a node are contiguous rows; ``wins`` of a node count for the player who made the move
+into it.  Visits and wins include the virtual experience a child starts with (its prior, also
+given to its AMAF counts); the prior columns keep it apart so that SearchResult reports real
+visits and means.  meta int64[8]: node count, root row, deepest path, pool full, playouts counted
+in the ownership sums.  Positions are not stored: a simulation replays the moves from the root.
+
+Selection: the child with the best (1 - beta) * Q + beta * Q_amaf (+ c * sqrt(ln N / (n + 1)) when
+c > 0), beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv) (michi's form of Gelly and Silver's
+schedule); a child without any experience gets ``fpu``.  Expansion: a leaf with ``expand_visits``
+real visits (the root at once) gets the children kernel's moves, each with the experience kernel's
+virtual visits and wins.  Playout: the knowledge's traced playout (a policy in compiled code; the
+game's rollout_moves chosen uniformly when the knowledge has none), leaving the final position for
+the ownership kernel.  Backup: results along the path, then AMAF: every node on the path credits
+each child whose move the node's mover played first at or below the node, in the tree or in the
+playout (players alternate, one move a ply; a move traced as -1, or the knowledge's
+``amaf_exclude`` action such as Go's pass, earns no credit).
+
+The kernel is resumable, so the Python side runs it in batches and checks the clock between them;
+search() on the same state goes on with the same tree (visits and ownership accumulate),
+advance(move) keeps the subtree of a move played, reset() forgets everything.
+"""
+import math
+import time
+from dataclasses import dataclass
+
+import numba as nb
+import numpy as np
+
+from engines import kernels as K
+from engines.knowledge.bundle import Knowledge, knowledge_for, registered_module
+from engines.rng import below, make_rng
+from engines.search.base import checked_position, config_from
+from engines.search.mcts import MAX_PATH, compact
+from engines.search.result import WIN_PROBABILITY, Limits, SearchResult
+from engines.validate import check_bool, check_int, check_number
+
+# tree_f columns
+VISITS, WINS, AVISITS, AWINS, PVISITS, PWINS = range(6)
+# tree_i columns (as mcts.py, so that mcts.compact serves both)
+MOVE, FIRST, COUNT, FLAGS = 0, 1, 2, 3
+# meta fields
+M_NODES, M_ROOT, M_MAXDEPTH, M_FULL, M_OWNED = 0, 1, 2, 3, 4
+# params fields
+(P_EQUIV, P_C, P_EXPAND, P_FPU, P_AMAF, P_EVEN, P_HAS_EXP, P_GENERIC, P_HAS_OWNER, P_EXCLUDE, P_CAP,
+ P_PRIOR_AMAF, P_NPARAMS) = range(13)
+
+
+@dataclass(frozen=True)
+class RaveConfig:
+    """Tunables of the RAVE search (frozen: derive variants with dataclasses.replace).  Results are
+    in [0, 1] (1 = win)."""
+    rave_equiv: float = 3500.0  # visits at which the AMAF and the real mean weigh the same (michi: 3500)
+    c: float = 0.2              # UCT exploration constant added to the blended value (michi: 0; 0.2 won the tuning)
+    expand_visits: int = 8      # real visits a leaf needs before it is expanded (the root always is)
+    fpu: float = 1.1            # value of a child with no experience at all (above any mean: tried first)
+    amaf: bool = True           # use the AMAF statistics (False: plain UCT with priors)
+    priors: bool = True         # start children with the knowledge's virtual experience (False: none)
+    prior_amaf: bool = True     # give the virtual experience to the AMAF counts too (michi)
+    prior_even: float = 10.0    # virtual visits at 0.5 of every child when the knowledge has no experience kernel
+
+    def __post_init__(self):
+        for name in ("rave_equiv", "c", "fpu", "prior_even"):
+            check_number(f"RaveConfig.{name}", getattr(self, name), 0.0)
+        if self.rave_equiv <= 0.0:
+            raise ValueError(f"RaveConfig.rave_equiv must be > 0, got {self.rave_equiv!r}")
+        check_int("RaveConfig.expand_visits", self.expand_visits, 0)
+        for name in ("amaf", "priors", "prior_amaf"):
+            check_bool(f"RaveConfig.{name}", getattr(self, name))
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def no_traced_playout(s, rng, trace, params):
+    """Placeholder (never called: the search then plays the game's rollout_moves itself)."""
+    return 0
+
+
+@nb.njit(K.SIG_EXPERIENCE, cache=True)
+def no_experience(s, actions, n, visits, wins, params):
+    """Placeholder (never called: the search then gives an even prior)."""
+    for i in range(n):
+        visits[i] = 0.0
+        wins[i] = 0.0
+
+
+@nb.njit(K.SIG_OWNERSHIP, cache=True)
+def no_ownership(s, out):
+    """Placeholder (never called without an ownership kernel)."""
+    return
+
+
+@nb.njit(cache=True)
+def _select(tree_f, tree_i, node, params):
+    """The child of node to descend into (its row)."""
+    first = tree_i[node, FIRST]
+    count = tree_i[node, COUNT]
+    equiv = params[P_EQUIV]
+    c = params[P_C]
+    amaf = params[P_AMAF] != 0.0
+    log_n = 0.0
+    if c > 0.0:
+        parent_n = 0.0
+        for j in range(first, first + count):
+            parent_n += tree_f[j, VISITS]
+        log_n = math.log(max(parent_n, 1.0))
+    best = first
+    best_score = -1e300
+    for j in range(first, first + count):
+        n = np.float64(tree_f[j, VISITS])
+        an = np.float64(tree_f[j, AVISITS]) if amaf else 0.0
+        if n <= 0.0 and an <= 0.0:
+            score = params[P_FPU]
+        else:
+            q = tree_f[j, WINS] / n if n > 0.0 else 0.0
+            if an > 0.0:
+                beta = an / (an + n + n * an / equiv)
+                score = (1.0 - beta) * q + beta * tree_f[j, AWINS] / an
+            else:
+                score = q
+            if c > 0.0:
+                score += c * math.sqrt(log_n / (n + 1.0))
+        if score > best_score:
+            best_score = score
+            best = j
+    return best
+
+
+@nb.njit(cache=True)
+def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, params, legal, experience):
+    """Create the children of node with their virtual experience; False when it has none or the
+    pool is full."""
+    n = legal(scratch, actions)
+    used = meta[M_NODES]
+    if n == 0:
+        return False
+    if used + n > tree_f.shape[0]:
+        meta[M_FULL] = 1
+        return False
+    if params[P_HAS_EXP] != 0.0:
+        experience(scratch, actions, n, vis, win, exp_params)
+    else:
+        for i in range(n):
+            vis[i] = params[P_EVEN]
+            win[i] = 0.5 * params[P_EVEN]
+    prior_amaf = params[P_PRIOR_AMAF] != 0.0
+    for i in range(n):
+        row = used + i
+        tree_i[row, MOVE] = actions[i]
+        tree_i[row, FIRST] = 0
+        tree_i[row, COUNT] = 0
+        tree_i[row, FLAGS] = 0
+        tree_f[row, VISITS] = vis[i]
+        tree_f[row, WINS] = win[i]
+        tree_f[row, PVISITS] = vis[i]
+        tree_f[row, PWINS] = win[i]
+        tree_f[row, AVISITS] = vis[i] if prior_amaf else 0.0
+        tree_f[row, AWINS] = win[i] if prior_amaf else 0.0
+    tree_i[node, FIRST] = used
+    tree_i[node, COUNT] = n
+    meta[M_NODES] = used + n
+    return True
+
+
+@nb.njit(cache=True)
+def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first_by, actions, vis, win, owner,
+             exp_params, playout_params, rng, n_sims, legal, rollout_moves, apply, terminal, to_move, result,
+             traced_playout, experience, ownership):
+    """Runs n_sims simulations from the root; returns how many ran."""
+    root = meta[M_ROOT]
+    expand_visits = params[P_EXPAND]
+    exclude = np.int64(params[P_EXCLUDE])
+    generic = params[P_GENERIC] != 0.0
+    amaf = params[P_AMAF] != 0.0
+    has_owner = params[P_HAS_OWNER] != 0.0
+    cap = np.int64(params[P_CAP])
+    root_mover = to_move(root_state)
+    for _ in range(n_sims):
+        scratch[:] = root_state
+        node = root
+        depth = 0
+        path[0] = root
+        # selection
+        while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2:
+            node = _select(tree_f, tree_i, node, params)
+            m = tree_i[node, MOVE]
+            apply(scratch, m)
+            seq[depth] = -1 if m == exclude else m
+            depth += 1
+            path[depth] = node
+        # expansion
+        if not terminal(scratch) and depth < MAX_PATH - 2 \
+                and (node == root or tree_f[node, VISITS] - tree_f[node, PVISITS] >= expand_visits):
+            if _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, params, legal,
+                       experience):
+                node = _select(tree_f, tree_i, node, params)
+                m = tree_i[node, MOVE]
+                apply(scratch, m)
+                seq[depth] = -1 if m == exclude else m
+                depth += 1
+                path[depth] = node
+        # playout
+        played = 0
+        if not terminal(scratch):
+            if generic:
+                tail = seq.shape[0] - depth
+                while not terminal(scratch) and played < cap and played < tail:
+                    k = rollout_moves(scratch, actions)
+                    if k == 0:
+                        break
+                    m = actions[below(rng, k)]
+                    apply(scratch, m)
+                    seq[depth + played] = -1 if m == exclude else m
+                    played += 1
+            else:
+                played = traced_playout(scratch, rng, seq[depth:], playout_params)
+        r = result(scratch)  # for player 0
+        if has_owner:
+            ownership(scratch, owner)
+            meta[M_OWNED] += 1
+        # backup: node i was entered by the player to move at depth i - 1
+        for i in range(depth + 1):
+            mover = root_mover if (i % 2 == 1) else 1 - root_mover
+            v = r if mover == 0 else 1.0 - r
+            row = path[i]
+            tree_f[row, VISITS] += 1.0
+            tree_f[row, WINS] += v
+        if depth > meta[M_MAXDEPTH]:
+            meta[M_MAXDEPTH] = depth
+        # AMAF: first_by[colour, move] = the first ply >= d at which colour played move
+        if amaf:
+            total = depth + played
+            first_by[:, :] = -1
+            j = total - 1
+            for d in range(depth, -1, -1):
+                while j >= d:
+                    a = seq[j]
+                    if a >= 0:
+                        first_by[(root_mover + j) % 2, a] = j
+                    j -= 1
+                row = path[d]
+                count = tree_i[row, COUNT]
+                if count == 0:
+                    continue
+                mover = (root_mover + d) % 2  # the player to move at depth d
+                v = r if mover == 0 else 1.0 - r
+                first = tree_i[row, FIRST]
+                for ch in range(first, first + count):
+                    m = tree_i[ch, MOVE]
+                    if m != exclude and first_by[mover, m] >= d:
+                        tree_f[ch, AVISITS] += 1.0
+                        tree_f[ch, AWINS] += v
+    return n_sims
+
+
+def default_knowledge(game):
+    """The game's RAVE knowledge (its knowledge module's ``heavy_knowledge(game)``), else its
+    registered default bundle."""
+    module = registered_module(game)
+    heavy = getattr(module, "heavy_knowledge", None) if module is not None else None
+    return heavy(game) if heavy is not None else knowledge_for(game)
+
+
+class Rave:
+    """RAVE MCTS for one game (the Searcher interface of engines/search/base.py).
+
+    ``search(state, limits)`` returns a SearchResult on the WIN_PROBABILITY scale with
+    stats["ownership"] (when the knowledge has an ownership kernel: the mean owner of each point,
+    +1 player 0 .. -1 player 1, over every playout run from the current root);
+    ``advance(move)`` keeps the subtree of a move played; ``reset()`` forgets the tree.  Calling
+    search() again on the same state goes on with the same tree.  Deterministic for a fixed seed
+    and simulation budget.  Limits: simulations and/or time.
+
+    Knowledge: an engines.knowledge.heavy.HeavyKnowledge (traced playout, experience, ownership,
+    amaf_exclude) or a plain Knowledge (children only: random playouts, even priors); None gives
+    default_knowledge(game).  ``capacity`` is the node pool's size, ``clock`` the time source.
+    """
+
+    BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
+
+    def __init__(self, game, config: RaveConfig | None = None, knowledge=None, seed: int = 0,
+                 capacity: int = 1 << 21, clock=time.perf_counter):
+        kernels = getattr(game, "kernels", None)
+        if not isinstance(kernels, K.GameKernels):
+            raise ValueError(f"game must be a game with compiled kernels (engines.games), got {game!r}")
+        self.game = game
+        self.config = config = config_from(RaveConfig, config)
+        if knowledge is None:
+            knowledge = default_knowledge(game)
+        if not isinstance(knowledge, Knowledge):
+            raise ValueError(f"knowledge must be an engines.knowledge.bundle.Knowledge or None, got {knowledge!r}")
+        self.knowledge = knowledge
+        self.seed = check_int("seed", seed)
+        self.capacity = check_int("capacity (nodes)", capacity, 2)
+        if not callable(clock):
+            raise ValueError("clock must be a callable returning seconds")
+        self.clock = clock
+        na = game.num_actions
+        traced = getattr(knowledge, "traced_playout", None)
+        experience = getattr(knowledge, "experience", None)
+        ownership = getattr(knowledge, "ownership", None)
+        self.ownership_size = int(getattr(knowledge, "ownership_size", 0)) if ownership is not None else 0
+        self.playout_params = np.ascontiguousarray(getattr(knowledge, "playout_params", np.zeros(0)), np.float64)
+        self.exp_params = np.ascontiguousarray(getattr(knowledge, "experience_params", np.zeros(0)), np.float64)
+        pass_action = getattr(game, "pass_action", None)
+        p = np.zeros(P_NPARAMS)
+        p[P_EQUIV] = config.rave_equiv
+        p[P_C] = config.c
+        p[P_EXPAND] = config.expand_visits
+        p[P_FPU] = config.fpu
+        p[P_AMAF] = 1.0 if config.amaf else 0.0
+        p[P_EVEN] = config.prior_even if config.priors else 0.0
+        p[P_HAS_EXP] = 1.0 if (experience is not None and config.priors) else 0.0
+        p[P_GENERIC] = 1.0 if traced is None else 0.0
+        p[P_HAS_OWNER] = 1.0 if self.ownership_size > 0 else 0.0
+        p[P_EXCLUDE] = -2 if pass_action is None else pass_action  # -2: no move is excluded
+        p[P_CAP] = 3 * na
+        p[P_PRIOR_AMAF] = 1.0 if config.prior_amaf else 0.0
+        self.params = p
+        self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
+            (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
+            (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
+            (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
+            (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
+            (traced or no_traced_playout, K.SIG_TRACED_PLAYOUT, "traced_playout"),
+            (experience or no_experience, K.SIG_EXPERIENCE, "experience"),
+            (ownership or no_ownership, K.SIG_OWNERSHIP, "ownership")))
+        self.rng = make_rng(self.seed)
+        self._state_len = int(game.initial_state().shape[0])
+        self._actions = np.empty(na, dtype=np.int32)
+        self._vis = np.empty(na, dtype=np.float64)
+        self._win = np.empty(na, dtype=np.float64)
+        self._path = np.empty(MAX_PATH, dtype=np.int64)
+        scratch = int(getattr(knowledge, "playout_scratch", 0))
+        self._seq = np.empty(MAX_PATH + max(4 * na, scratch), dtype=np.int64)
+        self._first_by = np.empty((2, na), dtype=np.int64)
+        self._owner = np.zeros(max(self.ownership_size, 1), dtype=np.float64)
+        self.tree_f = np.zeros((self.capacity, 6), dtype=np.float32)
+        self.tree_i = np.zeros((self.capacity, 4), dtype=np.int32)
+        self.meta = np.zeros(8, dtype=np.int64)
+        self.root_state = None
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the tree and the ownership sums."""
+        self.meta[:] = 0
+        self.meta[M_NODES] = 1
+        self.tree_f[0, :] = 0
+        self.tree_i[0, :] = 0
+        self._owner[:] = 0.0
+        self.root_state = None
+
+    @property
+    def tree_size(self) -> int:
+        """Nodes held in the tree (the root included)."""
+        return int(self.meta[M_NODES])
+
+    def advance(self, move: int) -> None:
+        """The game went on with move: keep its subtree (or start afresh when it is not in the tree);
+        the ownership sums start again."""
+        if self.root_state is None:
+            return
+        new_state = self.game.play(self.root_state, move)
+        root = int(self.meta[M_ROOT])
+        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
+        rows = np.flatnonzero(self.tree_i[first:first + count, MOVE] == move)
+        if count == 0 or rows.size == 0:
+            self.reset()
+            return
+        child = first + int(rows[0])
+        self.meta[M_ROOT] = child
+        self.root_state = new_state
+        self._owner[:] = 0.0
+        self.meta[M_OWNED] = 0
+        if self.meta[M_NODES] > self.capacity // 2:  # garbage-collect everything outside the subtree
+            new_f = np.zeros(self.tree_f.shape, np.float32)
+            new_i = np.zeros(self.tree_i.shape, np.int32)
+            used = compact(self.tree_f, self.tree_i, child, new_f, new_i)
+            self.tree_f, self.tree_i = new_f, new_i
+            self.meta[M_NODES] = used
+            self.meta[M_ROOT] = 0
+            self.meta[M_FULL] = 0
+
+    def _run(self, n):
+        return run_rave(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
+                        self._path, self._seq, self._first_by, self._actions, self._vis, self._win, self._owner,
+                        self.exp_params, self.playout_params, self.rng, n, *self._kernels)
+
+    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
+        """Search from state within limits (simulations and/or time on the clock)."""
+        started = self.clock()
+        state = checked_position(self.game, state, limits, self._state_len)
+        if limits.depth is not None or limits.nodes is not None:
+            raise ValueError("RAVE counts simulations and time: Limits.depth and Limits.nodes are alpha-beta "
+                             "budgets it cannot honour")
+        if limits.simulations is None and limits.time is None:
+            raise ValueError("RAVE needs Limits.simulations or Limits.time")
+        deadline = limits.deadline(started)
+        if self.root_state is None or not np.array_equal(self.root_state, state):
+            self.reset()
+            self.root_state = state.copy()
+        root = int(self.meta[M_ROOT])
+        self._scratch = np.empty_like(self.root_state)
+        self.meta[M_MAXDEPTH] = 0
+        budget = limits.simulations if limits.simulations is not None else (1 << 62)
+        done = 0
+        batch = 8
+        while done < budget:
+            n = min(batch, budget - done)
+            if deadline is not None:
+                t0 = self.clock()
+                if t0 >= deadline:
+                    break
+                done += self._run(n)
+                dt = max(self.clock() - t0, 1e-7)
+                rate = n / dt
+                room = deadline - self.clock()
+                batch = int(max(1, min(rate * self.BATCH_SECONDS, rate * room * 0.25)))
+            else:
+                done += self._run(n)
+                batch = min(batch * 2, 1 << 16)
+        if done == 0 and self.tree_i[root, COUNT] == 0:
+            done += self._run(1)  # a move must exist even when the budget was already spent
+        return self._result(root, done, self.clock() - started)
+
+    def _result(self, root, sims, elapsed) -> SearchResult:
+        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
+        rows = slice(first, first + count)
+        moves = self.tree_i[rows, MOVE].tolist()
+        visits = (self.tree_f[rows, VISITS].astype(np.float64) - self.tree_f[rows, PVISITS])
+        wins = (self.tree_f[rows, WINS].astype(np.float64) - self.tree_f[rows, PWINS])
+        visits = np.rint(np.maximum(visits, 0.0))
+        means = np.where(visits > 0, wins / np.maximum(visits, 1e-12), 0.0)
+        best = int(np.lexsort((-means, -visits))[0])  # most real visits, then the best mean
+        pv, node = [], root
+        while self.tree_i[node, COUNT] > 0 and len(pv) < 64:
+            f, c = int(self.tree_i[node, FIRST]), int(self.tree_i[node, COUNT])
+            real = self.tree_f[f:f + c, VISITS] - self.tree_f[f:f + c, PVISITS]
+            k = int(np.argmax(real))
+            if real[k] < 0.5:
+                break
+            node = f + k
+            pv.append(int(self.tree_i[node, MOVE]))
+        total = visits.sum()
+        stats = {"simulations": int(sims), "tree_size": self.tree_size, "time": elapsed,
+                 "max_depth": int(self.meta[M_MAXDEPTH]), "tree_full": bool(self.meta[M_FULL])}
+        if self.ownership_size > 0:
+            owned = max(int(self.meta[M_OWNED]), 1)
+            stats["ownership"] = (self._owner / owned).tolist()
+        return SearchResult(
+            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, scale=WIN_PROBABILITY,
+            moves=moves, visits=visits.tolist(), values=means.tolist(), pv=pv, stats=stats)

@@ -1,0 +1,111 @@
+"""What GTP Go controllers read beyond the GTP core (protocols/gtp.py): moves as GNU Go and Leela
+Zero write them, the board drawing of ``showboard``, the analysis lines of ``lz-analyze``
+(Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands.
+
+Points are ``(row, col)`` of the board view (row 0 at the top; protocols/common.py); a pass is
+None.  Win rates are probabilities in [0, 1] for the player to move; ownership is in [-1, 1], +1
+Black.  Nothing here imports the engine.
+"""
+from dataclasses import dataclass, field
+
+from protocols.common import PASS, ProtocolError, parse_int
+from protocols.gtp import COLUMNS, format_vertex, parse_colour
+
+__all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
+           "format_gfx", "format_handicap", "fixed_handicap_points"]
+
+
+def format_move(point, size: int) -> str:
+    """A move as GNU Go writes it: 'D4' (upper case), 'pass'."""
+    return "pass" if point is PASS else format_vertex(point, size).upper()
+
+
+def format_board(cells, captures=(0, 0), to_move: int = 0, komi: float = 0.0) -> str:
+    """showboard: a newline, then the board with column letters and row numbers, X black, O
+    white; then captures, komi and the player to move."""
+    n = len(cells)
+    letters = "   " + " ".join(c.upper() for c in COLUMNS[:n])
+    lines = [letters]
+    for i, row in enumerate(cells):
+        lines.append(f"{n - i:2d} " + " ".join(".XO"[int(v)] for v in row) + f" {n - i}")
+    lines.append(letters)
+    lines.append(f"captured: black {captures[0]} white {captures[1]}; komi {komi:g}; "
+                 f"{('black', 'white')[to_move]} to move")
+    return "\n" + "\n".join(lines)
+
+
+@dataclass
+class AnalysisLine:
+    """One candidate move of lz-analyze: its visits, the win rate for the player to move after
+    ``move`` is played by it, the prior, and the principal variation starting with move."""
+    move: object          # (row, col) or PASS
+    visits: int
+    winrate: float        # 0..1
+    prior: float = 0.0    # 0..1
+    pv: list = field(default_factory=list)
+
+
+def format_info(lines, size: int) -> str:
+    """Leela Zero's lz-analyze line: 'info move D4 visits 120 winrate 5234 prior 1000 lcb 5100
+    order 0 pv D4 Q16 info move ...' (win rates and priors in 1/10000; moves by visits)."""
+    parts = []
+    for order, line in enumerate(sorted(lines, key=lambda e: -e.visits)):
+        winrate = int(round(min(max(line.winrate, 0.0), 1.0) * 10000))
+        prior = int(round(min(max(line.prior, 0.0), 1.0) * 10000))
+        pv = " ".join(format_move(p, size) for p in (line.pv or [line.move]))
+        parts.append(f"info move {format_move(line.move, size)} visits {int(line.visits)} winrate {winrate} "
+                     f"prior {prior} lcb {winrate} order {order} pv {pv}")
+    return " ".join(parts)
+
+
+def parse_lz_analyze(args: list, to_move: int) -> tuple[int, int]:
+    """(colour, interval in centiseconds) of 'lz-analyze [colour] [interval] [interval N] ...'
+    (Leela Zero's form; Sabaki sends 'lz-analyze B 50' or 'lz-analyze 50').  Unknown keywords
+    (minmoves, avoid, ...) are ignored; no interval: 0 (one line at the end)."""
+    colour, interval, rest = to_move, 0, list(args)
+    if rest and not rest[0].isdigit() and rest[0].lower() in ("b", "w", "black", "white"):
+        colour = parse_colour(rest.pop(0))
+    if rest and rest[0].isdigit():
+        interval = parse_int(rest.pop(0), "interval", low=0)
+    while rest:
+        word = rest.pop(0)
+        if word == "interval" and rest:
+            interval = parse_int(rest.pop(0), "interval", low=0)
+    return colour, interval
+
+
+def format_gfx(size: int, influence=None, labels=None, variation=None, text: str = "") -> str:
+    """GoGui's gfx text: 'INFLUENCE D4 0.5 ...' (values in [-1, 1]), 'LABEL D4 12 ...', 'VAR b D4
+    w Q16 ...' (colour 0/1 and point pairs), 'TEXT ...'; each part on its own line, empty parts left out."""
+    out = []
+    if influence:
+        out.append("INFLUENCE " + " ".join(f"{format_move(p, size)} {max(-1.0, min(1.0, v)):.2f}"
+                                          for p, v in influence))
+    if labels:
+        out.append("LABEL " + " ".join(f"{format_move(p, size)} {label}" for p, label in labels))
+    if variation:
+        out.append("VAR " + " ".join(f"{'bw'[c]} {format_move(p, size)}" for c, p in variation))
+    if text:
+        out.append("TEXT " + text)
+    return "\n".join(out)
+
+
+def fixed_handicap_points(size: int, stones: int) -> list:
+    """GTP 2's fixed_handicap placement (section 4.1.1: on 19x19 D4 Q16 D16 Q4 D10 Q10 K4 K16 K10,
+    the centre stone for odd counts from 5) as board-view points.  Sizes 7 and up; at most 4 stones
+    on 7x7 and on even sizes, 9 otherwise.  ProtocolError when the size does not allow that many."""
+    limit = 0 if size < 7 else 4 if (size == 7 or size % 2 == 0) else 9
+    if not 2 <= stones <= limit:
+        raise ProtocolError(f"invalid handicap {stones} on {size}x{size} (2..{limit})" if limit
+                            else f"no fixed handicap on {size}x{size}")
+    d = 2 if size < 13 else 3
+    lo, hi, mid = d, size - 1 - d, size // 2
+    # (row from the bottom, col from the left), in GTP's order
+    order = [(lo, lo), (hi, hi), (hi, lo), (lo, hi), (mid, lo), (mid, hi), (lo, mid), (hi, mid)]
+    chosen = order[:stones] if stones <= 4 or stones % 2 == 0 else order[:stones - 1] + [(mid, mid)]
+    return [(size - 1 - r, c) for r, c in chosen]
+
+
+def format_handicap(points, size: int) -> str:
+    """The vertices of a handicap placement, space separated."""
+    return " ".join(format_move(p, size) for p in points)
