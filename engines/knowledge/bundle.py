@@ -10,6 +10,7 @@ parameter vectors (signatures in engines/kernels.py):
   network                  a small fully connected Network (MCTS rollout="network", prior="network")
   children                 SIG_LEGAL: the moves an MCTS node gets as children, in child order (None:
                            the game's legal moves)
+  playout                  SIG_PLAYOUT: the playout of MCTS rollout="random" (None: the game's own)
 A search takes what its configuration needs and says so when a needed piece is missing.
 
 The registry (``registered_module``) names, for each game, the module holding its knowledge; each
@@ -86,11 +87,13 @@ class Knowledge:
     rollout_weights: np.ndarray | None = None
     network: Network | None = None
     children: object = None
+    playout: object = None  # SIG_PLAYOUT: replaces the game's playout for MCTS rollout="random"
 
     def __post_init__(self):
         _kernel("Knowledge.evaluate", self.evaluate, K.SIG_EVALUATE)
         _kernel("Knowledge.value", self.value, K.SIG_VALUE)
         _kernel("Knowledge.children", self.children, K.SIG_LEGAL)
+        _kernel("Knowledge.playout", self.playout, K.SIG_PLAYOUT)
         if isinstance(self.prior, str):
             check_choice("Knowledge.prior (as text)", self.prior, (NETWORK_PRIOR,))
             if self.network is None:

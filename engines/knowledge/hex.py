@@ -7,6 +7,9 @@ column n-1 (layout and neighbours: engines/games/hex.py).
 
 Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
   "distance" (default)   evaluate_distance, and value_distance as the value function
+The search knowledge of issue 20 (engines/knowledge/hex_patterns.py: bridge playouts, inferior
+cells, virtual connections) comes as ``hex_knowledge(game, patterns=, inferior=, connections=)``: the
+distance bundle plus a playout and a children kernel; ``warm_up`` compiles them.
 """
 import numba as nb
 import numpy as np
@@ -118,3 +121,30 @@ def _distance(game):
 
 
 EVALUATIONS = {"distance": _distance}  # name -> game -> Knowledge
+
+
+def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True):
+    """The distance bundle plus the chosen search knowledge of hex_patterns: bridge-answering
+    playouts (patterns), dead/captured/dominated cells kept out of the tree (inferior), and virtual
+    connections that cut a decided node's children and end its playouts at once (connections)."""
+    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge.bundle import Knowledge
+    return Knowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
+                     playout=HP.playout_kernel(patterns, connections),
+                     children=HP.children_kernel(inferior, connections))
+
+
+def warm_up(game):
+    """Compile the kernels of hex_patterns (and the solver's) on a small position of game."""
+    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge import hex_solver
+    from engines.rng import make_rng
+    state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
+    out = np.empty(game.num_actions, dtype=np.int32)
+    rng = make_rng(0)
+    for kernel in HP.KERNELS:
+        if kernel in (HP.children_inferior, HP.children_vc, HP.children_full):
+            kernel(state, out)
+        else:
+            kernel(state.copy(), rng)
+    hex_solver.warm_up(game)

@@ -435,7 +435,8 @@ class MCTS:
     default), of which the config decides what is used: ``prior`` / ``prior_params`` (uniform when
     None; "network" for the softmax of ``network``) when selection is "puct" or prior_use is not
     "none"; ``rollout_weights`` for rollout="weighted"; ``network`` for rollout="network"; ``value`` /
-    ``value_params`` for rollout="value".  ``capacity`` is the node pool's size (rows), ``clock``
+    ``value_params`` for rollout="value"; a bundle's ``playout`` kernel, when it has one, replaces the
+    game's for rollout="random".  ``capacity`` is the node pool's size (rows), ``clock``
     the time source of Limits.time (seconds).
     """
 
@@ -496,7 +497,8 @@ class MCTS:
             (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
             (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
             (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
-            (kernels.playout, K.SIG_PLAYOUT, "playout"), (kernels.observe, K.SIG_OBSERVE, "observe"),
+            (knowledge.playout or kernels.playout, K.SIG_PLAYOUT, "playout"),
+            (kernels.observe, K.SIG_OBSERVE, "observe"),
             (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
         self.rng = make_rng(self.seed)
         self._state_len = int(game.initial_state().shape[0])
