@@ -220,7 +220,8 @@ class Player:
         while True:
             began = self.clock()
             try:
-                solved = solver.solve(*bits, budget, deadline, wld=True) if wld else solve_endgame(state, budget)
+                solved = (solver.solve(*bits, budget, deadline, wld=True) if wld
+                          else solve_endgame(state, budget, deadline=deadline, clock=self.clock))
             except SolveBudgetExceeded as out:
                 if isinstance(out, SolveDeadlineExceeded) or out.nodes == 0:
                     raise  # the time is up

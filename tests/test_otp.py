@@ -292,13 +292,15 @@ class StepClock:
 
 
 @pytest.mark.parametrize("seconds, share, empties, solved", [
-    (100.0, 0.5, 14, True), (10.0, 1.0, 14, True), (10.0, 0.5, 14, False), (100.0, 0.5, 13, False)])
+    (100.0, 0.5, 14, True), (16.0, 1.0, 14, True), (16.0, 0.5, 14, False), (100.0, 0.5, 13, False)])
 def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, empties, solved):
     """first_solve_nodes runs out; each retry has solve_growth times the nodes while its predicted
     time fits in solve_share of the time left, else the player searches instead.  Here the solve
-    needs five attempts (the last with 16 times the first budget); an attempt that runs out takes two
-    clock readings, and a retry is predicted to take two.  With 14 empty squares, solve_empties 13
-    does not try the solve."""
+    needs five attempts (the last with 16 times the first budget); an attempt that runs out takes three
+    clock readings (its start, the deadline check before its one slice of nodes, its end), so it
+    lasts two seconds and a retry is predicted to take four: after the fourth attempt (reading 11)
+    a deadline at 15.95 leaves 4.95 s, enough with solve_share 1, not with 0.5 (which stops after the
+    third).  With 14 empty squares, solve_empties 13 does not try the solve."""
     state = position(14, 2)
     exact = solve_endgame(state)
     settings = OtpSettings(first_solve_nodes=-(-exact.nodes // 16), solve_growth=2, solve_share=share,
@@ -309,7 +311,7 @@ def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, em
     assert GAME.is_legal(state, move)
     if solved:
         assert player.last == {"solved": True, "score": exact.score, "nodes": exact.nodes} and move == exact.move
-        assert clock.now == 8  # readings 0..8: four attempts that ran out (two each), the fifth (one)
+        assert clock.now == 13  # readings 0..13: four attempts that ran out (three each), the fifth (two)
     else:
         assert player.last["solved"] is False and "depth" in player.last
 
