@@ -19,7 +19,8 @@ handler (``Player.position``) and the small file transport around it (``play``).
      (their board is not this previous board) give way to an estimate from the stones;
   4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
      scoring, komi 2.5, the host's ko) with that move number (chains without liberty, which only an
-     impossible board has, left out), and MCTS searches it until the CPU budget ``seconds``,
+     impossible board has, left out), and the search (plain MCTS, or RAVE with the heavy Go knowledge:
+     the ``search`` setting) searches it until the CPU budget ``seconds``,
      counted from process start (imports and compiled-code loading included), is spent, but at least
      ``min_simulations`` simulations (a budget that start-up has all but spent gets a warning and
      this floor), or for exactly ``simulations`` simulations when that is set; the move is the most
@@ -71,6 +72,7 @@ SETTINGS_FILE = "my_player3.toml"      # beside my_player3.py
 ENV_PREFIX = "PLIES_LITTLEGO"
 PLAYER_FILE = Path(__file__).resolve().parent / "my_player3.py"  # what the host runs
 NOTES_FORMAT = 1
+SEARCHES = ("mcts", "rave")            # the search setting's values
 
 
 @dataclass(frozen=True)
@@ -93,11 +95,14 @@ class LittleGoSettings:
     cold_watchdog_seconds: float = setting(8.5, "the watchdog of a run that compiles (a cold cache): compiled "
                                                 "code can hold the watchdog's signal back, so such a run also "
                                                 "gets a kernel CPU limit (RLIMIT_CPU) at the next whole second")
-    selection: str = setting("uct", "the MCTS selection rule (engines.search.mcts.MCTSConfig.selection)")
-    c: float = setting(0.7, "the MCTS exploration constant (results in [0, 1])")
-    expand_visits: int = setting(4, "visits a leaf needs before it grows children (keeps a few seconds of "
+    search: str = setting("mcts", "the search: mcts (plain UCT, uniformly random playouts) or rave (RAVE with "
+                                  "the heavy Go knowledge: michi playouts, priors, MM gammas; "
+                                  "bench/results/littlego_rave.md)", choices=SEARCHES)
+    selection: str = setting("uct", "search = mcts: the selection rule (engines.search.mcts.MCTSConfig.selection)")
+    c: float = setting(0.7, "search = mcts: the exploration constant (results in [0, 1])")
+    expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
                                     "search within capacity)")
-    capacity: int = setting(1 << 21, "MCTS tree nodes (32 bytes each)")
+    capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
     batch_seconds: float = setting(0.02, "wall seconds of simulations between two readings of the CPU clock")
     first_batch: int = setting(256, "simulations of the first batch, before the rate is known")
     min_batch: int = setting(64, "the fewest simulations of a batch")
@@ -118,6 +123,8 @@ class LittleGoSettings:
         if not self.min_seconds <= self.max_seconds < self.watchdog_seconds:
             raise ValueError("min_seconds <= max_seconds < watchdog_seconds must hold, got "
                              f"{self.min_seconds!r}, {self.max_seconds!r}, {self.watchdog_seconds!r}")
+        if self.search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
         if self.margin < 0 or self.c < 0 or self.expand_visits < 0:
             raise ValueError("margin, c and expand_visits must not be negative")
 
@@ -288,9 +295,8 @@ def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, 
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return legal[0], None
-    from engines.search import Limits, make_searcher
-    search = {"selection": settings.selection, "c": settings.c, "expand_visits": settings.expand_visits}
-    searcher = make_searcher("mcts", game, search, None, seed, capacity=settings.capacity)
+    from engines.search import Limits
+    searcher = make_search(game, settings, seed)
     if settings.simulations is not None:
         result = searcher.search(state, Limits(simulations=settings.simulations))
         return result.move, result
@@ -314,6 +320,22 @@ def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, 
         total = settings.min_simulations
     result.stats["simulations"] = total
     return result.move, result
+
+
+def make_search(game, settings: LittleGoSettings, seed: int):
+    """The searcher of the ``search`` setting: plain MCTS (selection, c, expand_visits), or RAVE with
+    the heavy Go knowledge (engines.knowledge.go.heavy_knowledge: michi playouts, tree priors with the
+    shipped MM gammas) and its own tuned RaveConfig.  The RAVE tree's children are every legal move
+    (the game's legal kernel) rather than the knowledge's non-eye candidates: under stones-only
+    scoring and the 24-move horizon, filling an own eye is a point (the last move of a game can be
+    worth it), and plain MCTS keeps it too."""
+    from engines.search import make_searcher
+    if settings.search == "rave":
+        from engines.knowledge.go import heavy_knowledge
+        knowledge = dataclasses.replace(heavy_knowledge(game), children=game.kernels.legal)
+        return make_searcher("rave", game, None, knowledge, seed, capacity=settings.capacity)
+    search = {"selection": settings.selection, "c": settings.c, "expand_visits": settings.expand_visits}
+    return make_searcher("mcts", game, search, None, seed, capacity=settings.capacity)
 
 
 def best_allowed(game, action, result, allowed) -> int:

@@ -482,17 +482,59 @@ def test_the_fallback_move_is_valid_for_the_host():
 
 
 # ==== a decision pinned ==========================================================================
+@pytest.mark.parametrize("search", player.SEARCHES)
 @pytest.mark.parametrize("seed", range(5))
-def test_the_player_never_retakes_the_ko(tmp_path, seed):
+def test_the_player_never_retakes_the_ko(tmp_path, seed, search):
     """Black may not retake at (2,2) at once: only the previous board of input.txt tells so.  A search
     of the current board alone retakes it (an illegal move: the game lost) for most seeds."""
     (tmp_path / "input.txt").write_text(write_input(1, KO_PREVIOUS, KO_CURRENT))
-    code, err = one_move(tmp_path, {"PLIES_LITTLEGO_SIMULATIONS": "2000", "PLIES_LITTLEGO_SEED": str(seed)})
+    code, err = one_move(tmp_path, {"PLIES_LITTLEGO_SIMULATIONS": "2000", "PLIES_LITTLEGO_SEED": str(seed),
+                                    "PLIES_LITTLEGO_SEARCH": search})
     notes = json.loads((tmp_path / player.NOTES_FILE).read_text())
     assert code == 0 and notes["simulations"] == 2000, err  # the searched move, not the fallback
     text = (tmp_path / "output.txt").read_text()
     assert MOVE_LINE.match(text) and parse_move(text) != (2, 2)
     game_at(KO_CURRENT, KO_PREVIOUS, 6, died=[(2, 2)]).play(parse_move(text))  # valid for the host
+
+
+# ==== the search setting =========================================================================
+def test_the_search_setting_takes_mcts_or_rave_and_names_a_bad_value(tmp_path):
+    assert player.LittleGoSettings().search == "mcts"
+    assert player.load_settings(None, {"PLIES_LITTLEGO_SEARCH": "rave"}).search == "rave"
+    (tmp_path / player.SETTINGS_FILE).write_text('search = "rave"\n')
+    assert player.load_settings(tmp_path, {}).search == "rave"
+    warnings = []
+    assert player.load_settings(None, {"PLIES_LITTLEGO_SEARCH": "alphabeta"}, warnings.append) == \
+        player.LittleGoSettings()
+    assert len(warnings) == 1 and "search" in warnings[0] and "mcts, rave" in warnings[0]
+    with pytest.raises(ValueError, match="search"):
+        player.LittleGoSettings(search="RAVE")
+    from engines.search.mcts import MCTS
+    from engines.search.rave import Rave
+    game = Go(rules="littlego")
+    rave = player.make_search(game, player.LittleGoSettings(search="rave"), 1)
+    assert isinstance(rave, Rave) and rave.knowledge.traced_playout is not None  # the heavy knowledge
+    assert isinstance(player.make_search(game, player.LittleGoSettings(), 1), MCTS)
+
+
+# White plays move 24, the last: Black leads by 12 stones to 9 (+0.5 after komi); filling one of
+# White's own eyes (0,1) or (4,0) is a stone more and wins (the game ends before Black can take
+# the group, now in atari), every other point is suicide, a pass loses.
+LAST_MOVE = grid("20210", "22211", "21111", "22101", "02111")
+
+
+@pytest.mark.parametrize("search", player.SEARCHES)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_last_move_fills_an_own_eye_when_the_stone_wins(search, seed):
+    """Stones-only scoring and the 24-move horizon make an own eye worth a stone at the end; a tree
+    without eye fills (the heavy knowledge's candidates as RAVE's children) can only pass here."""
+    game = Go(rules="littlego")
+    state = game.state_from_cells(LAST_MOVE, 1, moves_played=23)
+    assert game.score(state) == 0.5 and not game.is_terminal(state)
+    settings = player.LittleGoSettings(search=search, simulations=500)
+    action, result = player.choose(game, state, settings, 0.0, seed)
+    assert action in (game.action(0, 1), game.action(4, 0)), game.point_of(action)
+    assert result.stats["simulations"] == 500
 
 
 # ==== the command line ===========================================================================
