@@ -45,7 +45,6 @@ increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the 
 """
 import argparse
 import dataclasses
-import math
 import os
 import random
 import select
@@ -56,7 +55,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from adapters import config, go_rules
+from adapters import go_rules, gtp_serve
 from adapters.coldstart import Compiler
 from adapters.config import ConfigError, setting
 from adapters.go_clock import GameClock, TimeControl, TimeSettingsError
@@ -136,15 +135,7 @@ class Settings:
                                    "simulations, the win rate")
 
     def __post_init__(self):
-        problems = []
-        if not MIN_SIZE <= self.size <= MAX_SIZE:
-            problems.append(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
-        if not (math.isfinite(self.time) and self.time >= 0):
-            problems.append(f"time must be a finite number >= 0, got {self.time}")
-        if self.simulations is not None and self.simulations < 1:
-            problems.append(f"simulations must be at least 1, got {self.simulations}")
-        if self.time == 0 and self.simulations is None:
-            problems.append("time 0 needs simulations N")
+        problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE)
         if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
             problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
         if self.capacity < 1000 or self.ownership_playouts < 1:
@@ -244,7 +235,7 @@ class Board:
         }
 
 
-class GoSession(Board):
+class GoSession(gtp_serve.TreeRecord, Board):
     """One engine session: the game (size, komi, setup stones, moves and the states after each),
     the clock and the search with its tree."""
 
@@ -346,14 +337,7 @@ class GoSession(Board):
         reason = self.game.illegal_reason(before, action)
         if reason is not None:
             raise IllegalMove(reason, action)
-        after = self.game.play(before, action)
-        if self.tree_state is not None and np.array_equal(self.tree_state, before):
-            self.searcher.advance(action)
-            self.tree_state = after
-        else:
-            self.tree_state = None
-        self.states.append(after)
-        self.moves.append((colour, point))
+        self.went_on(before, action, self.game.play(before, action), (colour, point))
 
     def set_stones(self, black, white, to_move: int):
         """Setup stones (an empty board's handicap, an SGF's AB/AW): the game starts from them."""
@@ -516,14 +500,6 @@ class GoSession(Board):
         colour = gtp.parse_colour(args[0])
         result = self.search(colour, self.limits(colour, arrival))
         return gtp_go.format_move(self.game.point_of(result.move), self.size)
-
-    def cmd_undo(self, args):
-        if not self.moves:
-            raise ProtocolError("cannot undo")
-        self.moves.pop()
-        self.states.pop()
-        self.tree_state = None
-        return ""
 
     def cmd_showboard(self, args):
         return gtp_go.format_board(self.game.cells(self.state), self.game.captures(self.state), self.to_move(),
@@ -892,36 +868,18 @@ def serve(engine: gtp.GtpEngine, session, stdin_fd: int, out) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
-    p = argparse.ArgumentParser(prog="plies-gtp", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
-    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (komi = 6.5)")
-    for field in dataclasses.fields(Settings):
-        flag, kind = "--" + field.name.replace("_", "-"), field.metadata["kind"]
-        default = "none" if field.default is None else field.default
-        text = f"{field.metadata['meaning']} [default {default}]"
-        if kind is bool:
-            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
-        else:
-            p.add_argument(flag, type=kind, default=None, help=text, choices=field.metadata.get("choices"))
-    return p
+    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5", epilog())
 
 
 def epilog() -> str:
-    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
-    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. "
-            f"{ENV_PREFIX}_TIME=2);\nflags override the environment, which overrides the --config file."
-            f"\n\nexit status:\n{statuses}")
+    return gtp_serve.epilog(ENV_PREFIX, "TIME=2", EXIT_STATUS)
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
-    if args.config is not None and not args.config.is_file():
-        raise ConfigError(f"--config: no file {args.config}")
-    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(Settings)}
-    return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
+    return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
 
 
-def make_engine(session) -> gtp.GtpEngine:
-    return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
+make_engine = gtp_serve.make_engine
 
 
 def start(settings: Settings, err=None):

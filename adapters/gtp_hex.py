@@ -38,7 +38,6 @@ increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the 
 """
 import argparse
 import dataclasses
-import math
 import os
 import sys
 import time
@@ -46,7 +45,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from adapters import config, hex_rules
+from adapters import gtp_serve, hex_rules
 from adapters.coldstart import Compiler
 from adapters.config import ConfigError, setting
 from adapters.hex_rules import MAX_SIZE, MIN_SIZE
@@ -111,15 +110,7 @@ class Settings:
                                      "is below this")
 
     def __post_init__(self):
-        problems = []
-        if self.size is not None and not MIN_SIZE <= self.size <= MAX_SIZE:
-            problems.append(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
-        if not (math.isfinite(self.time) and self.time >= 0):
-            problems.append(f"time must be a finite number >= 0, got {self.time}")
-        if self.simulations is not None and self.simulations < 1:
-            problems.append(f"simulations must be at least 1, got {self.simulations}")
-        if self.time == 0 and self.simulations is None:
-            problems.append("time 0 needs simulations N")
+        problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE)
         if self.expand_visits < 0 or self.capacity < 1:
             problems.append("expand_visits must be >= 0 and capacity >= 1")
         if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1 and self.c >= 0):
@@ -180,8 +171,10 @@ class PlayRules:
         return ""
 
 
-class HexSession(PlayRules):
+class HexSession(gtp_serve.TreeRecord, PlayRules):
     """One engine session: the board, its history (for undo) and the search with its tree."""
+
+    UNDO_REFUSAL = "cannot undo: no move has been played"
 
     def __init__(self, settings: Settings):
         _import_engine()
@@ -259,14 +252,7 @@ class HexSession(PlayRules):
         """Put colour's stone on action (checked empty, game not over) and keep the tree if the
         game went on as the tree foresaw."""
         before = self.position_for(colour)
-        after = self.game.play(before, action)
-        if self.tree_state is not None and np.array_equal(self.tree_state, before):
-            self.searcher.advance(action)
-            self.tree_state = after
-        else:
-            self.tree_state = None
-        self.states.append(after)
-        self.moves.append((colour, action))
+        self.went_on(before, action, self.game.play(before, action), (colour, action))
 
     def swap(self):
         self.states.append(self.state)  # the board stays; white moves again
@@ -324,14 +310,6 @@ class HexSession(PlayRules):
         if self.winner() is not None:
             raise ProtocolError(self.game_over_text())
         return self.cell_name(self.search(colour, arrival).move)
-
-    def cmd_undo(self, args):
-        if not self.moves:
-            raise ProtocolError("cannot undo: no move has been played")
-        self.moves.pop()
-        self.states.pop()
-        self.tree_state = None
-        return ""
 
     def cmd_showboard(self, args):
         winner = self.winner()
@@ -392,40 +370,22 @@ class HexSession(PlayRules):
         }
 
 
-def make_engine(session: HexSession) -> gtp.GtpEngine:
-    return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
+make_engine = gtp_serve.make_engine
 
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
-    p = argparse.ArgumentParser(prog="plies-gtp-hex", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
-    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (size = 7)")
-    for field in dataclasses.fields(Settings):
-        flag, kind = "--" + field.name.replace("_", "-"), field.metadata["kind"]
-        default = "none" if field.default is None else field.default
-        text = f"{field.metadata['meaning']} [default {default}]"
-        if kind is bool:
-            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
-        else:
-            p.add_argument(flag, type=kind, default=None, help=text)
-    return p
+    return gtp_serve.build_parser("plies-gtp-hex", __doc__.splitlines()[0], Settings, "size = 7", epilog())
 
 
 def epilog() -> str:
-    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
-    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. "
-            f"{ENV_PREFIX}_SIMULATIONS=2000);\nflags override the environment, which overrides the --config file."
-            f"\n\nexit status:\n{statuses}")
+    return gtp_serve.epilog(ENV_PREFIX, "SIMULATIONS=2000", EXIT_STATUS)
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
     """The settings of a command line: its flags over the environment over --config FILE over the
     defaults.  ConfigError for a bad key or value, naming it and where it came from."""
-    if args.config is not None and not args.config.is_file():
-        raise ConfigError(f"--config: no file {args.config}")
-    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(Settings)}
-    return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
+    return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
 
 
 class ColdStart(PlayRules):

@@ -12,6 +12,7 @@ only such a move is checked for ko: a violation when the last move captured ston
 the resulting board equals the board before that move.  The outcome of a forbidden placement is
 engines.errors.IllegalMove (a plain Python module) with its Reason.
 """
+from adapters.go_rules import group  # (stones, liberties) of the group at (i, j): the same flood fill
 from engines.errors import IllegalMove, Reason
 
 SIZE = 5
@@ -31,23 +32,6 @@ def neighbours(i: int, j: int):
     for a, b in ((i - 1, j), (i + 1, j), (i, j - 1), (i, j + 1)):
         if 0 <= a < SIZE and 0 <= b < SIZE:
             yield a, b
-
-
-def group(board, i: int, j: int) -> tuple[list[tuple[int, int]], set[tuple[int, int]]]:
-    """(stones, liberties) of the group at (i, j)."""
-    colour = board[i][j]
-    stones, libs, todo, seen = [], set(), [(i, j)], {(i, j)}
-    while todo:
-        p = todo.pop()
-        stones.append(p)
-        for q in neighbours(*p):
-            v = board[q[0]][q[1]]
-            if v == 0:
-                libs.add(q)
-            elif v == colour and q not in seen:
-                seen.add(q)
-                todo.append(q)
-    return stones, libs
 
 
 def has_liberty(board, i: int, j: int) -> bool:

@@ -56,11 +56,12 @@ def config_from(config_class, config):
     raise ValueError(f"config must be a {config_class.__name__}, a mapping of its fields or None, got {config!r}")
 
 
-def knowledge_from(game, knowledge):
-    """knowledge as a Knowledge bundle: None gives the game's registered default."""
+def knowledge_from(game, knowledge, default=None):
+    """knowledge as a Knowledge bundle: None gives default(game) (default None: the game's registered
+    default bundle)."""
     from engines.knowledge.bundle import Knowledge, knowledge_for
     if knowledge is None:
-        return knowledge_for(game)
+        return (default or knowledge_for)(game)
     if not isinstance(knowledge, Knowledge):
         raise ValueError(f"knowledge must be an engines.knowledge.bundle.Knowledge or None, got {knowledge!r}")
     return knowledge

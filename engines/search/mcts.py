@@ -31,17 +31,15 @@ from engines.knowledge import mlp
 from engines.knowledge.bundle import NETWORK_PRIOR
 from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
 from engines.rng import below, make_rng, uniform
-from engines.search.base import checked_position, config_from, knowledge_from
-from engines.search.result import WIN_PROBABILITY, Limits, SearchResult
+from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
+                                 TreeSearch)
 from engines.validate import check_bool, check_choice, check_int, check_number
 
 # tree_f columns
 VISITS, WINS, PRIOR, SUMSQ = 0, 1, 2, 3
-# tree_i columns
-MOVE, FIRST, COUNT, FLAGS = 0, 1, 2, 3
+# tree_i columns: as engines/search/tree.py (MOVE, FIRST, COUNT, FLAGS); flags:
 PRUNED = 1
-# meta fields
-M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
+# meta fields: as engines/search/tree.py (M_NODES, M_ROOT, M_MAXDEPTH, M_FULL)
 
 # params fields (float64 vector handed to the kernel, built from MCTSConfig)
 P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
@@ -61,8 +59,6 @@ PARENT_VISITS = {"children": PARENT_CHILDREN, "node": PARENT_NODE}
 FINAL_MOVES = ("most_visits_best_mean", "first_most_visited")
 PRIOR_COUNTS = ("exact", "rounded")
 PRIOR_VIEWS = ("mover", "player0")
-
-MAX_PATH = 4096  # deepest simulation path; a longer one stops descending and rolls out from there
 
 
 @dataclass(frozen=True)
@@ -402,28 +398,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
     return n_sims
 
 
-@nb.njit(types.int64(types.float32[:, ::1], types.int32[:, ::1], types.int64, types.float32[:, ::1],
-                    types.int32[:, ::1]), cache=True)
-def compact(tree_f, tree_i, root, new_f, new_i):
-    """Copies the subtree under root into fresh arrays (breadth first, root at row 0); returns its size."""
-    new_f[0, :] = tree_f[root, :]
-    new_i[0, :] = tree_i[root, :]
-    used = 1
-    head = 0
-    while head < used:
-        count = new_i[head, COUNT]
-        if count > 0:
-            old_first = new_i[head, FIRST]
-            new_i[head, FIRST] = used
-            for k in range(count):
-                new_f[used + k, :] = tree_f[old_first + k, :]
-                new_i[used + k, :] = tree_i[old_first + k, :]
-            used += count
-        head += 1
-    return used
-
-
-class MCTS:
+class MCTS(TreeSearch):
     """MCTS for one game (the Searcher interface of engines/search/base.py).
 
     ``search(state, limits)`` returns a SearchResult on the WIN_PROBABILITY scale; ``advance(move)``
@@ -440,21 +415,12 @@ class MCTS:
     the time source of Limits.time (seconds).
     """
 
-    BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
+    NAME = "MCTS"
 
     def __init__(self, game, config: MCTSConfig | None = None, knowledge=None, seed: int = 0,
                  capacity: int = 1 << 23, clock=time.perf_counter):
-        kernels = getattr(game, "kernels", None)
-        if not isinstance(kernels, K.GameKernels):
-            raise ValueError(f"game must be a game with compiled kernels (engines.games), got {game!r}")
-        self.game = game
-        self.config = config_from(MCTSConfig, config)
-        self.knowledge = knowledge = knowledge_from(game, knowledge)
-        self.seed = check_int("seed", seed)
-        self.capacity = check_int("capacity (nodes)", capacity, 2)
-        if not callable(clock):
-            raise ValueError("clock must be a callable returning seconds")
-        self.clock = clock
+        kernels = self._setup(game, MCTSConfig, config, knowledge, seed, capacity, clock)
+        knowledge = self.knowledge
         config = self.config
         na = game.num_actions
         obs_size = int(np.prod(game.observation_shape))
@@ -501,56 +467,17 @@ class MCTS:
             (kernels.observe, K.SIG_OBSERVE, "observe"),
             (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
         self.rng = make_rng(self.seed)
-        self._state_len = int(game.initial_state().shape[0])
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
         self._obs = np.zeros(obs_size, dtype=np.float32)
         self._logits = np.zeros(max(na, int(self.net_layers[-1])), dtype=np.float32)
         self._path = np.empty(MAX_PATH, dtype=np.int64)
         self._path_mover = np.empty(MAX_PATH, dtype=np.int64)
-        self.tree_f = np.zeros((self.capacity, 4), dtype=np.float32)  # zeros: pages are touched only as used
-        self.tree_i = np.zeros((self.capacity, 4), dtype=np.int32)
-        self.meta = np.zeros(8, dtype=np.int64)
-        self.root_state = None
-        self.reset()
+        self._pool(4)
 
-    def reset(self) -> None:
-        """Forget the tree."""
-        self.meta[:] = 0
-        self.meta[M_NODES] = 1
-        self.tree_f[0, :] = 0
-        self.tree_i[0, :] = 0
-        self.root_state = None
-
-    @property
-    def tree_size(self) -> int:
-        """Nodes held in the tree (the root included)."""
-        return int(self.meta[M_NODES])
-
-    def advance(self, move: int) -> None:
-        """The game went on with move: keep its subtree (or start afresh when it is not in the tree)."""
-        if self.root_state is None:
-            return
-        new_state = self.game.play(self.root_state, move)
-        root = int(self.meta[M_ROOT])
-        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
-        rows = np.flatnonzero(self.tree_i[first:first + count, MOVE] == move)
-        if count == 0 or rows.size == 0:
-            self.reset()
-            return
-        child = first + int(rows[0])
+    def _rooted(self, first, count, child):
         self.tree_i[first:first + count, FLAGS] &= ~PRUNED  # pruning marks belong to the old root
-        self.meta[M_ROOT] = child
-        self.root_state = new_state
         self.tree_i[child, FLAGS] = 0
-        if self.meta[M_NODES] > self.capacity // 2:  # garbage-collect everything outside the subtree
-            new_f = np.zeros(self.tree_f.shape, np.float32)  # calloc: pages touched only as used
-            new_i = np.zeros(self.tree_i.shape, np.int32)
-            used = compact(self.tree_f, self.tree_i, child, new_f, new_i)
-            self.tree_f, self.tree_i = new_f, new_i
-            self.meta[M_NODES] = used
-            self.meta[M_ROOT] = 0
-            self.meta[M_FULL] = 0  # the pool has room again
 
     def _run(self, n):
         return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
@@ -558,74 +485,24 @@ class MCTS:
                                self.rollout_weights, self.value_params, self.net_params, self.net_layers,
                                self._obs, self._logits, self.rng, n, *self._kernels)
 
-    def _check(self, state, limits):
-        state = checked_position(self.game, state, limits, self._state_len)
-        if limits.depth is not None or limits.nodes is not None:
-            raise ValueError("MCTS counts simulations and time: Limits.depth and Limits.nodes are alpha-beta "
-                             "budgets it cannot honour")
-        if limits.simulations is None and limits.time is None:
-            raise ValueError("MCTS needs Limits.simulations or Limits.time")
-        return state
+    def _resume(self, root):
+        first, count = self.tree_i[root, FIRST], self.tree_i[root, COUNT]
+        self.tree_i[first:first + count, FLAGS] &= ~PRUNED
 
-    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
-        """Search from state within limits (simulations and/or time on the clock)."""
-        started = self.clock()
-        state = self._check(state, limits)
-        deadline = limits.deadline(started)
-        if self.root_state is None or not np.array_equal(self.root_state, state):
-            self.reset()
-            self.root_state = state.copy()
-            root = 0
-        else:
-            root = int(self.meta[M_ROOT])
-            self.tree_i[self.tree_i[root, FIRST]:self.tree_i[root, FIRST] + self.tree_i[root, COUNT], FLAGS] &= ~PRUNED
-        self._scratch = np.empty_like(self.root_state)
-        self.meta[M_MAXDEPTH] = 0
-        budget = limits.simulations if limits.simulations is not None else (1 << 62)
-        done = 0
-        batch = 8
-        while done < budget:
-            n = min(batch, budget - done)
-            if deadline is not None:
-                t0 = self.clock()
-                if t0 >= deadline:
-                    break
-                done += self._run(n)
-                dt = max(self.clock() - t0, 1e-7)
-                rate = n / dt
-                room = deadline - self.clock()
-                # next batch: ~BATCH_SECONDS, and at most a quarter of what is left
-                batch = int(max(1, min(rate * self.BATCH_SECONDS, rate * room * 0.25)))
-            else:
-                done += self._run(n)
-                batch = min(batch * 2, 1 << 16)
-            if done == 0:
-                break
-        if done == 0 and self.tree_i[root, COUNT] == 0:
-            done += self._run(1)  # a move must exist even when the budget was already spent
-        return self._result(root, done, self.clock() - started)
+    def _root_counts(self, first, count):
+        rows = slice(first, first + count)
+        return self.tree_f[rows, VISITS].astype(np.float64), self.tree_f[rows, WINS].astype(np.float64)
 
-    def _result(self, root, sims, elapsed) -> SearchResult:
-        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
-        moves = self.tree_i[first:first + count, MOVE].tolist()
-        visits = self.tree_f[first:first + count, VISITS].astype(np.float64)
-        wins = self.tree_f[first:first + count, WINS].astype(np.float64)
-        means = np.where(visits > 0, wins / np.maximum(visits, 1e-12), 0.0)
+    def _best(self, visits, means):
         if self.config.final_move == "first_most_visited":
-            best = int(np.argmax(visits))  # the first of the most visited, in child order
-        else:
-            best = int(np.lexsort((-means, -visits))[0])  # most visits, then best mean
-        pv, node = [], root
-        while self.tree_i[node, COUNT] > 0 and len(pv) < 64:
-            f, c = int(self.tree_i[node, FIRST]), int(self.tree_i[node, COUNT])
-            node = f + int(np.argmax(self.tree_f[f:f + c, VISITS]))
-            if self.tree_f[node, VISITS] <= 0:
-                break
-            pv.append(int(self.tree_i[node, MOVE]))
-        total = visits.sum()
-        return SearchResult(
-            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, scale=WIN_PROBABILITY,
-            moves=moves, visits=visits.tolist(), values=means.tolist(), pv=pv,
-            stats={"simulations": int(sims), "tree_size": self.tree_size, "time": elapsed,
-                   "max_depth": int(self.meta[M_MAXDEPTH]), "tree_full": bool(self.meta[M_FULL]),
-                   "pruned": [int(m) for m, f in zip(moves, self.tree_i[first:first + count, FLAGS]) if f & PRUNED]})
+            return int(np.argmax(visits))  # the first of the most visited, in child order
+        return int(np.lexsort((-means, -visits))[0])  # most visits, then best mean
+
+    def _pv_visits(self, first, count):
+        return self.tree_f[first:first + count, VISITS]
+
+    def _pv_counts(self, v):
+        return v > 0
+
+    def _more_stats(self, first, count, moves):
+        return {"pruned": [int(m) for m, f in zip(moves, self.tree_i[first:first + count, FLAGS]) if f & PRUNED]}

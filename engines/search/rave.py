@@ -33,19 +33,17 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.knowledge.bundle import Knowledge, knowledge_for, registered_module
+from engines.knowledge.bundle import knowledge_for, registered_module
 from engines.rng import below, make_rng
-from engines.search.base import checked_position, config_from
-from engines.search.mcts import MAX_PATH, compact
-from engines.search.result import WIN_PROBABILITY, Limits, SearchResult
+from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
+                                 TreeSearch)
 from engines.validate import check_bool, check_int, check_number
 
 # tree_f columns
 VISITS, WINS, AVISITS, AWINS, PVISITS, PWINS = range(6)
-# tree_i columns (as mcts.py, so that mcts.compact serves both)
-MOVE, FIRST, COUNT, FLAGS = 0, 1, 2, 3
-# meta fields
-M_NODES, M_ROOT, M_MAXDEPTH, M_FULL, M_OWNED = 0, 1, 2, 3, 4
+# tree_i columns: as engines/search/tree.py (MOVE, FIRST, COUNT, FLAGS), so that its compact serves both
+# meta fields: as engines/search/tree.py (M_NODES, M_ROOT, M_MAXDEPTH, M_FULL), and
+M_OWNED = 4
 # params fields
 (P_EQUIV, P_C, P_EXPAND, P_FPU, P_AMAF, P_EVEN, P_HAS_EXP, P_GENERIC, P_HAS_OWNER, P_EXCLUDE, P_CAP,
  P_PRIOR_AMAF, P_NPARAMS) = range(13)
@@ -265,7 +263,7 @@ def default_knowledge(game):
     return heavy(game) if heavy is not None else knowledge_for(game)
 
 
-class Rave:
+class Rave(TreeSearch):
     """RAVE MCTS for one game (the Searcher interface of engines/search/base.py).
 
     ``search(state, limits)`` returns a SearchResult on the WIN_PROBABILITY scale with
@@ -280,25 +278,13 @@ class Rave:
     default_knowledge(game).  ``capacity`` is the node pool's size, ``clock`` the time source.
     """
 
-    BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
+    NAME = "RAVE"
 
     def __init__(self, game, config: RaveConfig | None = None, knowledge=None, seed: int = 0,
                  capacity: int = 1 << 21, clock=time.perf_counter):
-        kernels = getattr(game, "kernels", None)
-        if not isinstance(kernels, K.GameKernels):
-            raise ValueError(f"game must be a game with compiled kernels (engines.games), got {game!r}")
-        self.game = game
-        self.config = config = config_from(RaveConfig, config)
-        if knowledge is None:
-            knowledge = default_knowledge(game)
-        if not isinstance(knowledge, Knowledge):
-            raise ValueError(f"knowledge must be an engines.knowledge.bundle.Knowledge or None, got {knowledge!r}")
-        self.knowledge = knowledge
-        self.seed = check_int("seed", seed)
-        self.capacity = check_int("capacity (nodes)", capacity, 2)
-        if not callable(clock):
-            raise ValueError("clock must be a callable returning seconds")
-        self.clock = clock
+        kernels = self._setup(game, RaveConfig, config, knowledge, seed, capacity, clock, default_knowledge)
+        knowledge = self.knowledge
+        config = self.config
         na = game.num_actions
         traced = getattr(knowledge, "traced_playout", None)
         experience = getattr(knowledge, "experience", None)
@@ -330,7 +316,6 @@ class Rave:
             (experience or no_experience, K.SIG_EXPERIENCE, "experience"),
             (ownership or no_ownership, K.SIG_OWNERSHIP, "ownership")))
         self.rng = make_rng(self.seed)
-        self._state_len = int(game.initial_state().shape[0])
         self._actions = np.empty(na, dtype=np.int32)
         self._vis = np.empty(na, dtype=np.float64)
         self._win = np.empty(na, dtype=np.float64)
@@ -339,118 +324,39 @@ class Rave:
         self._seq = np.empty(MAX_PATH + max(4 * na, scratch), dtype=np.int64)
         self._first_by = np.empty((2, na), dtype=np.int64)
         self._owner = np.zeros(max(self.ownership_size, 1), dtype=np.float64)
-        self.tree_f = np.zeros((self.capacity, 6), dtype=np.float32)
-        self.tree_i = np.zeros((self.capacity, 4), dtype=np.int32)
-        self.meta = np.zeros(8, dtype=np.int64)
-        self.root_state = None
-        self.reset()
+        self._pool(6)
 
     def reset(self) -> None:
         """Forget the tree and the ownership sums."""
-        self.meta[:] = 0
-        self.meta[M_NODES] = 1
-        self.tree_f[0, :] = 0
-        self.tree_i[0, :] = 0
+        super().reset()
         self._owner[:] = 0.0
-        self.root_state = None
 
-    @property
-    def tree_size(self) -> int:
-        """Nodes held in the tree (the root included)."""
-        return int(self.meta[M_NODES])
-
-    def advance(self, move: int) -> None:
-        """The game went on with move: keep its subtree (or start afresh when it is not in the tree);
-        the ownership sums start again."""
-        if self.root_state is None:
-            return
-        new_state = self.game.play(self.root_state, move)
-        root = int(self.meta[M_ROOT])
-        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
-        rows = np.flatnonzero(self.tree_i[first:first + count, MOVE] == move)
-        if count == 0 or rows.size == 0:
-            self.reset()
-            return
-        child = first + int(rows[0])
-        self.meta[M_ROOT] = child
-        self.root_state = new_state
-        self._owner[:] = 0.0
+    def _rooted(self, first, count, child):
+        self._owner[:] = 0.0  # the ownership sums start again
         self.meta[M_OWNED] = 0
-        if self.meta[M_NODES] > self.capacity // 2:  # garbage-collect everything outside the subtree
-            new_f = np.zeros(self.tree_f.shape, np.float32)
-            new_i = np.zeros(self.tree_i.shape, np.int32)
-            used = compact(self.tree_f, self.tree_i, child, new_f, new_i)
-            self.tree_f, self.tree_i = new_f, new_i
-            self.meta[M_NODES] = used
-            self.meta[M_ROOT] = 0
-            self.meta[M_FULL] = 0
 
     def _run(self, n):
         return run_rave(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
                         self._path, self._seq, self._first_by, self._actions, self._vis, self._win, self._owner,
                         self.exp_params, self.playout_params, self.rng, n, *self._kernels)
 
-    def search(self, state: np.ndarray, limits: Limits) -> SearchResult:
-        """Search from state within limits (simulations and/or time on the clock)."""
-        started = self.clock()
-        state = checked_position(self.game, state, limits, self._state_len)
-        if limits.depth is not None or limits.nodes is not None:
-            raise ValueError("RAVE counts simulations and time: Limits.depth and Limits.nodes are alpha-beta "
-                             "budgets it cannot honour")
-        if limits.simulations is None and limits.time is None:
-            raise ValueError("RAVE needs Limits.simulations or Limits.time")
-        deadline = limits.deadline(started)
-        if self.root_state is None or not np.array_equal(self.root_state, state):
-            self.reset()
-            self.root_state = state.copy()
-        root = int(self.meta[M_ROOT])
-        self._scratch = np.empty_like(self.root_state)
-        self.meta[M_MAXDEPTH] = 0
-        budget = limits.simulations if limits.simulations is not None else (1 << 62)
-        done = 0
-        batch = 8
-        while done < budget:
-            n = min(batch, budget - done)
-            if deadline is not None:
-                t0 = self.clock()
-                if t0 >= deadline:
-                    break
-                done += self._run(n)
-                dt = max(self.clock() - t0, 1e-7)
-                rate = n / dt
-                room = deadline - self.clock()
-                batch = int(max(1, min(rate * self.BATCH_SECONDS, rate * room * 0.25)))
-            else:
-                done += self._run(n)
-                batch = min(batch * 2, 1 << 16)
-        if done == 0 and self.tree_i[root, COUNT] == 0:
-            done += self._run(1)  # a move must exist even when the budget was already spent
-        return self._result(root, done, self.clock() - started)
-
-    def _result(self, root, sims, elapsed) -> SearchResult:
-        first, count = int(self.tree_i[root, FIRST]), int(self.tree_i[root, COUNT])
+    def _root_counts(self, first, count):
         rows = slice(first, first + count)
-        moves = self.tree_i[rows, MOVE].tolist()
         visits = (self.tree_f[rows, VISITS].astype(np.float64) - self.tree_f[rows, PVISITS])
         wins = (self.tree_f[rows, WINS].astype(np.float64) - self.tree_f[rows, PWINS])
-        visits = np.rint(np.maximum(visits, 0.0))
-        means = np.where(visits > 0, wins / np.maximum(visits, 1e-12), 0.0)
-        best = int(np.lexsort((-means, -visits))[0])  # most real visits, then the best mean
-        pv, node = [], root
-        while self.tree_i[node, COUNT] > 0 and len(pv) < 64:
-            f, c = int(self.tree_i[node, FIRST]), int(self.tree_i[node, COUNT])
-            real = self.tree_f[f:f + c, VISITS] - self.tree_f[f:f + c, PVISITS]
-            k = int(np.argmax(real))
-            if real[k] < 0.5:
-                break
-            node = f + k
-            pv.append(int(self.tree_i[node, MOVE]))
-        total = visits.sum()
-        stats = {"simulations": int(sims), "tree_size": self.tree_size, "time": elapsed,
-                 "max_depth": int(self.meta[M_MAXDEPTH]), "tree_full": bool(self.meta[M_FULL])}
-        if self.ownership_size > 0:
-            owned = max(int(self.meta[M_OWNED]), 1)
-            stats["ownership"] = (self._owner / owned).tolist()
-        return SearchResult(
-            move=moves[best], value=float(wins.sum() / total) if total > 0 else 0.5, scale=WIN_PROBABILITY,
-            moves=moves, visits=visits.tolist(), values=means.tolist(), pv=pv, stats=stats)
+        return np.rint(np.maximum(visits, 0.0)), wins
+
+    def _best(self, visits, means):
+        return int(np.lexsort((-means, -visits))[0])  # most real visits, then the best mean
+
+    def _pv_visits(self, first, count):
+        return self.tree_f[first:first + count, VISITS] - self.tree_f[first:first + count, PVISITS]
+
+    def _pv_counts(self, v):
+        return v >= 0.5
+
+    def _more_stats(self, first, count, moves):
+        if self.ownership_size == 0:
+            return {}
+        owned = max(int(self.meta[M_OWNED]), 1)
+        return {"ownership": (self._owner / owned).tolist()}
