@@ -23,7 +23,8 @@ HARNESS_FILES = {"BasicClientActorAbs", "ActorClient"}  # the course's files the
 DISTRIBUTION = {"numpy": "numpy", "numba": "numba", "llvmlite": "numba", "onnx": "onnx",
                 "onnxruntime": "onnxruntime", "pexpect": "pexpect", "tqdm": "tqdm", "matplotlib": "matplotlib",
                 "cryptography": "cryptography", "torch": "torch", "ray": "ray", "pyspiel": "open-spiel",
-                "open_spiel": "open-spiel", "psutil": "psutil", "hypothesis": "hypothesis", "pytest": "pytest"}
+                "open_spiel": "open-spiel", "psutil": "psutil", "hypothesis": "hypothesis", "pytest": "pytest",
+                "sgfmill": "sgfmill"}
 # the code whose top-level imports must come with a plain `pip install .`: what an adapter imports
 RUNTIME_TREES = ("adapters", "protocols", "engines")
 
