@@ -198,6 +198,15 @@ class Board:
     def parse_vertex(self, text):
         return gtp.parse_vertex(text, self.size)
 
+    def cmd_play(self, args):  # each session keeps its board in its own place()
+        colour = gtp.parse_colour(args[0])
+        point = self.parse_vertex(args[1])
+        try:
+            self.place(colour, point)
+        except IllegalMove as err:
+            raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
+        return ""
+
     def commands(self) -> dict:
         """The command table (ColdStart routes every entry through its ``call``)."""
         def C(name, min_args=0, usage=""):
@@ -462,15 +471,6 @@ class GoSession(gtp_serve.TreeRecord, Board):
         self.new_game(self.size)
         return ""
 
-    def cmd_play(self, args):
-        colour = gtp.parse_colour(args[0])
-        point = self.parse_vertex(args[1])
-        try:
-            self.place(colour, point)
-        except IllegalMove as err:
-            raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
-        return ""
-
     def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
         self.last_limits = None
         point = self.choose(colour, arrival, cleanup)
@@ -714,15 +714,6 @@ class ColdStart(Board):
         position.play(colour + 1, point)
         self.positions.append(position)
         self.record_.moves.append((colour, point))
-
-    def cmd_play(self, args):
-        colour = gtp.parse_colour(args[0])
-        point = self.parse_vertex(args[1])
-        try:
-            self.place(colour, point)
-        except IllegalMove as err:
-            raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
-        return ""
 
     def cmd_genmove(self, args):
         arrival = self.clock()
