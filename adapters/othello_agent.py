@@ -129,7 +129,7 @@ ANY_SIZE = 256              # the largest board the agent reads at all (the rule
 WARM_UP_SIZES = (4, 9)      # one board of each state layout (bitboards up to 8x8, the mailbox above)
 EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.EVALUATIONS (a test
 #                                                               keeps them equal)
-DEFAULT_EVALUATION = "strong"                      # engines.knowledge.othello.DEFAULT_EVALUATION
+DEFAULT_EVALUATION = "patterns"                    # engines.knowledge.othello.DEFAULT_EVALUATION
 
 
 @dataclass(frozen=True)

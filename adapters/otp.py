@@ -210,8 +210,10 @@ class Player:
         picks the move that loses least by its evaluation)."""
         from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
         from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, state_bits
+        from engines.knowledge.othello_patterns import estimate_bits
         s = self.settings
         budget = s.first_solve_nodes
+        guess = 0 if wld else estimate_bits(*state_bits(state))
         if wld:  # one table for every attempt and move (its entries stay true); the clock read every WLD_SLICE nodes
             if self._wld_solver is None:
                 self._wld_solver = EndgameSolver(tt_bits=WLD_TABLE_BITS, clock=self.clock, slice_nodes=WLD_SLICE)
@@ -221,7 +223,7 @@ class Player:
             began = self.clock()
             try:
                 solved = (solver.solve(*bits, budget, deadline, wld=True) if wld
-                          else solve_endgame(state, budget, deadline=deadline, clock=self.clock))
+                          else solve_endgame(state, budget, deadline=deadline, clock=self.clock, guess=guess))
             except SolveBudgetExceeded as out:
                 if isinstance(out, SolveDeadlineExceeded) or out.nodes == 0:
                     raise  # the time is up

@@ -21,6 +21,7 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "othello-ffo"
 FILES = {20: "fforum-20-39.obf", 40: "fforum-40-59.obf"}
+GUESS_DEPTH = 8  # plies of the pattern search whose value centres the solve's first aspiration window
 EDAX_NODES = {  # the README's table: Edax 4.5.5, -l 60, 32 threads
     40: 10_999_592, 41: 23_990_324, 42: 30_426_754, 43: 94_871_110, 44: 23_754_353, 45: 270_030_204,
     46: 69_044_669, 47: 21_131_622, 48: 159_960_338, 49: 438_400_342, 50: 971_438_782, 51: 483_122_966,
@@ -40,11 +41,14 @@ def positions(first: int, last: int):
 
 def solve_one(number: int, pos, cap: float, tt_bits: int, slice_nodes: int) -> dict:
     from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, square_name
+    from engines.knowledge.othello_patterns import estimate_bits
     solver = EndgameSolver(tt_bits=tt_bits, rule=1, clock=time.process_time, slice_nodes=slice_nodes)
     began = time.process_time()
     row = {"ffo": number, "empties": pos.empties, "expected": pos.best_score, "edax_nodes": EDAX_NODES.get(number)}
     try:
-        solved = solver.solve(pos.P, pos.O, deadline=began + cap)
+        guess = estimate_bits(pos.P, pos.O, GUESS_DEPTH)  # inside the timing: it is part of the solve
+        row["guess"] = guess
+        solved = solver.solve(pos.P, pos.O, deadline=began + cap, guess=guess)
     except SolveDeadlineExceeded as out:
         seconds = time.process_time() - began
         row.update(solved=False, nodes=out.nodes, seconds=round(seconds, 2), cap=cap)
@@ -60,8 +64,9 @@ def render(rows: dict, meta: dict) -> str:
     out = ["# FFO endgame problems, exact solve on one core", "",
            f"Command: `{meta['command']}` ({meta['machine']}; {meta['when']}).", "",
            "Solver: engines/knowledge/othello_endgame.py (PVS, transposition table, fastest-first and parity "
-           "ordering, shallow-search ordering from 18 empties, ETC, stability cut-offs, special code for the last "
-           "four empties), empties to the winner. Seconds are this process's CPU time; Edax's node counts are "
+           "ordering, the pattern evaluation in the ordering from 14 empties, ETC, stability cut-offs, special code "
+           "for the last four empties; aspiration windows around the value of a depth-8 search of the pattern "
+           "evaluation, that search counted in the time), empties to the winner. Seconds are this process's CPU time; Edax's node counts are "
            "the published ones (32 threads, see ../shared/data/othello-ffo/README.md): compare nodes, not seconds.",
            "",
            "| FFO | empties | exact | found | move (its score) | correct | nodes | CPU s | Mnodes/s | Edax nodes "

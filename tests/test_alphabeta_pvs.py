@@ -188,6 +188,36 @@ def test_stop_share_skips_iterations_predicted_not_to_finish():
     assert search.search(s, Limits(nodes=50_000)).stats["depth"] > 2
 
 
+def test_a_cut_short_iteration_answers_once_it_has_searched_the_last_answer_first():
+    """Node budgets between the end of depth 3 and the end of depth 4: once the cut-short depth-4
+    iteration has completed its first root move (depth 3's answer), the answer is the best move among
+    those it completed, with that move's exact depth-4 value (minimax's); before that, depth 3's
+    answer.  In positions where depth 4 changes the move, some budget already gives depth 4's move.
+    Catches a partial iteration ignored, one taken before its first move is done (a bound or a
+    stale best), and a partial best read with the wrong value."""
+    game = make_game("othello", size=8)
+    knowledge = knowledge_for(game, "strong")
+    search = AlphaBeta(game, AlphaBetaConfig(), knowledge)
+    minimax = AlphaBeta(game, MINIMAX, knowledge)
+    changed = 0
+    for s in random_positions(game, 12, 30, seed=5, min_plies=16):
+        three, four = search.search(s, Limits(depth=3)), search.search(s, Limits(depth=4))
+        exact = dict(zip(*(lambda r: (r.moves, r.values))(minimax.search(s, Limits(depth=4)))))
+        taken = False
+        for budget in np.linspace(three.stats["nodes"] + 1, four.stats["nodes"] - 1, 40).astype(int):
+            r = search.search(s, Limits(depth=4, nodes=int(budget)))
+            if r.stats["depth"] == 4:  # the budget is checked between steps: the last few nodes may finish it
+                assert (r.move, r.value) == (four.move, four.value)
+            elif r.stats["partial_depth"] == 4:
+                taken = True
+                assert r.value == pytest.approx(exact[r.move]) and exact[r.move] >= exact[three.move] - 1e-9
+                changed += r.move == four.move != three.move
+            else:
+                assert r.stats["partial_depth"] == 0 and (r.move, r.value) == (three.move, three.value)
+        assert taken
+    assert changed > 0
+
+
 # ---- decisions on fixed node budgets (Othello 8x8, the adapters' evaluation) -------------------------
 def _exact_move_values(game, s):
     """Every legal move's exact final disc margin for the mover (full disc-difference solves)."""

@@ -246,7 +246,7 @@ def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
 
 def test_settings_defaults_file_and_environment(tmp_path):
     assert othello_agent.load_settings(tmp_path / "absent.toml", env={}) == OthelloAgentSettings() == \
-        OthelloAgentSettings(seconds=8.0, verbose=False, name="plies", evaluation="strong", tt_size=1 << 20)
+        OthelloAgentSettings(seconds=8.0, verbose=False, name="plies", evaluation="patterns", tt_size=1 << 20)
     f = tmp_path / "othello_agent.toml"
     f.write_text('seconds = 2.5\nevaluation = "disc_difference"\ntt_size = 1024\n')
     s = othello_agent.load_settings(f, env={})

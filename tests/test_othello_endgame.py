@@ -136,6 +136,23 @@ def test_solver_matches_brute_force_and_its_move_achieves_the_score(exact, rule)
         assert EndgameSolver(tt_bits=16, rule=rule).solve(P, O).score == solved.score  # a fresh table
 
 
+@pytest.mark.parametrize("rule", [0, 1])
+def test_any_guess_gives_the_exact_score_and_a_move_that_achieves_it(exact, rule):
+    """The aspiration windows around a guess: at both ends of the range, far off either way, one off
+    (odd scores happen with the plain count), and exact.  Catches a window whose miss is read as the
+    score, a bound lost between windows, a fail-low window's move taken as best, a window that never
+    closes at +-64."""
+    solver = EndgameSolver(tt_bits=12, rule=rule)
+    for P, O in POSITIONS[::3]:
+        want = exact[P, O, rule]
+        for guess in (-64, -31, -6, 0, 5, 40, 64, want - 1, want, want + 1):
+            solved = solver.solve(P, O, guess=guess)
+            assert solved.score == want, (hex(P), hex(O), rule, guess)
+            cP, cO = child(P, O, solved.move)
+            assert -brute(cP, cO, 0, rule) == want, (hex(P), hex(O), rule, guess)
+            solver.clear()
+
+
 def test_the_sample_has_passes_and_games_ending_with_empty_squares(exact):
     """The brute-force sample really exercises what the two rules and passes change."""
     differ = sum(exact[P, O, 0] != exact[P, O, 1] for P, O in POSITIONS)

@@ -364,3 +364,22 @@ def test_the_shipped_weights_beat_disc_difference_at_equal_depth():
         openings.append(moves)
     margins = _match(GAME, 2, knowledge_for(GAME, "patterns"), knowledge_for(GAME, "disc_difference"), openings)
     assert sum(m > 0 for m in margins) >= 5, margins
+
+
+def test_the_bitboard_estimate_is_the_searched_pattern_value():
+    """estimate_bits (the endgame solver's first guess) is the value of the same-depth alpha-beta
+    search over the shipped pattern evaluation, rounded to an even disc count, on middle-game
+    positions.  Catches a wrong sign, a mover mix-up, a depth off by one."""
+    from engines.knowledge.othello_endgame import state_bits
+    search = make_searcher("alphabeta", GAME, {}, knowledge_for(GAME, "patterns"))
+    checked = 0
+    for s in random_positions(40, seed=21):
+        cells = GAME.cells(s)
+        if GAME.is_terminal(s) or not 16 <= (cells == 0).sum() <= 44 or len(GAME.legal_moves(s)) < 2:
+            continue
+        P, O = state_bits(s)
+        for depth in (1, 3):
+            value = search.search(s, Limits(depth=depth)).value
+            assert OP.estimate_bits(int(P), int(O), depth) == max(-64, min(64, 2 * round(value / 2)))
+        checked += 1
+    assert checked >= 10

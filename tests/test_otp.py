@@ -23,6 +23,8 @@ from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, Player, main, mak
 from engines.games import make_game
 from engines.knowledge.bundle import knowledge_for
 from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+from engines.knowledge.othello_endgame import EndgameSolver, state_bits
+from engines.knowledge.othello_patterns import estimate_bits
 from engines.search import Limits, make_searcher
 from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit
@@ -302,7 +304,7 @@ def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, em
     a deadline at 15.95 leaves 4.95 s, enough with solve_share 1, not with 0.5 (which stops after the
     third).  With 14 empty squares, solve_empties 13 does not try the solve."""
     state = position(14, 2)
-    exact = solve_endgame(state)
+    exact = solve_endgame(state, guess=estimate_bits(*state_bits(state)))  # the player's first window
     settings = OtpSettings(first_solve_nodes=-(-exact.nodes // 16), solve_growth=2, solve_share=share,
                            solve_empties=empties, wld_extra=0)  # the exact solve alone (win/loss/draw: test_otp_time)
     clock = StepClock()
@@ -311,7 +313,11 @@ def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, em
     assert GAME.is_legal(state, move)
     if solved:
         assert player.last == {"solved": True, "score": exact.score, "nodes": exact.nodes} and move == exact.move
-        assert clock.now == 13  # readings 0..13: four attempts that ran out (three each), the fifth (two)
+        # readings: four attempts that ran out (three each), then the fifth's start and its slices (one
+        # a window of the aspiration search, counted on a solve of its own)
+        alone = StepClock()
+        EndgameSolver(clock=alone).solve(*state_bits(state), deadline=1e9, guess=estimate_bits(*state_bits(state)))
+        assert clock.now == 12 + alone.now + 1
     else:
         assert player.last["solved"] is False and "depth" in player.last
 

@@ -203,7 +203,7 @@ def value_strong(s, params):
 
 # ==== registration ===============================================================================
 
-DEFAULT_EVALUATION = "strong"
+DEFAULT_EVALUATION = "patterns"  # the learned evaluation on 8x8 bitboards; every other board is valued by "strong"
 
 
 def _strong(game):
@@ -242,9 +242,10 @@ def warm_up(game):
 # SolveBudgetExceeded and SolveDeadlineExceeded are re-exported from there.
 
 def solve_endgame(state, node_budget: int = 1 << 62, *, deadline: float | None = None,
-                  clock=time.perf_counter) -> Solve:
+                  clock=time.perf_counter, guess: int = 0) -> Solve:
     """Exact solve of an 8x8 standard-variant bitboard state (side to move must have a placement);
     SolveBudgetExceeded when node_budget runs out first.  With a deadline (on clock), the clock is
     read between slices of the search and SolveDeadlineExceeded (a SolveBudgetExceeded) ends a solve
-    still running then.  Each call starts from an empty table: the same call visits the same nodes."""
-    return solve_state(state, node_budget, deadline, clock)
+    still running then.  guess: the expected score, the centre of the first aspiration window (see
+    EndgameSolver.solve).  Each call starts from an empty table: the same call visits the same nodes."""
+    return solve_state(state, node_budget, deadline, clock, guess=guess)

@@ -41,7 +41,7 @@ import numpy as np
 from engines import kernels as K
 from engines.bits import popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE, WHITE_BB,
-                                   bb_moves, result)
+                                   bb_flips, bb_moves, result)
 from engines.knowledge.othello import evaluate_strong
 from engines.knowledge.scores import WIN_SCORE, final_score
 
@@ -159,6 +159,7 @@ def params_from_weights(weights) -> np.ndarray:
 
 # ==== the compiled kernel ========================================================================
 
+U0 = np.uint64(0)
 U1 = np.uint64(1)
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # without the a file (bit c = 0)
@@ -330,6 +331,43 @@ def python_evaluate(cells, to_move: int, params) -> float:
         score += float(params[s + k]) * f
     limit = WIN_SCORE - 1.0
     return min(max(score, -limit), limit)
+
+
+# ==== a quick estimate on bitboards (the endgame solver's first guess) ============================
+
+# an explicit signature: numba's cache reloads a self-recursive function compiled without one wrongly
+@nb.njit(nb.float64(nb.uint64, nb.uint64, nb.int64, nb.float64, nb.float64, nb.int64, nb.float64[::1]),
+         cache=True)
+def _negamax_bits(P, O, depth, alpha, beta, passed, w):
+    """Depth-limited alpha-beta (fail-soft) of the pattern score; final positions by their disc count."""
+    moves = bb_moves(P, O, FULL)
+    if moves == U0:
+        if passed != 0 or bb_moves(O, P, FULL) == U0:
+            return np.float64(np.int64(popcount(P)) - np.int64(popcount(O)))
+        return -_negamax_bits(O, P, depth, -beta, -alpha, passed + 1, w)
+    if depth == 0:
+        return score_bits(P, O, moves, w)
+    best = -np.inf
+    zero = passed - passed
+    while moves != U0:
+        x = moves & (U0 - moves)
+        moves ^= x
+        f = bb_flips(x, P, O)
+        v = -_negamax_bits(O ^ f, P ^ f ^ x, depth - 1, -beta, -max(alpha, best), zero, w)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+def estimate_bits(P: int, O: int, depth: int = 4, path=None) -> int:
+    """The final disc difference for the mover of (P, O) (bitboards) that a depth-ply search of the
+    pattern evaluation predicts, rounded to an even number in [-64, 64]: the exact endgame solve's
+    first aspiration window is centred on it."""
+    w = load_params(path)
+    v = _negamax_bits(np.uint64(P), np.uint64(O), depth, -np.inf, np.inf, 0, w)
+    return int(max(-64, min(64, 2 * round(v / 2))))
 
 
 # ==== the weights files ==========================================================================

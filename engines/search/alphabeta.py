@@ -485,9 +485,11 @@ class AlphaBeta:
 
     ``search(state, limits)`` returns a SearchResult on the SCORE scale (the evaluator's units), from
     the view of the side to move at the root:
-      move, value  best root move and its score (deepest completed iteration; before any iteration
-                   completes: the best move by static evaluation when ordering is on, else the first
-                   legal move, with its static score)
+      move, value  best root move and its score (deepest completed iteration, or the iteration after
+                   it when a limit cut that one short after it searched the completed one's move
+                   first: its best among the moves it finished, stats["partial_depth"]; before any
+                   iteration completes: the best move by static evaluation when ordering is on, else
+                   the first legal move, with its static score)
       moves, values  every root move (in the game's move order) and its score in the deepest
                    completed iteration.  With alpha-beta these are BOUNDS except for the best move:
                    a move that cannot beat the best gets an upper bound on its true score.  Plain
@@ -631,7 +633,7 @@ class AlphaBeta:
 
         move, value = self._static_choice(state, legal)
         moves, values, pv = [], [], [move]
-        done_depth, complete, iterations = 0, False, 0
+        done_depth, complete, iterations, partial_depth = 0, False, 0, 0
         max_depth = self.max_ply if limits.depth is None else max(1, min(limits.depth, self.max_ply))
         depths = range(1, max_depth + 1) if config.iterative_deepening else (max_depth,)
         if config.use_cache:
@@ -658,6 +660,13 @@ class AlphaBeta:
             if deadline is not None and config.stop_share > 0:
                 times.append(self.clock() - began)
             if not finished:
+                # a cut-short iteration still answers when it searched the last answer's move first
+                # and completed it: its best over the moves it completed is then at least as informed
+                if (done_depth > 0 and self._moves[0, 0] == move and self._root_scores[0] > -np.inf
+                        and self._ply_ints[0, BEST_MOVE] >= 0):
+                    move = int(self._ply_ints[0, BEST_MOVE])
+                    value = float(self._ply_floats[0, BEST_SCORE])
+                    partial_depth = depth
                 break
             # the iteration completed: it becomes the answer
             iterations += 1
@@ -675,7 +684,8 @@ class AlphaBeta:
         if config.use_cache and done_depth > 0:
             pv = self._extend_pv(state, pv, done_depth)
         stats = {"nodes": int(control[NODES]), "depth": done_depth, "time": self.clock() - started,
-                 "tt_hits": int(control[TT_HITS]), "complete": bool(complete), "iterations": iterations}
+                 "tt_hits": int(control[TT_HITS]), "complete": bool(complete), "iterations": iterations,
+                 "partial_depth": partial_depth}
         return SearchResult(move=move, value=value, scale=SCORE, moves=moves, values=values, pv=pv, stats=stats)
 
     def _extend_pv(self, state, pv, depth):

@@ -25,6 +25,8 @@ STATS_KEYS = {
              "leaves valued from their static scores)",
     "depth": "alpha-beta: depth in plies of the deepest completed iteration (0 when none completed)",
     "iterations": "alpha-beta: iterations of deepening completed",
+    "partial_depth": "alpha-beta: depth of the iteration a limit cut short whose best completed root move "
+                     "became the answer (0 when the answer is the deepest completed iteration's)",
     "tt_hits": "alpha-beta: transposition-table entries that settled a node without searching it",
     "complete": "alpha-beta: True when no depth cut-off happened, so the value is the game's exact "
                 "outcome as the evaluator scores final states",
