@@ -151,7 +151,7 @@ def test_configs_are_frozen(config, field):
 
 # ---- knowledge -----------------------------------------------------------------------------------------
 def test_registered_evaluations():
-    assert evaluations(make_game("othello", size=8)) == ("strong", "disc_difference", "patterns")
+    assert evaluations(make_game("othello", size=8)) == ("patterns", "strong", "disc_difference")  # the default first
     assert evaluations(make_game("go", size=5)) == ("score",)
     assert evaluations(make_game("hex", size=5)) == ("distance",)
     for name, options in GAMES:
