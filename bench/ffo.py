@@ -1,6 +1,6 @@
 """The FFO endgame problems solved exactly -> bench/results/ffo.{md,json}.
 
-    python -m bench.ffo [--range 20-59] [--cap 600] [--tt-bits 21]
+    python -m bench.ffo [--range 20-59] [--cap 600] [--tt-bits 24]
 
 Every position of ../shared/data/othello-ffo/fforum-20-39.obf and fforum-40-59.obf in the range is
 solved exactly (engines/knowledge/othello_endgame.py, empties to the winner as the FFO counts) on one
@@ -107,7 +107,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--range", default="20-59", help="first-last FFO numbers (20-59)")
     parser.add_argument("--cap", type=float, default=600.0, help="CPU seconds per position before giving up")
-    parser.add_argument("--tt-bits", type=int, default=21, help="log2 of the transposition table's entries")
+    parser.add_argument("--tt-bits", type=int, default=24,
+                        help="log2 of the transposition table's entries (24: 16 M entries, 400 MB; 21 doubles the "
+                        "nodes of the 24-empties problems)")
     parser.add_argument("--slice-nodes", type=int, default=2_000_000, help="nodes between two clock readings")
     parser.add_argument("--out", default=str(RESULTS / "ffo"), help="output path without .md/.json")
     args = parser.parse_args(argv)

@@ -41,6 +41,16 @@ def test_first_moves_of_5x5():
     assert sorted(set(winning) - set(ISSUE_5X5)) == ["b3", "d3"]
 
 
+def test_b3_of_5x5_wins_by_plain_search():
+    """b3 (the one the issue's list lacks, with its turn d3) wins with neither the inferior cells nor
+    the virtual connections: a plain AND/OR search with the table (about 8 million nodes) finds no
+    reply for the second player.  So the list of issue 20 is two moves short, not the pruning wrong."""
+    game = Hex(5)
+    after = game.play(game.initial_state(), game.action(2, 1))
+    assert format_cell(game.coords(game.action(2, 1)), 5) == "b3"
+    assert not HexSolver(game, table_bits=24, flags=0).solve(after).mover_wins
+
+
 def test_the_centre_of_5x5_wins_by_two_ziggurats_at_once():
     game = Hex(5)
     after = game.play(game.initial_state(), game.action(2, 2))
