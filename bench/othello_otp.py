@@ -181,14 +181,14 @@ def markdown(data) -> str:
     if "latency" in data:
         d = data["latency"]
         out += ["## genmove latency seen by the local judge", "",
-                f"`python -m bench.othello_otp latency --games 10`: {d['games']} games against the random engine, "
+                f"`python -m bench.othello_otp latency --games {d['games']}`: {d['games']} games against the random engine, "
                 f"{d['genmoves']} genmoves, budget {d['move_time']}: median {d['median_s']:.3f} s, max {d['max_s']:.3f} s; "
                 f"our forfeits {d['our_forfeits']}; results {d['results']}", ""]
     for key, title in (("spiel", "default against OpenSpiel's C++ MCTS bot"), ("uct", "default against --algo uct"),
                        ("ucb", "default against --algo ucb")):
         if key in data:
             d = data[key]
-            cmd = "spiel --games 40" if key == "spiel" else f"algos --opponents {key} --games 20"
+            cmd = f"spiel --games {d['games']}" if key == "spiel" else f"algos --opponents {key} --games {d['games']}"
             out += [f"## {title}", "", f"`python -m bench.othello_otp {cmd} --time {d['move_time']}`: "
                     f"{d['games']} games, W{d['wins']} L{d['losses']} D{d['draws']}, win rate {d['win_rate']:.3f} "
                     f"(95% CI {d['ci95'][0]:.2f}-{d['ci95'][1]:.2f}); time per move: ours {d['a_s_per_move']:.3f} s "
