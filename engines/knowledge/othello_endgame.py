@@ -36,6 +36,7 @@ The clock lives on the Python side (compiled code cannot read it): with a deadli
 in slices of SLICE_NODES nodes, reading the clock between slices; each slice restarts from the root
 with the table kept, so finished subtrees are not searched again.
 """
+import functools
 import time
 from dataclasses import dataclass
 
@@ -192,8 +193,8 @@ def _count(ctrl):
 
 
 @nb.njit(cache=True, inline="always")
-def _weighted_mobility(P, O):
-    m = bb_moves(P, O, ALL)
+def _weighted_mobility(m):
+    """The count of the placements m, corners twice."""
     return np.int64(popcount(m)) + np.int64(popcount(m & CORNERS))
 
 
@@ -458,11 +459,12 @@ def _order(P, O, moves, n, hash_move, row, ctrl, tt, beta, score, w):
         if sq == hash_move:
             key = np.int64(-(1 << 30))
         else:
-            key = _weighted_mobility(cP, cO) * 256 + _potential_mobility(cP, cO) * 4
+            replies = bb_moves(cP, cO, ALL)
+            key = _weighted_mobility(replies) * 256 + _potential_mobility(cP, cO) * 4
             if x & CORNERS:
                 key -= 128
             if deep:  # the opponent's evaluation after the move: lower first
-                key += np.int64(SCORE_KEY * score(cP, cO, bb_moves(cP, cO, ALL), w))
+                key += np.int64(SCORE_KEY * score(cP, cO, replies, w))
         k = count
         while k > 0 and row[_KEYS + k - 1] > key:
             row[_KEYS + k] = row[_KEYS + k - 1]
@@ -638,17 +640,13 @@ class SolveDeadlineExceeded(SolveBudgetExceeded):
         self.nodes = nodes
 
 
-_ORDERING = []
-
-
+@functools.cache
 def _ordering_evaluation() -> tuple:
     """(score_bits as a function value, the shipped pattern weights): the evaluation the move sort
     uses, loaded once (imported here: engines.knowledge.othello_patterns imports this module's users)."""
-    if not _ORDERING:
-        from engines.knowledge import othello_patterns
-        _ORDERING.extend((K.function_value(othello_patterns.score_bits, SCORE_SIG, "the pattern score kernel"),
-                          othello_patterns.load_params()))
-    return _ORDERING[0], _ORDERING[1]
+    from engines.knowledge import othello_patterns
+    return (K.function_value(othello_patterns.score_bits, SCORE_SIG, "the pattern score kernel"),
+            othello_patterns.load_params())
 
 
 def _check_bits(P: int, O: int) -> tuple:
