@@ -25,7 +25,8 @@ when the opponent has passed and counting the board (dead stones removed) wins.
 Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
 (adapters/go_clock.py: more in the opening and middle game, a safety margin, never more than the
 time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds
-and/or ``--simulations`` simulations.  Time counts from the command's arrival.
+and/or ``--simulations`` simulations.  Time counts from the command's arrival.  ``--threads K``
+searches K trees at once, one per core (root parallelism, engines/search/parallel.py).
 
 Dead stones: final_score and final_status_list come from ownership: the search's
 ``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
@@ -124,7 +125,9 @@ class Settings:
     weights: str | None = setting(None, "move-feature weights file for the search's priors (none: the "
                                         "search's default knowledge)", kind=str)
     c: float = setting(0.7, "mcts: UCT exploration constant")
-    capacity: int = setting(1 << 22, "search tree nodes")
+    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
+    threads: int = setting(1, "rave: trees searched at once in as many threads, merged at the root (a core each; "
+                              "engines/search/parallel.py)")
     seed: int = setting(0, "random seed of the search and the ownership playouts")
     ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
     dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
@@ -138,8 +141,8 @@ class Settings:
         problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE)
         if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
             problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
-        if self.capacity < 1000 or self.ownership_playouts < 1:
-            problems.append("capacity must be >= 1000 and ownership_playouts >= 1")
+        if self.capacity < 1000 or self.ownership_playouts < 1 or not 1 <= self.threads <= 64:
+            problems.append("capacity must be >= 1000, ownership_playouts >= 1 and threads 1..64")
         if not 0 <= self.dead_threshold < 1 or self.analyze_seconds <= 0 or self.time_margin < 0:
             problems.append("dead_threshold in 0..1, analyze_seconds > 0 and time_margin >= 0 are needed")
         if problems:
@@ -292,6 +295,8 @@ class GoSession(gtp_serve.TreeRecord, Board):
         for name in names:
             config = {"c": s.c} if name == "mcts" else None
             options = {"capacity": s.capacity, "clock": self.clock}
+            if name == "rave" and s.threads > 1:
+                options["threads"] = s.threads
             try:
                 searcher = make_searcher(name, game, config, self.knowledge(name, game), s.seed, **options)
             except (ValueError, ImportError, FileNotFoundError) as err:

@@ -184,3 +184,199 @@ def test_heavy_knowledge_bundle():
         heavy_knowledge(g, playout="light")
     with pytest.raises(ValueError, match="unknown playout setting"):
         playout_params(speed=1.0)
+
+
+# ---- chains of two liberties and eye spaces ---------------------------------------------------------
+def eye_space(shape):
+    """A 9x9 position whose lower-left corner holds the given empty eye space (rows top first, '.'
+    inside, 'X' the black wall) with the rest of the board white-free and black-walled off: the
+    shape's rows are placed at the bottom-left, the wall closes it."""
+    rows = [["."] * 9 for _ in range(9)]
+    h = len(shape)
+    for r, line in enumerate(shape):
+        for col, ch in enumerate(line.split()):
+            rows[9 - h + r][col] = ch
+    return position([" ".join(r) for r in rows])
+
+
+@pytest.mark.parametrize("shape, vital", [
+    (["X X X X", ". . . X"], (1, 1)),                                  # straight three on the edge
+    (["X X X .", ". . X .", ". X X ."], (1, 0)),                       # bent three in the corner
+    (["X X X X .", ". . . X .", "X . X X ."], (1, 1)),                 # pyramid four
+    (["X X X .", ". . X .", ". . X .", ". X X ."], (2, 0)),            # bulky five
+    (["X X X .", "X . X X", ". . . X", "X . X X"], (2, 1)),            # crossed five
+    (["X X X X X", ". . . . X"], None),                                # straight four: alive
+    (["X X X X", ". . . X", ". X X X"], None),                         # bent four: alive
+    (["X X X", ". . X", ". . X"], None),                               # the square four: no point
+    (["X X X X", ". . . X", ". . . X"], None),                         # 2x3: alive in the middle
+    (["X X X X X X X X", ". . . . . . . X"], None),                    # too big
+    (["X X O X", ". . . X"], None),                                    # two colours around
+])
+def test_nakade_point_of_eye_spaces(shape, vital):
+    """(shape rows top first, placed in the lower-left corner; vital as (shape row, column))"""
+    g, s = eye_space(shape)
+    h = len(shape)
+    start = point_of(9, g.action(8, shape[-1].split().index(".")))  # the bottom row's first empty point
+    got = gp._nakade_point(s, start, np.empty(6, dtype=np.int64))
+    want = -1 if vital is None else point_of(9, g.action(9 - h + vital[0], vital[1]))
+    assert got == want
+
+
+def test_nakade_point_is_found_from_every_point_of_the_space():
+    g, s = eye_space(["X X X .", ". . X .", ". . X .", ". X X ."])  # bulky five, vital point a2
+    for r, c in ((6, 0), (6, 1), (7, 0), (7, 1), (8, 0)):
+        assert gp._nakade_point(s, point_of(9, g.action(r, c)), np.empty(6, dtype=np.int64)) == point_of(9, g.action(7, 0))
+
+
+# White just played e1 (row 8, col 4), closing the straight three b1-c1-d1 of its corner group:
+# the playout answers at the vital point c1 (the killing point for Black) far more often than the
+# playout without the rule.
+NAKADE = [". . . . . . . . .",
+          ". . . . . . . . .",
+          ". . . . . . . . .",
+          ". . . . . . . . .",
+          ". . . . . . . . .",
+          ". . . . . . . . .",
+          "O O O O O O . . .",
+          "O O O O O O . . .",
+          "O . . . O . . . ."]
+
+
+def test_playout_plays_the_vital_point_after_the_eye_space_closes():
+    g, s = position(NAKADE, to_move=0, last=(8, 4))
+    vital = g.action(8, 2)
+    with_rule = first_moves(g, s, playout_params()).count(vital)
+    without = first_moves(g, s, playout_params(nakade=0.0)).count(vital)
+    assert with_rule >= 0.6 * 300 and without <= 0.2 * 300, (with_rule, without)
+
+
+# White just played f5 (row 4, col 5) next to its e5: the pair has two liberties, f6 and g5.  After
+# an atari at g5 its way out f6 has only 2 free points (g6, f7): the playout ataris at g5.  The
+# atari at f6 would let it run to g5 (3 free points): not played by the rule.
+TWO_LIBS = [". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . X . . . .",
+            ". . . X O O . . .",
+            ". . . . X X . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . ."]
+
+
+def test_playout_ataris_a_chain_of_two_liberties_that_cannot_run():
+    g, s = position(TWO_LIBS, to_move=0, last=(4, 5))
+    firsts = first_moves(g, s, playout_params())
+    without = first_moves(g, s, playout_params(twolib=0.0))
+    g5, f6 = g.action(4, 6), g.action(3, 5)
+    # (g5 is also a 3x3 pattern move, so the playout without the rule plays it too, less often)
+    assert firsts.count(g5) >= 0.8 * 300 and without.count(g5) <= 0.4 * 300, (firsts.count(g5), without.count(g5))
+    assert firsts.count(f6) <= 0.2 * 300
+
+
+# Black to move.  The white stone e5 has two liberties, e4 and f5: the atari at f5 catches it in a
+# ladder toward the empty lower left (e4 and the ladder toward the upper right may too).
+LADDER_START = [". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . X . . . .",
+                ". . . X O . . . .",
+                ". . . . . X . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . .",
+                ". . . . . . . . ."]
+
+
+def priors(g, s, **changes):
+    actions = np.array(g.legal_moves(s), dtype=np.int32)
+    visits = np.empty(len(actions))
+    wins = np.empty(len(actions))
+    gp.go_experience(s, actions, len(actions), visits, wins, experience_params(**changes))
+    return {int(a): (v, w) for a, v, w in zip(actions, visits, wins)}
+
+
+def reading_gains(rows, to_move=0):
+    """{move label: virtual wins the reading adds} for the player to move."""
+    g, s = position(rows, to_move=to_move)
+    read, unread = priors(g, s), priors(g, s, twolib=0.0)
+    assert set(read) == set(unread)
+    return {g.move_label(a): read[a][1] - unread[a][1] for a in read if read[a] != unread[a]}
+
+
+def test_priors_read_chains_of_two_liberties():
+    # the ladder's first atari gets the capture bonus of one stone, once
+    assert reading_gains(LADDER_START) == {"f5": 15.0}
+    # colours swapped: Black's stone is the one a ladder would catch; either extension gives it
+    # three liberties and earns the escape bonus
+    swap = str.maketrans("XO", "OX")
+    assert reading_gains([r.translate(swap) for r in LADDER_START]) == {"e4": 30.0, "f5": 30.0}
+    # a stone with two liberties that no ladder catches (the diagonal f4 gone): nothing
+    open_rows = list(LADDER_START)
+    open_rows[5] = ". . . . . . . . ."
+    assert reading_gains(open_rows) == {}
+    assert reading_gains([r.translate(swap) for r in open_rows]) == {}
+
+
+def test_priors_favour_the_vital_point():
+    g, s = position(NAKADE, to_move=0)
+    c1 = g.action(8, 2)
+    with_rule, without = priors(g, s), priors(g, s, nakade=0.0)
+    assert with_rule[c1][1] - without[c1][1] == 30.0
+    assert all(with_rule[a] == without[a] for a in with_rule if a != c1)
+
+
+# ---- last good replies (LGRF-1) ---------------------------------------------------------------------
+def test_lgrf_learns_the_winners_replies_and_forgets_the_losers():
+    g = Go(9, komi=7.0)
+    start = g.play(g.initial_state(), g.action(4, 4))  # Black e5: White to move, e5 the last move
+    trace = np.empty(gp.playout_scratch(start), dtype=np.int64)
+    table = trace[-gp.lgrf_table_len(9):]
+    end = start.copy()
+    k = gp.heavy_playout_traced(end, make_rng(3), trace, playout_params(lgrf=1.0))
+    assert table[0] == gp.LGRF_MAGIC and g.is_terminal(end)
+    winner = 1 if g.kernels.result(end) == 1.0 else 2
+    moves = [g.action(4, 4)] + trace[:k].tolist()
+    expect = {}
+    for i in range(1, len(moves)):  # moves[i] was played by White (2) for odd i
+        colour = 2 if i % 2 == 1 else 1
+        prev, a = moves[i - 1], moves[i]
+        if prev < 0 or a < 0:
+            continue
+        key = 1 + (colour - 1) * 81 + prev
+        if colour == winner:
+            expect[key] = point_of(9, a)
+        elif expect.get(key) == point_of(9, a):
+            expect[key] = -1
+    stored = {key: int(table[key]) for key in range(1, len(table)) if table[key] != -1}
+    assert stored == {key: p for key, p in expect.items() if p != -1} and stored
+
+
+def test_lgrf_plays_the_stored_reply_and_is_off_by_default():
+    g = Go(9, komi=7.0)
+    start = g.play(g.initial_state(), g.action(4, 4))  # White to move after Black's e5
+    reply = point_of(9, g.action(2, 6))
+    firsts = {}
+    for lgrf in (1.0, 0.0):
+        got = []
+        for seed in range(50):
+            trace = np.empty(gp.playout_scratch(start), dtype=np.int64)
+            table = trace[-gp.lgrf_table_len(9):]
+            table[:] = -1
+            table[0] = gp.LGRF_MAGIC
+            table[1 + 81 + g.action(4, 4)] = reply  # White's reply to e5
+            gp.heavy_playout_traced(start.copy(), make_rng(seed), trace, playout_params(lgrf=lgrf))
+            got.append(point_of(9, int(trace[0])))
+        firsts[lgrf] = got.count(reply)
+    assert firsts[1.0] == 50 and firsts[0.0] <= 5
+    assert playout_params()[gp.P_LGRF] == 0.0
+
+
+def test_closeness_bonus_skips_a_lone_stone_when_told():
+    g = Go(9, komi=7.0)
+    tengen = g.play(g.initial_state(), g.action(4, 4))  # a lone black e5: White to move
+    e4, c3 = g.action(5, 4), g.action(6, 2)
+    lone, usual = priors(g, tengen, cfg_lone=0.0), priors(g, tengen)
+    assert usual[e4][1] - lone[e4][1] == 24.0 and usual[c3] == lone[c3]  # cfg1; c3 is far
+    # the same contact answer next to a stone that is not alone keeps its bonus
+    crowded = g.play(g.play(tengen, g.action(2, 2)), g.action(4, 3))  # White c7, Black d5 next to e5
+    assert priors(g, crowded, cfg_lone=0.0) == priors(g, crowded)

@@ -64,11 +64,13 @@ EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 
 PLAYOUTS = ("heavy", "plain")
 # the heavy playout's probabilities (engines/knowledge/go_playout.py P_*)
-PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0}
+PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0,
+                    "twolib": 0.9, "nakade": 0.9, "lgrf": 0.0}
 # the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
 EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, "pat3": 10.0, "selfatari": 10.0,
                        "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
-                       "pass_winrate": 0.1, "escape": 30.0}
+                       "pass_winrate": 0.1, "escape": 30.0, "nakade": 30.0, "twolib": 1.0,
+                       "cfg_lone": 1.0}
 
 
 def shipped_weights_path():
@@ -96,6 +98,7 @@ def playout_params(**changes) -> np.ndarray:
     p = np.zeros(gp.PLAYOUT_PARAMS_LEN)
     p[gp.P_CAPTURE], p[gp.P_PATTERN], p[gp.P_SELFATARI_1] = values["capture"], values["pattern"], values["selfatari_single"]
     p[gp.P_HEAVY], p[gp.P_LADDER] = values["heavy"], values["ladder"]
+    p[gp.P_TWOLIB], p[gp.P_NAKADE], p[gp.P_LGRF] = values["twolib"], values["nakade"], values["lgrf"]
     p[gp.PLAYOUT_HEAD:] = _michi()
     return p
 
@@ -111,7 +114,7 @@ def experience_params(weights=None, **changes) -> np.ndarray:
             raise ValueError(f"unknown prior setting {key!r}; valid: {', '.join(values)}")
         values[key] = float(v)
     order = ("even", "capture_one", "capture_many", "pat3", "selfatari", "cfg1", "cfg2", "cfg3", "emptyarea",
-             "gamma", "pass_winrate", "escape")
+             "gamma", "pass_winrate", "escape", "nakade", "twolib", "cfg_lone")
     head = np.zeros(gp.EXPERIENCE_HEAD)
     head[:len(order)] = [values[k] for k in order]
     parts = [head, _michi()]

@@ -5,10 +5,17 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
   1. with probability params[P_CAPTURE]: tactics around the last two moves: capture an opponent
      chain in atari that touches the last (or second-last) move, or save an own chain in atari that
      touches it, by capturing an attacker in atari or by extending at its liberty when that leaves
-     >= 3 liberties, or 2 liberties and no working ladder (``_ladder_captures``);
-  2. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
+     >= 3 liberties, or 2 liberties and no working ladder (``_ladder_move``);
+  2. when params[P_LGRF] is set and the caller keeps the table (``playout_scratch``): the last
+     good reply to the previous move (Baier and Drake's LGRF-1, learnt from the playouts' winners);
+  3. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
+     reading): an atari on the opponent's chain where its way out does not run free, an extension
+     of an own chain that surely gives it 3 liberties (``_two_lib_moves``);
+  4. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
+     the last move (``_nakade_point``: it kills for one side, makes two eyes for the other);
+  5. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
      side patterns; both colours, all 8 symmetries) on an empty point next to the last move;
-  3. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
+  6. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
   Never an own eye (go._is_eye); a self-atari that leaves a chain of >= 2 stones in atari is
   never played, a single-stone one with probability 1 - params[P_SELFATARI_1] (throw-ins live);
   a pass only when nothing else is left.  The playout stops after 3*n*n moves as go.playout does,
@@ -17,9 +24,13 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
 Tree priors (``go_experience``, engines.kernels.SIG_EXPERIENCE): for each child, virtual visits and
 the mover's virtual wins (michi's): an even prior (EVEN visits at 0.5), capture and atari-escape
 bonuses, the 3x3 pattern bonus, a self-atari malus, the closeness to the last move (distances
-1, 2, 3), first/second line in an empty area (malus) and third line (bonus), and, when the params
-carry GoWeights (``experience_params(weights)``), GAMMA * gamma / max gamma won visits (a bonus
-only: a small gamma adds nothing, so a move the weights never saw keeps its chances).
+1, 2, 3; with E_CFG_LONE == 0 not next to a lone stone), first/second line in an empty area
+(malus) and third line (bonus), and, when the params carry GoWeights
+(``experience_params(weights)``), GAMMA * gamma / max gamma won visits (a bonus only: a small gamma
+adds nothing, so a move the weights never saw keeps its chances).  Reading (``_reading_bonus``):
+every chain of 2 liberties on the board is read with the ladder reader: the capture bonus for the
+atari that catches an opponent's, the escape bonus for each move that saves an own one the
+opponent could catch; E_NAKADE won visits at the vital point of every eye space.
 
 Ownership (``go_ownership``, engines.kernels.SIG_OWNERSHIP): +1 per point owned by Black (a black
 stone, or an empty point whose on-board neighbours are all black), -1 by White, action order.
@@ -32,22 +43,23 @@ from engines import kernels as K
 from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
                               _in_atari, _is_eye, _pass, _place, action_of, candidates, playout_traced, point_of,
-                              result)
+                              result, score)
 from engines.knowledge.go_features import MAX_FEATURES, compute_features, gamma_of
 from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
 from engines.rng import below, uniform
 
 # ---- the playout params vector ----------------------------------------------------------------
-P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER = range(5)
+P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE, P_LGRF = range(8)
 PLAYOUT_HEAD = 8
 PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the michi 3x3 table (1.0 = a pattern move)
 # ---- the experience params vector ----------------------------------------------------------------
 (E_EVEN, E_CAPTURE_ONE, E_CAPTURE_MANY, E_PAT3, E_SELFATARI, E_CFG1, E_CFG2, E_CFG3, E_EMPTYAREA,
- E_GAMMA, E_PASS_WINRATE, E_ESCAPE) = range(12)
+ E_GAMMA, E_PASS_WINRATE, E_ESCAPE, E_NAKADE, E_TWOLIB, E_CFG_LONE) = range(15)
 EXPERIENCE_HEAD = 16
 EXPERIENCE_LEN = EXPERIENCE_HEAD + PATTERN_CODES              # without gammas
 EXPERIENCE_GAMMA_LEN = EXPERIENCE_LEN + NUM_FEATURES + PATTERN_CODES  # with GoWeights
 
+LGRF_MAGIC = 0x4C475246  # "LGRF": the reply table at the end of trace has been initialised
 LADDER_DEPTH = 48   # plies a ladder is read at most (states kept on the work stack)
 LADDER_NODES = 200  # attacker moves tried at most per ladder read (beyond: the escape is believed)
 
@@ -92,6 +104,15 @@ def michi_table() -> np.ndarray:
 
 # ---- small chain helpers --------------------------------------------------------------------------
 @nb.njit(cache=True)
+def _holds(a, k, x):
+    """x is among a[:k]."""
+    for i in range(k):
+        if a[i] == x:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def _libs_of(s, h, exclude, out):
     """Distinct liberties of the chain with head h other than exclude, up to 3, into out; the count."""
     P = s[PSIZE]
@@ -101,16 +122,11 @@ def _libs_of(s, h, exclude, out):
     q = h
     while True:
         for t in (q - 1, q + 1, q - W, q + W):
-            if s[HEADER + t] == EMPTY_CELL and t != exclude:
-                dup = False
-                for i in range(k):
-                    if out[i] == t:
-                        dup = True
-                if not dup:
-                    out[k] = t
-                    k += 1
-                    if k == 3:
-                        return k
+            if s[HEADER + t] == EMPTY_CELL and t != exclude and not _holds(out, k, t):
+                out[k] = t
+                k += 1
+                if k == 3:
+                    return k
         q = s[nx + q]
         if q == h:
             break
@@ -186,21 +202,21 @@ def _pattern_code(s, p, c):
 
 
 # ---- ladders ---------------------------------------------------------------------------------------
-@nb.njit(types.boolean(types.int64[:, ::1], types.int64, types.int64, types.int64, types.int64[::1]), cache=True)
-def _ladder_from(work, k, x, a, budget):
+@nb.njit(types.int64(types.int64[:, ::1], types.int64, types.int64, types.int64, types.int64[::1]), cache=True)
+def _ladder_move(work, k, x, a, budget):
     """work[k]: the defender's chain (at point x) has 2 liberties and the attacker a (1/2) is to
-    play.  True when the attacker captures it by ataris (a ladder or a net read to depth)."""
+    play.  The atari with which the attacker captures it (a ladder or a net read to depth), or -1."""
     P = work[k, PSIZE]
     W = work[k, STRIDE]
     hd = HEADER + A_HEAD * P
     nx = HEADER + A_NEXT * P
     d = 3 - a
     if k + 2 >= work.shape[0] or budget[0] <= 0:
-        return False
+        return -1
     libs = np.empty(3, dtype=np.int64)
     h = work[k, hd + x]
     if _libs_of(work[k], h, -1, libs) != 2:
-        return False
+        return -1
     l0 = libs[0]
     l1 = libs[1]
     for option in range(2):
@@ -232,15 +248,15 @@ def _ladder_from(work, k, x, a, budget):
         s2 = work[k + 2]
         s2[:] = s1
         if _check(s2, other, d, False) != OK:
-            return True
+            return m
         _place(s2, other, d)
         h2 = s2[hd + x]
         n2 = _libs_of(s2, h2, -1, libs)
         if n2 <= 1:
-            return True
-        if n2 == 2 and _ladder_from(work, k + 2, x, a, budget):
-            return True
-    return False
+            return m
+        if n2 == 2 and _ladder_move(work, k + 2, x, a, budget) >= 0:
+            return m
+    return -1
 
 
 @nb.njit(cache=True)
@@ -259,7 +275,7 @@ def _escape_works(s, p, c, work):
     if n <= 1:
         return False
     budget = np.array([LADDER_NODES], dtype=np.int64)
-    return not _ladder_from(work, 0, p, 3 - c, budget)
+    return _ladder_move(work, 0, p, 3 - c, budget) < 0
 
 
 @nb.njit(cache=True)
@@ -312,6 +328,149 @@ def _tactics(s, c, cands, flags):
 
 
 @nb.njit(cache=True)
+def _free_besides(s, p, m):
+    """Empty neighbours of p other than m."""
+    W = s[STRIDE]
+    free = 0
+    for t in (p - 1, p + 1, p - W, p + W):
+        if t != m and s[HEADER + t] == EMPTY_CELL:
+            free += 1
+    return free
+
+
+@nb.njit(cache=True)
+def _runs_free(s, l, m):
+    """A chain of 2 liberties l and m, put in atari at m, surely escapes by extending at l: l has
+    3 empty neighbours besides m (a cheap test that spares most ladder reads in open play)."""
+    return _free_besides(s, l, m) >= 3
+
+
+@nb.njit(cache=True)
+def _two_lib_moves(s, c, cands, scratch):
+    """c's answers to chains of 2 liberties touching the last move, into cands; the count: an
+    atari on the opponent's chain at a liberty whose stone is safe when the other liberty does not
+    run free (``_runs_free``), and, for an own chain the opponent could atari so, an extension at a
+    liberty that surely gives it 3.  Shallow on purpose: no reading, no copy of the position (the
+    tree's priors read these chains out, ``_reading_bonus``).  scratch: int64[>= 10]."""
+    last = s[LAST]
+    if last < 0:
+        return 0
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    o = 3 - c
+    heads = scratch[1:6]
+    libs = scratch[6:9]
+    nh = 0
+    k = 0
+    room = cands.shape[0]
+    for q in (last, last - 1, last + 1, last - W, last + W):
+        v = s[HEADER + q]
+        if v != BLACK and v != WHITE:
+            continue
+        h = s[hd + q]
+        if _holds(heads, nh, h):
+            continue
+        heads[nh] = h
+        nh += 1
+        # a liberty is counted once per stone it touches (at most 4): more than 8 pseudo-liberties
+        # are 3 liberties or more, without walking the chain
+        if s[HEADER + A_LIBS * P + h] > 8 or _libs_of(s, h, -1, libs) != 2:
+            continue
+        l0 = libs[0]
+        l1 = libs[1]
+        free0 = _runs_free(s, l0, l1)
+        free1 = _runs_free(s, l1, l0)
+        if free0 and free1:
+            continue
+        for option in range(2):
+            m = l0 if option == 0 else l1
+            other = l1 if option == 0 else l0
+            if k >= room or _check(s, m, c, False) != OK:
+                continue
+            if v == o:
+                # the atari at m: the chain cannot run at the other liberty
+                if (free1 if option == 0 else free0) or _self_atari(s, m, c) > 0:
+                    continue
+            elif _free_besides(s, m, other) < 2 or _is_eye(s, m, c):
+                continue  # the extension at m must give 3 liberties by itself
+            cands[k] = m
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _nakade_point(s, start, region):
+    """The vital point of the empty region holding start when it is an eye space of 3 to 6 points
+    enclosed by stones of one colour (and the edge) with one point touching more of it than any
+    other (straight and bent three, the pyramid four, bulky and crossed five, rabbity six): the
+    point that makes two eyes for the owner and kills for the other side.  -1 for any other
+    region (bigger, two colours around, straight or bent four, the square, the 2x3 block...).
+    region: int64[>= 6] scratch."""
+    W = s[STRIDE]
+    region[0] = start
+    n = 1
+    colour = 0
+    i = 0
+    while i < n:
+        p = region[i]
+        i += 1
+        for t in (p - 1, p + 1, p - W, p + W):
+            v = s[HEADER + t]
+            if v == EMPTY_CELL:
+                if not _holds(region, n, t):
+                    if n == 6:
+                        return -1
+                    region[n] = t
+                    n += 1
+            elif v == BLACK or v == WHITE:
+                if colour == 0:
+                    colour = v
+                elif colour != v:
+                    return -1
+    if n < 3:
+        return -1
+    best = -1
+    best_degree = -1
+    ties = 0
+    for i in range(n):
+        p = region[i]
+        degree = 0
+        for j in range(n):
+            t = region[j]
+            if t == p - 1 or t == p + 1 or t == p - W or t == p + W:
+                degree += 1
+        if degree > best_degree:
+            best = p
+            best_degree = degree
+            ties = 1
+        elif degree == best_degree:
+            ties += 1
+    if ties != 1 or (n >= 4 and best_degree < 3):
+        return -1
+    return best
+
+
+@nb.njit(cache=True)
+def _nakade_moves(s, c, cands, region):
+    """Vital points (``_nakade_point``) of the eye spaces touching the last move that c may play,
+    into cands; the count."""
+    last = s[LAST]
+    if last < 0:
+        return 0
+    W = s[STRIDE]
+    k = 0
+    for q in (last - 1, last + 1, last - W, last + W):
+        if s[HEADER + q] != EMPTY_CELL:
+            continue
+        v = _nakade_point(s, q, region)
+        if v >= 0 and not _holds(cands, k, v) and _check(s, v, c, False) == OK:
+            cands[k] = v
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
 def _pattern_moves(s, c, cands, table):
     """Empty points next to the last move matching the 3x3 table (legal, not an own eye, not a
     self-atari), into cands; the count."""
@@ -359,12 +518,24 @@ def heavy_moves(s, rng, trace, params):
     ladders = params[P_LADDER] != 0.0
     cands = np.empty(32, dtype=np.int64)
     flags = np.empty(32, dtype=np.int64)
+    scratch = np.empty(10, dtype=np.int64)
     depth = LADDER_DEPTH if n > 5 else 2 * n * n
     need = depth * s.shape[0]
     if trace.shape[0] - cap >= need:  # the ladder reader's stack: the caller's scratch beyond the moves
         work = trace[cap:cap + need].reshape((depth, s.shape[0]))
     else:  # or made when first needed
         work = np.empty((0, 0), dtype=np.int64)
+    # last good replies (Baier and Drake's LGRF-1): reply[colour, previous action], kept at the end
+    # of trace across playouts when the caller gives the room (``playout_scratch``)
+    nn = n * n
+    table_len = lgrf_table_len(n)
+    lgrf = heavy and params[P_LGRF] != 0.0 and trace.shape[0] - table_len >= cap + need
+    table = trace[trace.shape[0] - table_len:]
+    if lgrf and table[0] != LGRF_MAGIC:
+        table[:] = -1
+        table[0] = LGRF_MAGIC
+    first_colour = s[TO_MOVE] + 1
+    first_last = s[LAST]
     steps = 0
     while s[OVER] == 0 and steps < cap:
         c = s[TO_MOVE] + 1
@@ -383,6 +554,18 @@ def heavy_moves(s, rng, trace, params):
                         cands[j] = cands[i]
                         j += 1
                     k = j
+                if k > 0:
+                    chosen = cands[below(rng, k)]
+            if chosen < 0 and lgrf and s[LAST] >= 0:  # after the captures and escapes, before the rest
+                r = table[1 + (c - 1) * nn + action_of(n, s[LAST])]
+                if r >= 0 and _check(s, r, c, False) == OK and not _is_eye(s, r, c) and _self_atari(s, r, c) == 0:
+                    chosen = r
+            if chosen < 0 and params[P_TWOLIB] > 0.0 and uniform(rng) < params[P_TWOLIB]:
+                k = _two_lib_moves(s, c, cands, scratch)
+                if k > 0:
+                    chosen = cands[below(rng, k)]
+            if chosen < 0 and params[P_NAKADE] > 0.0 and uniform(rng) < params[P_NAKADE]:
+                k = _nakade_moves(s, c, cands, scratch)
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and uniform(rng) < params[P_PATTERN]:
@@ -410,14 +593,48 @@ def heavy_moves(s, rng, trace, params):
             _pass(s)
             trace[steps] = -1
         steps += 1
+    if lgrf and s[OVER] != 0:
+        _learn_replies(s, trace, steps, table, first_colour, first_last)
     return steps
 
 
+@nb.njit(cache=True)
+def lgrf_table_len(n):
+    """Entries of the last-good-reply table: a marker, then reply[colour, previous action]."""
+    return 1 + 2 * n * n
+
+
+@nb.njit(cache=True)
+def _learn_replies(s, trace, steps, table, first_colour, first_last):
+    """LGRF-1 after a finished playout: each move of the winner becomes the reply to the move
+    before it; a loser's move stored as a reply is forgotten."""
+    d = score(s)
+    if d == 0.0:
+        return
+    winner = BLACK if d > 0.0 else WHITE
+    n = s[SIZE]
+    nn = n * n
+    prev = action_of(n, first_last) if first_last >= 0 else -1
+    c = first_colour
+    for i in range(steps):
+        a = trace[i]
+        if prev >= 0 and a >= 0:
+            k = 1 + (c - 1) * nn + prev
+            p = point_of(n, a)
+            if c == winner:
+                table[k] = p
+            elif table[k] == p:
+                table[k] = -1
+        prev = a
+        c = 3 - c
+
+
 def playout_scratch(state) -> int:
-    """Entries of trace with which heavy_playout_traced allocates nothing: the moves, then the
-    ladder reader's stack."""
+    """Entries of trace with which heavy_playout_traced allocates nothing and keeps its reply table:
+    the moves, then the ladder reader's stack, and the last-good-reply table at the end."""
     n = int(state[SIZE])
-    return PLAYOUT_CAP_PER_POINT * n * n + (LADDER_DEPTH if n > 5 else 2 * n * n) * int(state.shape[0])
+    return (PLAYOUT_CAP_PER_POINT * n * n + (LADDER_DEPTH if n > 5 else 2 * n * n) * int(state.shape[0])
+            + 1 + 2 * n * n)
 
 
 @nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
@@ -469,15 +686,15 @@ def go_ownership(s, out):
 
 # ---- tree priors -------------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _empty_area(s, p, dist):
-    """No stone within Manhattan distance dist of p."""
+def _empty_area(s, p, dist, centre=True):
+    """No stone within Manhattan distance dist of p (p itself left out when centre is False)."""
     n = s[SIZE]
     W = s[STRIDE]
     r0 = p // W - 1
     c0 = p % W - 1
     for r in range(max(0, r0 - dist), min(n, r0 + dist + 1)):
         for c in range(max(0, c0 - dist), min(n, c0 + dist + 1)):
-            if abs(r - r0) + abs(c - c0) <= dist:
+            if abs(r - r0) + abs(c - c0) <= dist and (centre or r != r0 or c != c0):
                 v = s[HEADER + (r + 1) * W + c + 1]
                 if v == 1 or v == 2:
                     return False
@@ -495,6 +712,66 @@ def _gammas(s, params, out):
     w = params[base:base + NUM_FEATURES]
     for a in range(nn + 1):
         out[a] = gamma_of(feats, nfeat, a, w)
+    return 0
+
+
+@nb.njit(cache=True)
+def _reading_bonus(s, c, params, bonus_n, bonus_w):
+    """Adds the priors of reading to bonus_n / bonus_w (virtual visits, all won), by action: with
+    params[E_TWOLIB] > 0, the atari that captures an opponent chain of 2 liberties by a ladder or
+    net (the capture bonus, times E_TWOLIB) and each move that saves an own chain of 2 liberties
+    the opponent could capture so (the escape bonus, times E_TWOLIB); with params[E_NAKADE] > 0,
+    that many at the vital point of every eye space (``_nakade_point``)."""
+    size = s[SIZE]
+    nn = size * size
+    P = s[PSIZE]
+    hd = HEADER + A_HEAD * P
+    o = 3 - c
+    seen = np.zeros(P, dtype=np.bool_)
+    vitals = np.zeros(P, dtype=np.bool_)
+    libs = np.empty(3, dtype=np.int64)
+    budget = np.empty(1, dtype=np.int64)
+    region = np.empty(6, dtype=np.int64)
+    work = np.empty((0, 0), dtype=np.int64)
+    scale = params[E_TWOLIB]
+    for a in range(nn):
+        p = point_of(size, a)
+        v = s[HEADER + p]
+        if v == EMPTY_CELL:
+            if params[E_NAKADE] > 0.0:
+                vital = _nakade_point(s, p, region)
+                # found from each point of its region: counted once
+                if vital >= 0 and not vitals[vital] and _check(s, vital, c, False) == OK:
+                    vitals[vital] = True
+                    bonus_n[action_of(size, vital)] += params[E_NAKADE]
+                    bonus_w[action_of(size, vital)] += params[E_NAKADE]
+            continue
+        if scale <= 0.0 or (v != BLACK and v != WHITE):
+            continue
+        h = s[hd + p]
+        if seen[h]:
+            continue
+        seen[h] = True
+        if _libs_of(s, h, -1, libs) != 2 or (_runs_free(s, libs[0], libs[1]) and _runs_free(s, libs[1], libs[0])):
+            continue
+        if work.shape[0] == 0:
+            work = np.empty((LADDER_DEPTH if size > 5 else 2 * nn, s.shape[0]), dtype=np.int64)
+        work[0, :] = s
+        budget[0] = LADDER_NODES
+        if v == o:
+            m = _ladder_move(work, 0, p, c, budget)
+            if m >= 0:
+                b = scale * (params[E_CAPTURE_ONE] if s[HEADER + A_CNT * P + h] == 1 else params[E_CAPTURE_MANY])
+                bonus_n[action_of(size, m)] += b
+                bonus_w[action_of(size, m)] += b
+        elif _ladder_move(work, 0, p, o, budget) >= 0:
+            l0 = libs[0]
+            l1 = libs[1]
+            for m in (l0, l1):
+                if _escape_works(s, m, c, work):
+                    b = scale * params[E_ESCAPE]
+                    bonus_n[action_of(size, m)] += b
+                    bonus_w[action_of(size, m)] += b
     return 0
 
 
@@ -540,7 +817,13 @@ def go_experience(s, actions, n, visits, wins, params):
             b = params[E_ESCAPE]
             bonus_n[la] += b
             bonus_w[la] += b
+    if params[E_TWOLIB] > 0.0 or params[E_NAKADE] > 0.0:
+        _reading_bonus(s, c, params, bonus_n, bonus_w)
     last = s[LAST]
+    # the closeness bonus answers local fights: with E_CFG_LONE == 0 not a lone stone's (no other
+    # stone within distance 2 of the last move, as an opening move: contact with it is no answer)
+    lone_ok = params[E_CFG_LONE] != 0.0
+    lone = last >= 0 and _empty_area(s, last, 2, False)
     gammas_on = params.shape[0] >= EXPERIENCE_GAMMA_LEN and params[E_GAMMA] > 0.0
     gam = np.zeros(nn + 1)
     gmax = 0.0
@@ -562,7 +845,7 @@ def go_experience(s, actions, n, visits, wins, params):
             vw += params[E_PAT3]
         if _self_atari(s, p, c) > 0:
             vn += params[E_SELFATARI]
-        if last >= 0:
+        if last >= 0 and (lone_ok or not lone):
             dy = abs(p // W - last // W)
             dx = abs(p % W - last % W)
             d = dx + dy

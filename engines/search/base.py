@@ -16,11 +16,11 @@ import numpy as np
 
 from engines.errors import GameOver
 from engines.search.result import Limits, SearchResult
-from engines.validate import check_choice
+from engines.validate import check_choice, check_int
 
 SEARCHERS = ("mcts", "alphabeta", "rave")
 # keyword options of the constructors beyond (game, config, knowledge, seed)
-OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",), "rave": ("capacity", "clock")}
+OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",), "rave": ("capacity", "clock", "threads")}
 
 
 @runtime_checkable
@@ -97,9 +97,15 @@ def searcher_classes(name: str):
 def make_searcher(name: str, game, config=None, knowledge=None, seed: int = 0, **options) -> Searcher:
     """Build the search called name ("mcts", "alphabeta" or "rave") for game.  config: the search's config
     dataclass, a mapping of its fields, or None; knowledge: None for knowledge_for(game); options:
-    the constructor's other keywords (OPTIONS[name], e.g. capacity, clock)."""
+    the constructor's other keywords (OPTIONS[name], e.g. capacity, clock), and for rave threads: k > 1
+    runs k trees (seeds seed..seed + k - 1) in k threads, merged at the root (engines/search/parallel.py)."""
     cls, config_cls = searcher_classes(name)
     for key in options:
         if key not in OPTIONS[name]:
             raise ValueError(f"unknown option {key!r} for {name}; valid options: {', '.join(OPTIONS[name])}")
-    return cls(game, config_from(config_cls, config), knowledge, seed, **options)
+    threads = check_int("threads", options.pop("threads", 1), 1)
+    config = config_from(config_cls, config)
+    if threads == 1:
+        return cls(game, config, knowledge, seed, **options)
+    from engines.search.parallel import RootParallel
+    return RootParallel([cls(game, config, knowledge, seed + i, **options) for i in range(threads)])

@@ -164,7 +164,7 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)  # nogil: root-parallel trees run in threads (engines/search/parallel.py)
 def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first_by, actions, vis, win, owner,
              exp_params, playout_params, rng, n_sims, legal, rollout_moves, apply, terminal, to_move, result,
              traced_playout, experience, ownership):
