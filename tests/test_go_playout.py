@@ -325,52 +325,6 @@ def test_priors_favour_the_vital_point():
     assert all(with_rule[a] == without[a] for a in with_rule if a != c1)
 
 
-# ---- last good replies (LGRF-1) ---------------------------------------------------------------------
-def test_lgrf_learns_the_winners_replies_and_forgets_the_losers():
-    g = Go(9, komi=7.0)
-    start = g.play(g.initial_state(), g.action(4, 4))  # Black e5: White to move, e5 the last move
-    trace = np.empty(gp.playout_scratch(start), dtype=np.int64)
-    table = trace[-gp.lgrf_table_len(9):]
-    end = start.copy()
-    k = gp.heavy_playout_traced(end, make_rng(3), trace, playout_params(lgrf=1.0))
-    assert table[0] == gp.LGRF_MAGIC and g.is_terminal(end)
-    winner = 1 if g.kernels.result(end) == 1.0 else 2
-    moves = [g.action(4, 4)] + trace[:k].tolist()
-    expect = {}
-    for i in range(1, len(moves)):  # moves[i] was played by White (2) for odd i
-        colour = 2 if i % 2 == 1 else 1
-        prev, a = moves[i - 1], moves[i]
-        if prev < 0 or a < 0:
-            continue
-        key = 1 + (colour - 1) * 81 + prev
-        if colour == winner:
-            expect[key] = point_of(9, a)
-        elif expect.get(key) == point_of(9, a):
-            expect[key] = -1
-    stored = {key: int(table[key]) for key in range(1, len(table)) if table[key] != -1}
-    assert stored == {key: p for key, p in expect.items() if p != -1} and stored
-
-
-def test_lgrf_plays_the_stored_reply_and_is_off_by_default():
-    g = Go(9, komi=7.0)
-    start = g.play(g.initial_state(), g.action(4, 4))  # White to move after Black's e5
-    reply = point_of(9, g.action(2, 6))
-    firsts = {}
-    for lgrf in (1.0, 0.0):
-        got = []
-        for seed in range(50):
-            trace = np.empty(gp.playout_scratch(start), dtype=np.int64)
-            table = trace[-gp.lgrf_table_len(9):]
-            table[:] = -1
-            table[0] = gp.LGRF_MAGIC
-            table[1 + 81 + g.action(4, 4)] = reply  # White's reply to e5
-            gp.heavy_playout_traced(start.copy(), make_rng(seed), trace, playout_params(lgrf=lgrf))
-            got.append(point_of(9, int(trace[0])))
-        firsts[lgrf] = got.count(reply)
-    assert firsts[1.0] == 50 and firsts[0.0] <= 5
-    assert playout_params()[gp.P_LGRF] == 0.0
-
-
 def test_closeness_bonus_skips_a_lone_stone_when_told():
     g = Go(9, komi=7.0)
     tengen = g.play(g.initial_state(), g.action(4, 4))  # a lone black e5: White to move

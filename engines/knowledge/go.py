@@ -65,7 +65,7 @@ EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 PLAYOUTS = ("heavy", "plain")
 # the heavy playout's probabilities (engines/knowledge/go_playout.py P_*)
 PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0,
-                    "twolib": 0.9, "nakade": 0.9, "lgrf": 0.0, "gamma_patterns": 0.0}
+                    "twolib": 0.9, "nakade": 0.9, "gamma_patterns": 0.0}
 # the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
 EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, "pat3": 10.0, "selfatari": 10.0,
                        "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
@@ -99,7 +99,7 @@ def playout_params(weights=None, **changes) -> np.ndarray:
     p = np.zeros(gp.PLAYOUT_PARAMS_LEN)
     p[gp.P_CAPTURE], p[gp.P_PATTERN], p[gp.P_SELFATARI_1] = values["capture"], values["pattern"], values["selfatari_single"]
     p[gp.P_HEAVY], p[gp.P_LADDER] = values["heavy"], values["ladder"]
-    p[gp.P_TWOLIB], p[gp.P_NAKADE], p[gp.P_LGRF] = values["twolib"], values["nakade"], values["lgrf"]
+    p[gp.P_TWOLIB], p[gp.P_NAKADE] = values["twolib"], values["nakade"]
     use_gammas = values["gamma_patterns"] != 0.0 and weights is not None
     p[gp.PLAYOUT_HEAD:] = gp.gamma_table(weights) if use_gammas else _michi()
     return p

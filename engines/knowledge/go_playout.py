@@ -6,17 +6,15 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
      chain in atari that touches the last (or second-last) move, or save an own chain in atari that
      touches it, by capturing an attacker in atari or by extending at its liberty when that leaves
      >= 3 liberties, or 2 liberties and no working ladder (``_ladder_move``);
-  2. when params[P_LGRF] is set and the caller keeps the table (``playout_scratch``): the last
-     good reply to the previous move (Baier and Drake's LGRF-1, learnt from the playouts' winners);
-  3. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
+  2. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
      reading): an atari on the opponent's chain where its way out does not run free, an extension
      of an own chain that surely gives it 3 liberties (``_two_lib_moves``);
-  4. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
+  3. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
      the last move (``_nakade_point``: it kills for one side, makes two eyes for the other);
-  5. with probability params[P_PATTERN]: a 3x3 pattern move on an empty point next to the last
+  4. with probability params[P_PATTERN]: a 3x3 pattern move on an empty point next to the last
      move, drawn in proportion to the table's value: michi's hand-coded set (hane, cut, side
      patterns; both colours, all 8 symmetries; all 1) or the fitted gammas (``gamma_table``);
-  6. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
+  5. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
   Never an own eye (go._is_eye); a self-atari that leaves a chain of >= 2 stones in atari is
   never played, a single-stone one with probability 1 - params[P_SELFATARI_1] (throw-ins live);
   a pass only when nothing else is left.  The playout stops after 3*n*n moves as go.playout does,
@@ -44,13 +42,13 @@ from engines import kernels as K
 from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
                               _in_atari, _is_eye, _pass, _place, action_of, candidates, playout_traced, point_of,
-                              result, score)
+                              result)
 from engines.knowledge.go_features import MAX_FEATURES, compute_features, gamma_of
 from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
 from engines.rng import below, uniform
 
 # ---- the playout params vector ----------------------------------------------------------------
-P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE, P_LGRF = range(8)
+P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE = range(7)
 PLAYOUT_HEAD = 8
 PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the 3x3 table (> 0: a pattern move, drawn by its value)
 # ---- the experience params vector ----------------------------------------------------------------
@@ -60,7 +58,6 @@ EXPERIENCE_HEAD = 16
 EXPERIENCE_LEN = EXPERIENCE_HEAD + PATTERN_CODES              # without gammas
 EXPERIENCE_GAMMA_LEN = EXPERIENCE_LEN + NUM_FEATURES + PATTERN_CODES  # with GoWeights
 
-LGRF_MAGIC = 0x4C475246  # "LGRF": the reply table at the end of trace has been initialised
 LADDER_DEPTH = 48   # plies a ladder is read at most (states kept on the work stack)
 LADDER_NODES = 200  # attacker moves tried at most per ladder read (beyond: the escape is believed)
 
@@ -548,17 +545,6 @@ def heavy_moves(s, rng, trace, params):
         work = trace[cap:cap + need].reshape((depth, s.shape[0]))
     else:  # or made when first needed
         work = np.empty((0, 0), dtype=np.int64)
-    # last good replies (Baier and Drake's LGRF-1): reply[colour, previous action], kept at the end
-    # of trace across playouts when the caller gives the room (``playout_scratch``)
-    nn = n * n
-    table_len = lgrf_table_len(n)
-    lgrf = heavy and params[P_LGRF] != 0.0 and trace.shape[0] - table_len >= cap + need
-    table = trace[trace.shape[0] - table_len:]
-    if lgrf and table[0] != LGRF_MAGIC:
-        table[:] = -1
-        table[0] = LGRF_MAGIC
-    first_colour = s[TO_MOVE] + 1
-    first_last = s[LAST]
     steps = 0
     while s[OVER] == 0 and steps < cap:
         c = s[TO_MOVE] + 1
@@ -579,10 +565,6 @@ def heavy_moves(s, rng, trace, params):
                     k = j
                 if k > 0:
                     chosen = cands[below(rng, k)]
-            if chosen < 0 and lgrf and s[LAST] >= 0:  # after the captures and escapes, before the rest
-                r = table[1 + (c - 1) * nn + action_of(n, s[LAST])]
-                if r >= 0 and _check(s, r, c, False) == OK and not _is_eye(s, r, c) and _self_atari(s, r, c) == 0:
-                    chosen = r
             if chosen < 0 and params[P_TWOLIB] > 0.0 and uniform(rng) < params[P_TWOLIB]:
                 k = _two_lib_moves(s, c, cands, scratch)
                 if k > 0:
@@ -614,48 +596,14 @@ def heavy_moves(s, rng, trace, params):
             _pass(s)
             trace[steps] = -1
         steps += 1
-    if lgrf and s[OVER] != 0:
-        _learn_replies(s, trace, steps, table, first_colour, first_last)
     return steps
 
 
-@nb.njit(cache=True)
-def lgrf_table_len(n):
-    """Entries of the last-good-reply table: a marker, then reply[colour, previous action]."""
-    return 1 + 2 * n * n
-
-
-@nb.njit(cache=True)
-def _learn_replies(s, trace, steps, table, first_colour, first_last):
-    """LGRF-1 after a finished playout: each move of the winner becomes the reply to the move
-    before it; a loser's move stored as a reply is forgotten."""
-    d = score(s)
-    if d == 0.0:
-        return
-    winner = BLACK if d > 0.0 else WHITE
-    n = s[SIZE]
-    nn = n * n
-    prev = action_of(n, first_last) if first_last >= 0 else -1
-    c = first_colour
-    for i in range(steps):
-        a = trace[i]
-        if prev >= 0 and a >= 0:
-            k = 1 + (c - 1) * nn + prev
-            p = point_of(n, a)
-            if c == winner:
-                table[k] = p
-            elif table[k] == p:
-                table[k] = -1
-        prev = a
-        c = 3 - c
-
-
 def playout_scratch(state) -> int:
-    """Entries of trace with which heavy_playout_traced allocates nothing and keeps its reply table:
-    the moves, then the ladder reader's stack, and the last-good-reply table at the end."""
+    """Entries of trace with which heavy_playout_traced allocates nothing: the moves, then the
+    ladder reader's stack."""
     n = int(state[SIZE])
-    return (PLAYOUT_CAP_PER_POINT * n * n + (LADDER_DEPTH if n > 5 else 2 * n * n) * int(state.shape[0])
-            + 1 + 2 * n * n)
+    return PLAYOUT_CAP_PER_POINT * n * n + (LADDER_DEPTH if n > 5 else 2 * n * n) * int(state.shape[0])
 
 
 @nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
