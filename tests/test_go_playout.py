@@ -334,29 +334,3 @@ def test_closeness_bonus_skips_a_lone_stone_when_told():
     # the same contact answer next to a stone that is not alone keeps its bonus
     crowded = g.play(g.play(tengen, g.action(2, 2)), g.action(4, 3))  # White c7, Black d5 next to e5
     assert priors(g, crowded, cfg_lone=0.0) == priors(g, crowded)
-
-
-def test_pattern_moves_are_drawn_in_proportion_to_the_table():
-    g, s = position(CAPTURE, to_move=0, last=(1, 0))  # White's a8: its empty neighbours are a7 and b7
-    params = playout_params(capture=0.0, twolib=0.0, nakade=0.0, pattern=1.0)
-    params[gp.PLAYOUT_HEAD:] = 0.0
-    b7, a7 = g.action(2, 1), g.action(2, 0)  # two pattern points, of values 1 and 3
-    for a, value in ((b7, 1.0), (a7, 3.0)):
-        params[gp.PLAYOUT_HEAD + gp._pattern_code(s, point_of(9, a), 1)] = value
-    firsts = first_moves(g, s, params, n=400)
-    low, high = firsts.count(b7), firsts.count(a7)
-    assert low + high == 400 and 0.15 * 400 < low < 0.35 * 400, (low, high)
-
-
-def test_gamma_table_keeps_the_fitted_shapes_above_the_threshold():
-    from engines.knowledge.go import shipped_weights_path
-    from engines.knowledge.go_weights import NUM_BASIC, load_weights
-    w = load_weights(shipped_weights_path())
-    table = gp.gamma_table(w)
-    codes = np.flatnonzero(w.table >= NUM_BASIC)
-    gam = w.weights[w.table[codes]]
-    assert np.array_equal(table[codes], np.where(gam >= 2.0, gam, 0.0))
-    assert table[w.table < 0].sum() == 0.0 and 0 < np.count_nonzero(table) < len(codes)
-    with_gammas = playout_params(w, gamma_patterns=1.0)
-    assert np.array_equal(with_gammas[gp.PLAYOUT_HEAD:], table)
-    assert np.array_equal(playout_params(w)[gp.PLAYOUT_HEAD:], gp.michi_table())  # off by default

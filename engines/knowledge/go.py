@@ -65,7 +65,7 @@ EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 PLAYOUTS = ("heavy", "plain")
 # the heavy playout's probabilities (engines/knowledge/go_playout.py P_*)
 PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0,
-                    "twolib": 0.9, "nakade": 0.9, "gamma_patterns": 0.0}
+                    "twolib": 0.9, "nakade": 0.9}
 # the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
 EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, "pat3": 10.0, "selfatari": 10.0,
                        "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
@@ -87,9 +87,8 @@ def shipped_weights_path():
     return files[-1] if files else None
 
 
-def playout_params(weights=None, **changes) -> np.ndarray:
-    """The heavy playout's params vector (PLAYOUT_DEFAULTS with changes, then the 3x3 table: michi's,
-    or with "gamma_patterns" set and GoWeights given, their pattern gammas, go_playout.gamma_table)."""
+def playout_params(**changes) -> np.ndarray:
+    """The heavy playout's params vector (PLAYOUT_DEFAULTS with changes, then michi's 3x3 table)."""
     from engines.knowledge import go_playout as gp
     values = dict(PLAYOUT_DEFAULTS)
     for key, v in changes.items():
@@ -100,8 +99,7 @@ def playout_params(weights=None, **changes) -> np.ndarray:
     p[gp.P_CAPTURE], p[gp.P_PATTERN], p[gp.P_SELFATARI_1] = values["capture"], values["pattern"], values["selfatari_single"]
     p[gp.P_HEAVY], p[gp.P_LADDER] = values["heavy"], values["ladder"]
     p[gp.P_TWOLIB], p[gp.P_NAKADE] = values["twolib"], values["nakade"]
-    use_gammas = values["gamma_patterns"] != 0.0 and weights is not None
-    p[gp.PLAYOUT_HEAD:] = gp.gamma_table(weights) if use_gammas else _michi()
+    p[gp.PLAYOUT_HEAD:] = _michi()
     return p
 
 
@@ -158,7 +156,7 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
     return HeavyKnowledge(
         evaluate=evaluate_score, value=value_score, value_params=DEFAULT_WEIGHTS, children=go5_children,
         traced_playout=gp.heavy_playout_traced if playout == "heavy" else gp.plain_playout_traced,
-        playout_params=playout_params(weights, **(playout_changes or {})),
+        playout_params=playout_params(**(playout_changes or {})),
         experience=gp.go_experience, experience_params=experience_params(weights, **(prior_changes or {})),
         ownership=gp.go_ownership, ownership_size=n * n,
         playout_scratch=gp.playout_scratch(game.initial_state()) if playout == "heavy" else 0)

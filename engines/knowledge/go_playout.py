@@ -11,9 +11,8 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
      of an own chain that surely gives it 3 liberties (``_two_lib_moves``);
   3. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
      the last move (``_nakade_point``: it kills for one side, makes two eyes for the other);
-  4. with probability params[P_PATTERN]: a 3x3 pattern move on an empty point next to the last
-     move, drawn in proportion to the table's value: michi's hand-coded set (hane, cut, side
-     patterns; both colours, all 8 symmetries; all 1) or the fitted gammas (``gamma_table``);
+  4. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
+     side patterns; both colours, all 8 symmetries) on an empty point next to the last move;
   5. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
   Never an own eye (go._is_eye); a self-atari that leaves a chain of >= 2 stones in atari is
   never played, a single-stone one with probability 1 - params[P_SELFATARI_1] (throw-ins live);
@@ -50,7 +49,7 @@ from engines.rng import below, uniform
 # ---- the playout params vector ----------------------------------------------------------------
 P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE = range(7)
 PLAYOUT_HEAD = 8
-PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the 3x3 table (> 0: a pattern move, drawn by its value)
+PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the michi 3x3 table (1.0 = a pattern move)
 # ---- the experience params vector ----------------------------------------------------------------
 (E_EVEN, E_CAPTURE_ONE, E_CAPTURE_MANY, E_PAT3, E_SELFATARI, E_CFG1, E_CFG2, E_CFG3, E_EMPTYAREA,
  E_GAMMA, E_PASS_WINRATE, E_ESCAPE, E_NAKADE, E_TWOLIB, E_CFG_LONE) = range(15)
@@ -98,15 +97,6 @@ def michi_table() -> np.ndarray:
                 code = pattern_code(image)
                 table[code] = 1.0
     return table
-
-
-def gamma_table(weights, least: float = 2.0) -> np.ndarray:
-    """float64[65536]: the GoWeights gamma of each 3x3 code's pattern class when it is at least
-    least (a shape the fitted games chose more than the average), else 0.0."""
-    from engines.knowledge.go_weights import NUM_BASIC
-    index = weights.table.astype(np.int64)
-    gam = np.where(index >= NUM_BASIC, weights.weights[np.maximum(index, 0)], 0.0)
-    return np.where(gam >= least, gam, 0.0)
 
 
 # ---- small chain helpers --------------------------------------------------------------------------
@@ -478,36 +468,24 @@ def _nakade_moves(s, c, cands, region):
 
 
 @nb.njit(cache=True)
-def _pattern_move(s, c, rng, table, cands, weights):
-    """An empty point next to the last move matching the 3x3 table (legal, not an own eye, not a
-    self-atari), drawn in proportion to its table value (michi's table: all 1, uniformly; the
-    fitted gammas: the better shapes more often); -1 when none matches."""
+def _pattern_moves(s, c, cands, table):
+    """Empty points next to the last move matching the 3x3 table (legal, not an own eye, not a
+    self-atari), into cands; the count."""
     last = s[LAST]
     if last < 0:
-        return -1
+        return 0
     W = s[STRIDE]
     k = 0
-    total = 0.0
     for q in (last - W - 1, last - W, last - W + 1, last - 1, last + 1, last + W - 1, last + W, last + W + 1):
         if s[HEADER + q] != EMPTY_CELL:
             continue
-        w = table[PLAYOUT_HEAD + _pattern_code(s, q, c)]
-        if w == 0.0:
+        if table[PLAYOUT_HEAD + _pattern_code(s, q, c)] == 0.0:
             continue
         if _check(s, q, c, False) != OK or _is_eye(s, q, c) or _self_atari(s, q, c) > 0:
             continue
         cands[k] = q
-        weights[k] = w
-        total += w
         k += 1
-    if k == 0:
-        return -1
-    x = uniform(rng) * total
-    for i in range(k - 1):
-        x -= weights[i]
-        if x < 0.0:
-            return cands[i]
-    return cands[k - 1]
+    return k
 
 
 @nb.njit(cache=True)
@@ -538,7 +516,6 @@ def heavy_moves(s, rng, trace, params):
     cands = np.empty(32, dtype=np.int64)
     flags = np.empty(32, dtype=np.int64)
     scratch = np.empty(10, dtype=np.int64)
-    pattern_weights = np.empty(8, dtype=np.float64)
     depth = LADDER_DEPTH if n > 5 else 2 * n * n
     need = depth * s.shape[0]
     if trace.shape[0] - cap >= need:  # the ladder reader's stack: the caller's scratch beyond the moves
@@ -574,7 +551,9 @@ def heavy_moves(s, rng, trace, params):
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and uniform(rng) < params[P_PATTERN]:
-                chosen = _pattern_move(s, c, rng, params, cands, pattern_weights)
+                k = _pattern_moves(s, c, cands, params)
+                if k > 0:
+                    chosen = cands[below(rng, k)]
         if chosen < 0:
             k = s[NEMPTY]
             while k > 0:
