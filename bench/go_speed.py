@@ -4,6 +4,7 @@ the heavy knowledge against today's plain MCTS (UCT, random rollouts) at equal t
 9x9, komi 7, in-process games alternating colours.  Writes bench/results/go_speed.md.
 
     nice -n 15 .venv/bin/python -m bench.go_speed [--seconds 0.5] [--games 40] [--budget 1500] [--speed-seconds 2]
+                                                  [--out FILE]    (--games 0: the speed table alone)
 
 --budget caps the match's wall time in seconds (the games played by then count).
 """
@@ -63,12 +64,17 @@ def speed_table(seconds):
         cells["mcts", "heavy"] = make_searcher("mcts", with_playout(game, heavy_playout), None, None, 0, capacity=cap)
         cells["rave", "plain"] = make_searcher("rave", game, None, heavy_knowledge(game, playout="plain"), 0, capacity=cap)
         cells["rave", "heavy"] = make_searcher("rave", game, None, heavy_knowledge(game), 0, capacity=cap)
+        # root parallelism (engines/search/parallel.py): two trees in two threads, one per core
+        cells["rave", "threads"] = make_searcher("rave", game, None, heavy_knowledge(game), 0, capacity=cap,
+                                                 threads=2)
         for s in cells.values():  # compile / load before timing
             s.search(state, Limits(simulations=20))
         got = {key: rate(s, state, seconds) for key, s in cells.items()}
         for search in ("mcts", "rave"):
             plain, heavy = got[search, "plain"], got[search, "heavy"]
-            rows.append(f"| {n}x{n} | {search} | {plain:,.0f} | {heavy:,.0f} | {plain / heavy:.2f} |")
+            threads = got.get((search, "threads"))
+            two = f"{threads:,.0f} ({threads / heavy:.2f}x)" if threads else "-"
+            rows.append(f"| {n}x{n} | {search} | {plain:,.0f} | {heavy:,.0f} | {plain / heavy:.2f} | {two} |")
             print(rows[-1], flush=True)
     return rows
 
@@ -128,24 +134,29 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--budget", type=float, default=1500.0, help="the match's wall-time cap, seconds")
     ap.add_argument("--speed-seconds", type=float, default=2.0, help="per timed search in the speed table")
+    ap.add_argument("--out", default=str(OUT), help="the markdown file (default bench/results/go_speed.md)")
     args = ap.parse_args(argv)
     command = "python -m bench.go_speed " + " ".join(argv if argv is not None else sys.argv[1:])
     rows = speed_table(args.speed_seconds)
-    wins, played, took = match(args.seconds, args.games, args.budget, sys.stdout)
-    total, n = wins[0] + wins[1], played[0] + played[1]
-    lo, hi = wilson(total, n)
     lines = [
         "# Go: simulations per second, plain and heavy playouts; RAVE+heavy against plain MCTS", "",
         f"Command: `{command}` (empty board, median of 3 timed searches of {args.speed_seconds:g} s each;",
         "plain = uniformly random non-eye moves, engines.games.go.playout; heavy = engines/knowledge/go_playout.py;",
-        "mcts = today's MCTSConfig() defaults (UCT); rave = RaveConfig() defaults with the heavy knowledge's priors).", "",
-        "| board | search | plain sims/s | heavy sims/s | plain / heavy |", "|---|---|---|---|---|", *rows, "",
-        f"## RAVE + heavy knowledge against plain MCTS (uct, random rollouts), 9x9 komi 7, {args.seconds:g} s a move", "",
-        "| games | RAVE wins | as Black | as White | win rate | 95 % interval (Wilson) | wall time |",
-        "|---|---|---|---|---|---|---|",
-        f"| {n} | {total} | {wins[0]}/{played[0]} | {wins[1]}/{played[1]} | {total / max(n, 1):.1%} | "
-        f"{lo:.1%} .. {hi:.1%} | {took / 60:.1f} min |", ""]
-    OUT.write_text("\n".join(lines))
+        "mcts = today's MCTSConfig() defaults (UCT); rave = RaveConfig() defaults with the heavy knowledge's priors;",
+        "2 threads = two heavy RAVE trees searched at once, engines/search/parallel.py).", "",
+        "| board | search | plain sims/s | heavy sims/s | plain / heavy | heavy, 2 threads |", "|---|---|---|---|---|---|",
+        *rows, ""]
+    if args.games > 0:
+        wins, played, took = match(args.seconds, args.games, args.budget, sys.stdout)
+        total, n = wins[0] + wins[1], played[0] + played[1]
+        lo, hi = wilson(total, n)
+        lines += [
+            f"## RAVE + heavy knowledge against plain MCTS (uct, random rollouts), 9x9 komi 7, {args.seconds:g} s a move",
+            "", "| games | RAVE wins | as Black | as White | win rate | 95 % interval (Wilson) | wall time |",
+            "|---|---|---|---|---|---|---|",
+            f"| {n} | {total} | {wins[0]}/{played[0]} | {wins[1]}/{played[1]} | {total / max(n, 1):.1%} | "
+            f"{lo:.1%} .. {hi:.1%} | {took / 60:.1f} min |", ""]
+    Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
 
 
