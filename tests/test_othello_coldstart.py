@@ -213,10 +213,14 @@ def _compiles_below(pid: int) -> bool:
                 continue
         if p != pid:
             try:
-                if b"engines.warmup" in Path(f"/proc/{p}/cmdline").read_bytes():
-                    return True
-            except OSError:
+                cmdline = Path(f"/proc/{p}/cmdline").read_bytes()
+                state = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()[0]
+            except (OSError, IndexError):
                 continue
+            # an exiting process has an empty cmdline before it is a zombie, and until it is one the
+            # adapter's poll() still sees it running
+            if b"engines.warmup" in cmdline or (not cmdline and state != "Z"):
+                return True
     return False
 
 
