@@ -443,7 +443,9 @@ def _nakade_point(s, start, region):
             ties = 1
         elif degree == best_degree:
             ties += 1
-    if ties != 1 or (n >= 4 and best_degree < 3):
+    # (a unique most-connected point has 3 neighbours or more from 4 points up: a path or the square
+    # of 4 or more points ties at 2)
+    if ties != 1:
         return -1
     return best
 
