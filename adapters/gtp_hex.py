@@ -54,26 +54,30 @@ from protocols.common import ProtocolError, Quit
 
 # The engine is imported only once its compiled kernels are in the cache (``_import_engine``): an
 # import from a cold cache compiles them, longer than anyone waits for an answer (adapters/coldstart.py).
-np = make_game = Limits = make_searcher = None
+np = make_game = Limits = make_searcher = heavy_knowledge = hex_knowledge = None
 NetworkError = load_network = network_size = policy_knowledge = shipped_network_path = shipped_sizes = None
 
 
 def _import_engine():
     global np, make_game, Limits, make_searcher, NetworkError, load_network, network_size, policy_knowledge
-    global shipped_network_path, shipped_sizes
+    global shipped_network_path, shipped_sizes, heavy_knowledge, hex_knowledge
     if make_game is not None:
         return
     import numpy
     from engines.games import make_game as _make_game
     from engines.knowledge import network as N
+    from engines.knowledge.hex import heavy_knowledge as _heavy, hex_knowledge as _knowledge
     from engines.search import Limits as _Limits, make_searcher as _make_searcher
     np, make_game, Limits, make_searcher = numpy, _make_game, _Limits, _make_searcher
+    heavy_knowledge, hex_knowledge = _heavy, _knowledge
     NetworkError, load_network, network_size = N.NetworkError, N.load_network, N.network_size
     policy_knowledge, shipped_network_path, shipped_sizes = N.policy_knowledge, N.shipped_network_path, N.shipped_sizes
 
 NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
 SHIPPED = "shipped"        # --network shipped: the network shipped for each board size
+SEARCHES = ("rave", "mcts")
+PIECES = ("patterns", "inferior", "connections")  # engines/knowledge/hex_patterns.py, in hex_knowledge's order
 ENV_PREFIX = "PLIES_HEXGTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
@@ -102,8 +106,14 @@ class Settings:
     swap: bool = setting(False, "allow the swap move from the start (as param_game allow_swap 1)")
     network: str | None = setting(None, "policy network for the playouts: 'shipped' (the shipped network of "
                                         "each size) or an ONNX network file (none: random playouts)", kind=str)
-    c: float = setting(0.7, "UCT exploration constant (results are on a 0..1 scale)")
-    expand_visits: int = setting(4, "visits a leaf needs before it grows children (saves memory)")
+    search: str | None = setting(None, "tree search: 'rave' (all-moves-as-first values from every cell a "
+                                       "playout fills) or 'mcts' (UCT; a network plays in its playouts only) "
+                                       "(none: rave, or mcts with a network)", kind=str, choices=SEARCHES)
+    knowledge: str = setting("all", "Hex knowledge of the search: 'all', 'none', or pieces joined by '+': "
+                                    "patterns (bridge playouts), inferior (dead/captured/dominated cells), "
+                                    "connections (virtual connections)")
+    c: float = setting(0.7, "UCT exploration constant of --search mcts (results are on a 0..1 scale)")
+    expand_visits: int = setting(4, "visits a leaf of --search mcts needs before it grows children (saves memory)")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each): room for several seconds of search")
     epsilon: float = setting(0.1, "with a network: probability of a uniformly random move in its playouts")
     swap_below: float = setting(0.5, "genmove w swaps when white's best win rate after black's first stone "
@@ -115,16 +125,35 @@ class Settings:
             problems.append("expand_visits must be >= 0 and capacity >= 1")
         if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1 and self.c >= 0):
             problems.append("epsilon and swap_below must be in 0..1, c >= 0")
+        try:
+            self.pieces
+        except ValueError as err:
+            problems.append(str(err))
+        if self.network is not None and (self.search == "rave" or self.knowledge not in ("none", "all")):
+            problems.append("a network plays alone in the playouts of --search mcts: not with --search rave "
+                            "or knowledge pieces")
         if problems:
             raise ValueError("; ".join(problems))
+
+    @property
+    def pieces(self) -> tuple[bool, bool, bool]:
+        """(patterns, inferior, connections) of the knowledge setting; ValueError for a bad one."""
+        if self.knowledge in ("all", "none"):
+            return (self.knowledge == "all",) * 3
+        names = self.knowledge.split("+")
+        unknown = [name for name in names if name not in PIECES]
+        if unknown or not names:
+            raise ValueError(f"knowledge {self.knowledge!r}: 'all', 'none' or pieces of {'+'.join(PIECES)} "
+                             "joined by '+'")
+        return tuple(piece in names for piece in PIECES)
 
     @property
     def seconds(self) -> float | None:
         """The time budget of a genmove (None: simulations only)."""
         return self.time if self.time > 0 else None
 
-    def search(self, with_network: bool) -> dict:
-        """The MCTS configuration: UCT with random playouts, or the network's epsilon-greedy ones."""
+    def mcts_config(self, with_network: bool) -> dict:
+        """The MCTS configuration: UCT with the knowledge's playouts, or the network's epsilon-greedy ones."""
         config = {"c": self.c, "expand_visits": self.expand_visits}
         if with_network:
             config.update(rollout="network", epsilon=self.epsilon)
@@ -220,15 +249,27 @@ class HexSession(gtp_serve.TreeRecord, PlayRules):
         if self.game is None or self.game.size != size:
             network = self.network_for(size)  # first: a size the network cannot play changes nothing
             game = make_game("hex", size=size)
-            knowledge = policy_knowledge(network) if network is not None else None
-            self.searcher = make_searcher("mcts", game, self.settings.search(network is not None), knowledge,
-                                          self.settings.seed, capacity=self.settings.capacity)
+            self.searcher = self.make_search(game, network)
             self.game, self.network = game, network
         else:
             self.searcher.reset()  # same size: keep the searcher (its random stream goes on)
         self.states = [self.game.initial_state()]
         self.moves = []          # (colour, action or hex_gtp.SWAP), in order
         self.tree_state = None   # the position the searcher's tree stands at, when it is still useful
+
+    def make_search(self, game, network):
+        """The searcher of the settings: RAVE with the Hex knowledge's traced playouts, or MCTS with
+        the knowledge, or with the network's playouts."""
+        settings = self.settings
+        if settings.search == "rave" or (settings.search is None and network is None):
+            return make_searcher("rave", game, {}, heavy_knowledge(game, *settings.pieces), settings.seed,
+                                 capacity=settings.capacity)
+        if network is not None:
+            knowledge = policy_knowledge(network)
+        else:
+            knowledge = hex_knowledge(game, *settings.pieces) if any(settings.pieces) else None
+        return make_searcher("mcts", game, settings.mcts_config(network is not None), knowledge, settings.seed,
+                             capacity=settings.capacity)
 
     @property
     def state(self):

@@ -241,6 +241,25 @@ def test_bad_settings_refuse_the_start_with_status_2(capsys, args, message):
     assert message in capsys.readouterr().err
 
 
+def test_the_search_and_its_knowledge_come_from_the_settings():
+    from engines.knowledge import hex_patterns as HP
+    from engines.search.rave import Rave
+    default = HexSession(Settings(size=5, time=0, simulations=40))
+    assert isinstance(default.searcher, Rave)
+    assert default.searcher.knowledge.traced_playout is HP.traced_bridge_vc
+    assert default.searcher.knowledge.children is HP.children_full
+    chosen = HexSession(Settings(size=5, time=0, simulations=40, knowledge="patterns+inferior"))
+    assert chosen.searcher.knowledge.traced_playout is HP.traced_bridge
+    assert chosen.searcher.knowledge.children is HP.children_inferior
+    mcts = HexSession(Settings(size=5, time=0, simulations=40, search="mcts", knowledge="connections"))
+    assert mcts.searcher.knowledge.playout is HP.playout_vc and mcts.searcher.knowledge.children is HP.children_vc
+    for bad in ("bridges", "patterns+", "all+inferior"):
+        with pytest.raises(ValueError, match="knowledge"):
+            Settings(knowledge=bad)
+    with pytest.raises(ValueError, match="network"):
+        Settings(network="shipped", search="rave")
+
+
 def test_settings_come_from_the_flags_the_environment_and_a_config_file(tmp_path, capsys):
     from adapters.gtp_hex import build_parser, load_settings, main
 
@@ -249,10 +268,10 @@ def test_settings_come_from_the_flags_the_environment_and_a_config_file(tmp_path
         return load_settings(build_parser().parse_args(list(flags)), env=environment)
     toml = tmp_path / "hexgtp.toml"
     toml.write_text("size = 5\ntime = 0\nsimulations = 40\nseed = 3\nc = 1.25\nexpand_visits = 2\n"
-                    "swap = true\n")
+                    "swap = true\nsearch = 'mcts'\nknowledge = 'none'\n")
     assert load() == Settings()
     assert load("--config", str(toml)) == Settings(size=5, time=0, simulations=40, seed=3, c=1.25, expand_visits=2,
-                                                  swap=True)
+                                                  swap=True, search="mcts", knowledge="none")
     assert load("--config", str(toml), SEED="4").seed == 4                 # the environment over the file
     assert load("--config", str(toml), "--seed", "5", SEED="4").seed == 5  # a flag over both
     assert load("--config", str(toml), "--no-swap").swap is False
@@ -260,6 +279,7 @@ def test_settings_come_from_the_flags_the_environment_and_a_config_file(tmp_path
     session = HexSession(load("--config", str(toml), "--capacity", "5000"))
     config = session.searcher.config
     assert (config.c, config.expand_visits, config.rollout, session.searcher.capacity) == (1.25, 2, "random", 5000)
+    assert session.searcher.knowledge.playout is None and session.searcher.knowledge.children is None
     assert session.allow_swap and session.game.size == 5
     toml.write_text("simulatons = 40\n")
     assert main(["--config", str(toml)]) == 2 and "simulatons" in capsys.readouterr().err

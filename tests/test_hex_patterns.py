@@ -7,7 +7,8 @@ import pytest
 from engines.games.hex import HEADER, Hex
 from engines.knowledge import hex_patterns as HP
 from engines.knowledge.bundle import Knowledge
-from engines.knowledge.hex import hex_knowledge
+from engines.knowledge.hex import heavy_knowledge, hex_knowledge
+from engines.knowledge.hex_solver import HexSolver
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
 from hex_solver import hex_mover_wins
@@ -104,6 +105,50 @@ def test_bridge_playout_fills_the_board_and_names_the_winner():
         cells = s[HEADER:HEADER + 49]
         assert (cells != 0).all() and abs((cells == 1).sum() - (cells == 2).sum()) <= 1
         assert r == (1.0 if s[2] == 0 else 0.0)
+
+
+@pytest.mark.parametrize("kernel", HP.TRACED)
+def test_traced_playout_records_the_fill_in_order(kernel):
+    # the trace is the order of the fill: replayed move by move with alternating colours from the
+    # player to move it gives the final board, and the winner is the one the flood fill names
+    game = Hex(7)
+    start = game.play(game.play(game.initial_state(), cell(game, 3, 3)), cell(game, 2, 4))
+    trace = np.empty(HP.playout_scratch(7), dtype=np.int64)
+    for seed in range(10):
+        s = start.copy()
+        k = kernel(s, make_rng(seed), trace, np.zeros(0))
+        assert k == 47
+        replay = start[HEADER:HEADER + 49].copy()
+        for i, move in enumerate(trace[:k]):
+            assert replay[move] == 0
+            replay[move] = 1 + (start[1] + i) % 2  # the player to move first, then alternating
+        assert (replay == s[HEADER:HEADER + 49]).all()
+        assert s[2] == HP.flood_winner(s[HEADER:HEADER + 49], 7)
+
+
+def test_traced_bridge_playout_is_the_bridge_playout():
+    # one body: the same random stream gives the same final board and result
+    game = Hex(7)
+    trace = np.empty(HP.playout_scratch(7), dtype=np.int64)
+    for seed in range(10):
+        a, b = game.initial_state(), game.initial_state()
+        r = HP.playout_bridge(a, make_rng(seed))
+        HP.traced_bridge(b, make_rng(seed), trace, np.zeros(0))
+        assert (a == b).all() and r == (1.0 if b[2] == 0 else 0.0)
+
+
+def test_traced_connection_playout_plays_nothing_when_a_connection_decides():
+    # X: (1,2) to the top and (3,1) to the bottom by templates II, joined by a bridge
+    game, s = position("""
+        . . . . .
+        . . X . .
+        . . . . .
+        . X . . .
+        . . . . .""", 1)
+    trace = np.empty(HP.playout_scratch(5), dtype=np.int64)
+    assert HP.traced_uniform(s.copy(), make_rng(1), trace, np.zeros(0)) == 23
+    assert HP.traced_vc(s, make_rng(1), trace, np.zeros(0)) == 0 and s[2] == 0
+    assert HP.traced_uniform(s.copy(), make_rng(1), trace, np.zeros(0)) == 0  # finished: nothing to fill
 
 
 # ---- inferior cells --------------------------------------------------------------------------
@@ -373,13 +418,21 @@ def test_the_children_of_a_won_or_lost_node():
 
 # ---- decisions of the search -------------------------------------------------------------------
 
-def _search(game, s, knowledge, sims=600, seed=3):
-    searcher = make_searcher("mcts", game, {"c": 0.7, "expand_visits": 1}, knowledge, seed)
+def _search(game, s, knowledge, sims=600, seed=3, search="mcts"):
+    if search == "rave":
+        searcher = make_searcher("rave", game, {"expand_visits": 1}, heavy_knowledge(game, *knowledge), seed)
+    else:
+        searcher = make_searcher("mcts", game, {"c": 0.7, "expand_visits": 1}, hex_knowledge(game, *knowledge),
+                                 seed)
     return searcher.search(s, Limits(simulations=sims))
 
 
+SEARCHES = ("mcts", "rave")
+
+
+@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("pieces", [(True, True, True), (True, False, False)])
-def test_search_answers_a_bridge_intrusion(pieces):
+def test_search_answers_a_bridge_intrusion(pieces, search):
     game, s = position("""
         . . . . .
         . . X . .
@@ -387,7 +440,7 @@ def test_search_answers_a_bridge_intrusion(pieces):
         . X . . .
         . . . . .""", 0)
     # O intruded the bridge (1,2)-(3,1) at (2,2): X answers at (2,1) (and is connected: templates II)
-    result = _search(game, s, hex_knowledge(game, *pieces), sims=800)
+    result = _search(game, s, pieces, sims=800, search=search)
     assert result.move == cell(game, 2, 1)
 
 
@@ -400,22 +453,55 @@ def test_search_takes_a_winning_edge_template(pieces):
         . X . . .
         . X . . .
         . . . . .""", 0)
-    result = _search(game, s, hex_knowledge(game, *pieces), sims=400)
+    result = _search(game, s, pieces, sims=400)
     assert result.move == cell(game, 1, 2)
     after = game.play(s, result.move)
     assert HP.vc_chain(after, 0, np.empty(25, dtype=np.int64), False)[0] >= 0
 
 
-def test_search_never_plays_a_dead_cell():
+# O to move has one winning move (the exact solver says so); plain RAVE with 2,000 simulations finds
+# it with 0-3 of 5 seeds, with the knowledge with all of them
+ONLY_WIN = [("""
+    . . X . .
+    . . . . O
+    X . . . .
+    . . . . .
+    O . . . X""", (3, 2)), ("""
+    . . . . .
+    . . X . .
+    O . . X .
+    . . O . .
+    . . X . .""", (2, 2)), ("""
+    . . . . .
+    O . . . .
+    . . . X X
+    . . . X X
+    O . . O .""", (1, 3)), ("""
+    O O . . X
+    . X . . .
+    . X O . .
+    . . . . X
+    . . X O .""", (1, 3))]
+
+
+@pytest.mark.parametrize("rows, win", ONLY_WIN)
+def test_rave_with_the_knowledge_finds_the_only_winning_move(rows, win):
+    game, s = position(rows, 1)
+    assert HexSolver(game).winning_moves(s) == [cell(game, *win)]
+    for seed in range(3):
+        assert _search(game, s, (True, True, True), sims=2000, seed=seed, search="rave").move == cell(game, *win)
+
+
+@pytest.mark.parametrize("search", SEARCHES)
+def test_search_never_plays_a_dead_cell(search):
     game, s = position("""
         . . . . .
         . . O O .
         . . . O .
         . . O . .
         . . . . .""", 0)
-    knowledge = hex_knowledge(game)
     for seed in range(3):
-        result = _search(game, s, knowledge, sims=200, seed=seed)
+        result = _search(game, s, (True, True, True), sims=200, seed=seed, search=search)
         assert cell(game, 2, 2) not in result.moves
 
 
@@ -430,3 +516,7 @@ def test_knowledge_pieces_are_chosen_one_by_one():
     assert k.playout is HP.playout_bridge_vc and k.children is HP.children_full
     with pytest.raises(ValueError, match="playout"):
         Knowledge(playout=HP.children_full)
+    assert heavy_knowledge(game, False, False, False).traced_playout is HP.traced_uniform
+    assert heavy_knowledge(game, False, False, False).children is None
+    assert heavy_knowledge(game, True, False, True).traced_playout is HP.traced_bridge_vc
+    assert heavy_knowledge(game, False, True, False).children is HP.children_inferior

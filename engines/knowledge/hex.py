@@ -9,7 +9,8 @@ Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
   "distance" (default)   evaluate_distance, and value_distance as the value function
 The search knowledge of issue 20 (engines/knowledge/hex_patterns.py: bridge playouts, inferior
 cells, virtual connections) comes as ``hex_knowledge(game, patterns=, inferior=, connections=)``: the
-distance bundle plus a playout and a children kernel; ``warm_up`` compiles them.
+distance bundle plus a playout and a children kernel; ``heavy_knowledge(game, ...)`` the same pieces
+for the RAVE search (traced playouts); ``warm_up`` compiles them.
 """
 import numba as nb
 import numpy as np
@@ -134,6 +135,19 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
                      children=HP.children_kernel(inferior, connections))
 
 
+def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True):
+    """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
+    playout traced, so that every cell a playout fills counts for all-moves-as-first."""
+    from engines.games.hex import SIZE
+    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge.heavy import HeavyKnowledge
+    n = int(game.initial_state()[SIZE])
+    return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
+                          children=HP.children_kernel(inferior, connections),
+                          traced_playout=HP.traced_kernel(patterns, connections),
+                          playout_scratch=HP.playout_scratch(n))
+
+
 def warm_up(game):
     """Compile the kernels of hex_patterns (and the solver's) on a small position of game."""
     from engines.knowledge import hex_patterns as HP
@@ -147,4 +161,7 @@ def warm_up(game):
             kernel(state, out)
         else:
             kernel(state.copy(), rng)
+    trace = np.empty(HP.playout_scratch(game.size), dtype=np.int64)
+    for kernel in HP.TRACED:
+        kernel(state.copy(), rng, trace, np.zeros(0))
     hex_solver.warm_up(game)

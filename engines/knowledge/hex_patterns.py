@@ -651,25 +651,29 @@ def bridge_response(s, n, x, p, rng):
 
 
 @nb.njit(cache=True)
-def _playout(s, rng, bridges, connections):
+def _fill(s, rng, bridges, connections, trace, empties, pos):
+    """The playout's body: fill every empty cell (answering bridge intrusions when bridges), record
+    the moves in trace when it is not empty, set the winner.  Returns the moves played (0 when a
+    virtual connection decided at the start; the winner is set all the same)."""
     if s[WINNER] >= 0:
-        return 1.0 if s[WINNER] == 0 else 0.0
+        return 0
     if connections:
         v = vc_winner(s)
         if v >= 0:
-            return 1.0 if v == 0 else 0.0
+            s[WINNER] = v
+            return 0
     n = s[SIZE]
     nn = n * n
-    empties = np.empty(nn, dtype=np.int64)
-    pos = np.full(nn, -1, dtype=np.int64)
     k = 0
     for i in range(nn):
+        pos[i] = -1
         if s[HEADER + i] == 0:
             empties[k] = i
             pos[i] = k
             k += 1
     p = s[TO_MOVE]
     last = -1
+    tracing = trace.shape[0] > 0
     for i in range(k):
         j = -1
         if bridges and last >= 0:
@@ -685,13 +689,59 @@ def _playout(s, rng, bridges, connections):
         empties[i] = e
         pos[e] = i
         s[HEADER + e] = p + 1
+        if tracing:
+            trace[i] = e
         last = e
         p = 1 - p
-    winner = flood_winner(s[HEADER:HEADER + nn], n)
-    s[WINNER] = winner
+    s[WINNER] = flood_winner(s[HEADER:HEADER + nn], n)
     s[TO_MOVE] = p
     s[NSTONES] += k
-    return 1.0 if winner == 0 else 0.0
+    return k
+
+
+@nb.njit(cache=True)
+def _playout(s, rng, bridges, connections):
+    nn = s[SIZE] * s[SIZE]
+    _fill(s, rng, bridges, connections, np.empty(0, dtype=np.int64), np.empty(nn, dtype=np.int64),
+          np.empty(nn, dtype=np.int64))
+    return 1.0 if s[WINNER] == 0 else 0.0
+
+
+@nb.njit(cache=True)
+def _traced(s, rng, trace, bridges, connections):
+    """A traced playout (SIG_TRACED_PLAYOUT, for the RAVE search): the moves go to trace[:k], and
+    trace's tail is the scratch space (playout_scratch(n) entries in all)."""
+    nn = s[SIZE] * s[SIZE]
+    return _fill(s, rng, bridges, connections, trace[:nn], trace[nn:2 * nn], trace[2 * nn:3 * nn])
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def traced_uniform(s, rng, trace, params):
+    """The uniformly random fill, traced."""
+    return _traced(s, rng, trace, False, False)
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def traced_bridge(s, rng, trace, params):
+    """The bridge playout, traced."""
+    return _traced(s, rng, trace, True, False)
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def traced_bridge_vc(s, rng, trace, params):
+    """The bridge playout after the connection check, traced (no moves when a connection decides)."""
+    return _traced(s, rng, trace, True, True)
+
+
+@nb.njit(K.SIG_TRACED_PLAYOUT, cache=True)
+def traced_vc(s, rng, trace, params):
+    """The uniform fill after the connection check, traced."""
+    return _traced(s, rng, trace, False, True)
+
+
+def playout_scratch(n: int) -> int:
+    """Trace entries a traced playout of an n x n board wants (moves, then its scratch)."""
+    return 3 * n * n
 
 
 @nb.njit(K.SIG_PLAYOUT, cache=True)
@@ -721,6 +771,13 @@ def playout_kernel(patterns: bool, connections: bool):
     return playout_vc if connections else None
 
 
+def traced_kernel(patterns: bool, connections: bool):
+    """The traced playout (RAVE) for a choice of pieces."""
+    if patterns:
+        return traced_bridge_vc if connections else traced_bridge
+    return traced_vc if connections else traced_uniform
+
+
 def children_kernel(inferior: bool, connections: bool):
     """The children kernel for a choice of pieces (None: the game's legal moves)."""
     if inferior:
@@ -729,3 +786,4 @@ def children_kernel(inferior: bool, connections: bool):
 
 
 KERNELS = (playout_bridge, playout_vc, playout_bridge_vc, children_inferior, children_vc, children_full)
+TRACED = (traced_uniform, traced_bridge, traced_vc, traced_bridge_vc)
