@@ -3,6 +3,12 @@ the way HexGui drives an engine (standins/hex_referee.py, the referee the tests 
 is checked against our own copy of the rules.
 
     .venv/bin/python -m bench.hex_gtp_match --games 10 --size 7 --a "" --b "--simulations 2000"
+
+Issue 20's figure: today's default (A, plies-gtp-hex's defaults) against the old one (B, MCTS with
+random playouts), 1 s a move, results appended to a table with 95 % intervals:
+
+    .venv/bin/python -m bench.hex_gtp_match --games 100 --size 7 --a "" --b "--search mcts --knowledge none" \
+        --out bench/results/hex_default.md
 """
 import argparse
 import json
@@ -10,7 +16,9 @@ import random
 import shlex
 import statistics
 import sys
+from pathlib import Path
 
+from bench.strength import wilson
 from standins.hex_referee import GtpProcess, referee_game
 
 
@@ -19,12 +27,16 @@ def match(args_a: list[str], args_b: list[str], games: int, size: int, seed: int
     a, b = GtpProcess(args_a), GtpProcess(args_b)
     rng = random.Random(seed)
     wins = {"A": 0, "B": 0}
+    a_by_colour = {"black": [0, 0], "white": [0, 0]}  # A's wins and games as each colour
     lengths = []
     try:
         for g in range(games):
             players = (a, b) if g % 2 == 0 else (b, a)
             winner, moves = referee_game(players, size, rng)
             wins["A" if players[winner] is a else "B"] += 1
+            colour = "black" if g % 2 == 0 else "white"
+            a_by_colour[colour][0] += int(players[winner] is a)
+            a_by_colour[colour][1] += 1
             lengths.append(len(moves))
             print(f"game {g + 1}: A {'black' if g % 2 == 0 else 'white'}, "
                   f"{'A' if players[winner] is a else 'B'} won in {len(moves)} moves", flush=True)
@@ -34,8 +46,36 @@ def match(args_a: list[str], args_b: list[str], games: int, size: int, seed: int
 
     def timing(p):
         return {"median_s": statistics.median(p.seconds), "max_s": max(p.seconds), "moves": len(p.seconds)}
-    return {"A": args_a, "B": args_b, "size": size, "games": games, "wins": wins,
-            "mean_length": statistics.mean(lengths), "time_A": timing(a), "time_B": timing(b)}
+    return {"A": args_a, "B": args_b, "size": size, "games": games, "wins": wins, "A_by_colour": a_by_colour,
+            "ci95_A": wilson(wins["A"] / games, games), "mean_length": statistics.mean(lengths),
+            "time_A": timing(a), "time_B": timing(b)}
+
+
+def table_row(r: dict) -> str:
+    """One line of the results table (--out)."""
+    low, high = r["ci95_A"]
+    black, white = r["A_by_colour"]["black"], r["A_by_colour"]["white"]
+    ta, tb = r["time_A"], r["time_B"]
+    return (f"| {r['size']} | `{shlex.join(r['A']) or '(defaults)'}` | `{shlex.join(r['B']) or '(defaults)'}` | "
+            f"{r['games']} | {r['wins']['A']} ({100 * r['wins']['A'] / r['games']:.0f} %, {100 * low:.0f}-"
+            f"{100 * high:.0f}) | {black[0]}/{black[1]} | {white[0]}/{white[1]} | {r['mean_length']:.1f} | "
+            f"{ta['median_s']:.3f} ({ta['max_s']:.3f}) | {tb['median_s']:.3f} ({tb['max_s']:.3f}) |")
+
+
+HEADER = ("| size | A | B | games | A wins (95 % interval) | A as black | A as white | mean length | "
+          "A s/move median (max) | B s/move median (max) |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def append_result(path: Path, result: dict) -> None:
+    """Add the match to the markdown table at path (and its JSON list beside it)."""
+    text = path.read_text() if path.exists() else (
+        "# plies-gtp-hex matches refereed over GTP (bench/hex_gtp_match.py)\n\n"
+        "Two engine processes, colours alternating, no swap, every move checked against our rules; "
+        "seconds are the wall time of each genmove as the referee sees it.\n\n" + HEADER + "\n")
+    path.write_text(text + table_row(result) + "\n")
+    runs = path.with_suffix(".json")
+    previous = json.loads(runs.read_text()) if runs.exists() else []
+    runs.write_text(json.dumps(previous + [result], indent=1))
 
 
 def main(argv=None) -> int:
@@ -45,9 +85,12 @@ def main(argv=None) -> int:
     parser.add_argument("--a", default="", help="arguments of engine A (default settings when empty)")
     parser.add_argument("--b", default="--simulations 2000", help="arguments of engine B")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="append the result to this markdown table (and its .json)")
     options = parser.parse_args(argv)
-    print(json.dumps(match(shlex.split(options.a), shlex.split(options.b), options.games, options.size,
-                           options.seed), indent=1))
+    result = match(shlex.split(options.a), shlex.split(options.b), options.games, options.size, options.seed)
+    print(json.dumps(result, indent=1))
+    if options.out:
+        append_result(Path(options.out), result)
     return 0
 
 
