@@ -1,6 +1,7 @@
 """plies-gtp-hex: a Hex engine speaking the GTP dialect of HexGui and MoHex (benzene).
 
-    plies-gtp-hex [--size N] [--time SECONDS] [--simulations N] [--seed N] [--swap] [--network shipped|PATH]
+    plies-gtp-hex [--size N] [--time SECONDS] [--simulations N] [--seed N] [--swap] [--search rave|mcts]
+                  [--knowledge all|none|PIECE+PIECE...] [--network shipped|PATH]
                   [--config FILE] [--c X] [--expand-visits N] [--capacity N] [--epsilon X] [--swap-below X]
 
 Attach it to HexGui as a program (Program > New program, command ``plies-gtp-hex``), or referee
@@ -22,11 +23,15 @@ Errors (a bad colour or cell, an occupied cell, a move after the game is over, a
 unchanged.  Unlike MoHex, ``genmove`` on a finished game is a failure too (MoHex answers
 ``= resign``), and ``play`` refuses moves after the game is won (MoHex places them).
 
-The search is the engine's MCTS with random playouts, on a time budget per genmove (``--time``,
-from the command's arrival) and/or a simulation budget (``--simulations``); the tree is kept from
-move to move while the game goes on as it foresaw.  With a policy network (``--network PATH``, an
-ONNX network file, or ``--network shipped``, the network shipped for each board size) the playouts
-follow the network.  A network plays one board size, and the engine never quietly plays without
+The search (``--search``) is RAVE by default: MCTS whose children also learn from every cell a
+playout fills (all-moves-as-first), with the Hex knowledge of ``--knowledge`` (default all: bridge
+playouts, inferior cells kept out of the tree, virtual connections; engines/knowledge/hex_patterns.py);
+``--search mcts`` is plain UCT with the same knowledge.  It runs on a time budget per genmove
+(``--time``, from the command's arrival) and/or a simulation budget (``--simulations``); the tree is
+kept from move to move while the game goes on as it foresaw.  With a policy network (``--network
+PATH``, an ONNX network file, or ``--network shipped``, the network shipped for each board size) the
+search is MCTS whose playouts follow the network (alone: not with ``--search rave`` or knowledge
+pieces).  A network plays one board size, and the engine never quietly plays without
 the network it was given: a file that is no network refuses the start; so does a ``--size`` the
 network cannot play (without ``--size`` the engine starts on the network's size, the smallest
 shipped size for ``shipped``); later, ``boardsize`` of a size the network cannot play is a GTP
@@ -77,7 +82,18 @@ NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
 SHIPPED = "shipped"        # --network shipped: the network shipped for each board size
 SEARCHES = ("rave", "mcts")
-PIECES = ("patterns", "inferior", "connections")  # engines/knowledge/hex_patterns.py, in hex_knowledge's order
+PIECES = ("patterns", "inferior", "connections")  # engines.knowledge.hex.hex_knowledge's arguments, in order
+
+
+def knowledge_pieces(text: str) -> tuple[bool, bool, bool]:
+    """(patterns, inferior, connections) named by text: 'all', 'none', or pieces joined by '+'
+    ('patterns+connections'); ValueError for anything else."""
+    if text in ("all", "none"):
+        return (text == "all",) * 3
+    names = text.split("+")
+    if any(name not in PIECES for name in names) or len(set(names)) != len(names):
+        raise ValueError(f"knowledge {text!r}: 'all', 'none' or pieces of {'+'.join(PIECES)} joined by '+'")
+    return tuple(piece in names for piece in PIECES)
 ENV_PREFIX = "PLIES_HEXGTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
@@ -105,7 +121,7 @@ class Settings:
     seed: int = setting(0, "random seed of the search")
     swap: bool = setting(False, "allow the swap move from the start (as param_game allow_swap 1)")
     network: str | None = setting(None, "policy network for the playouts: 'shipped' (the shipped network of "
-                                        "each size) or an ONNX network file (none: random playouts)", kind=str)
+                                        "each size) or an ONNX network file (none: the search's own playouts)", kind=str)
     search: str | None = setting(None, "tree search: 'rave' (all-moves-as-first values from every cell a "
                                        "playout fills) or 'mcts' (UCT; a network plays in its playouts only) "
                                        "(none: rave, or mcts with a network)", kind=str, choices=SEARCHES)
@@ -138,14 +154,7 @@ class Settings:
     @property
     def pieces(self) -> tuple[bool, bool, bool]:
         """(patterns, inferior, connections) of the knowledge setting; ValueError for a bad one."""
-        if self.knowledge in ("all", "none"):
-            return (self.knowledge == "all",) * 3
-        names = self.knowledge.split("+")
-        unknown = [name for name in names if name not in PIECES]
-        if unknown or not names:
-            raise ValueError(f"knowledge {self.knowledge!r}: 'all', 'none' or pieces of {'+'.join(PIECES)} "
-                             "joined by '+'")
-        return tuple(piece in names for piece in PIECES)
+        return knowledge_pieces(self.knowledge)
 
     @property
     def seconds(self) -> float | None:

@@ -3,11 +3,12 @@
 1. Speed: playouts per second of the uniform playout (the game's) and of the bridge playouts
    (engines/knowledge/hex_patterns.py), through a compiled loop; and MCTS simulations per second of
    today's default search and of each knowledge variant, from the empty board and from a middle game.
-2. Strength at equal time: each variant (patterns = bridge playouts, inferior = dead/captured/
-   dominated cells kept out of the tree, connections = virtual connections, all) against today's
-   default MCTS (UCT c=0.7, expand_visits=4, uniform playouts: plies-gtp-hex's settings), in-process
-   games at --time seconds a move, colours alternating, no swap, tree reuse as the adapters do; the
-   win rate of the variant with its 95 % Wilson interval.
+2. Strength at equal time: each variant, a search with pieces of knowledge (patterns = bridge
+   playouts, inferior = dead/captured/dominated cells kept out of the tree, connections = virtual
+   connections, all), against --against (default the old default MCTS: UCT c=0.7, expand_visits=4,
+   uniform playouts), in-process games at --time seconds a move, colours alternating, no swap, tree
+   reuse as the adapters do; the win rate of the variant with its 95 % Wilson interval.  The pieces'
+   contribution to the RAVE default: --variants rave:none rave:patterns ... --against rave:all.
 3. The exact solver (engines/knowledge/hex_solver.py): every first move of 5x5, then as many of the
    6x6 first moves (one of each pair related by the 180 degree turn) as --solver-minutes allow.
 
@@ -28,7 +29,8 @@ from bench.strength import wilson
 from engines import kernels as K
 from engines.games import make_game
 from engines.knowledge import hex_patterns as HP
-from engines.knowledge.hex import hex_knowledge
+from adapters.gtp_hex import knowledge_pieces
+from engines.knowledge.hex import heavy_knowledge, hex_knowledge
 from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
@@ -49,6 +51,19 @@ def middle_game(game, moves: int, seed: int = 5):
 
 def knowledge_of(game, variant):
     return None if variant == "default" else hex_knowledge(game, *VARIANTS[variant])
+
+
+def engine(game, spec: str, seed: int):
+    """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
+    "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts)."""
+    search, _, knowledge = spec.partition(":")
+    pieces = knowledge_pieces(knowledge or "all")
+    if search == "rave":
+        return make_searcher("rave", game, {}, heavy_knowledge(game, *pieces), seed)
+    if search == "mcts":
+        return make_searcher("mcts", game, DEFAULT_CONFIG, hex_knowledge(game, *pieces) if any(pieces) else None,
+                             seed)
+    raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE or mcts:KNOWLEDGE")
 
 
 def speed(sizes, seconds: float) -> list[dict]:
@@ -95,7 +110,9 @@ def play(game, engines, move_time: float) -> int:
     return game.winner(s)
 
 
-def strength(sizes, variants, games: int, move_time: float) -> list[dict]:
+def strength(sizes, variants, games: int, move_time: float, against: str = "mcts:none") -> list[dict]:
+    """Each variant against the engine `against` (both "SEARCH:KNOWLEDGE"; a bare piece name of
+    VARIANTS is "mcts:PIECE"), games at move_time seconds a move, colours alternating."""
     rows = []
     for size in sizes:
         game = make_game("hex", size=size)
@@ -103,10 +120,11 @@ def strength(sizes, variants, games: int, move_time: float) -> list[dict]:
             wins = {0: 0, 1: 0}
             played = {0: 0, 1: 0}
             t0 = time.perf_counter()
+            spec = variant if ":" in variant else f"mcts:{variant}"
             for g in range(games):
                 colour = g % 2  # the variant's colour
-                ours = make_searcher("mcts", game, DEFAULT_CONFIG, knowledge_of(game, variant), 1000 + g)
-                theirs = make_searcher("mcts", game, DEFAULT_CONFIG, None, 2000 + g)
+                ours = engine(game, spec, 1000 + g)
+                theirs = engine(game, against, 2000 + g)
                 engines = (ours, theirs) if colour == 0 else (theirs, ours)
                 winner = play(game, engines, move_time)
                 played[colour] += 1
@@ -114,7 +132,7 @@ def strength(sizes, variants, games: int, move_time: float) -> list[dict]:
             n = played[0] + played[1]
             total = wins[0] + wins[1]
             low, high = wilson(total / n, n)
-            row = {"size": size, "variant": variant, "games": n, "wins": total, "rate": total / n,
+            row = {"size": size, "variant": spec, "against": against, "games": n, "wins": total, "rate": total / n,
                    "ci95": [low, high], "wins_first": wins[0], "games_first": played[0],
                    "wins_second": wins[1], "games_second": played[1], "move_time": move_time,
                    "seconds": time.perf_counter() - t0}
@@ -178,11 +196,13 @@ def report(args, speed_rows, games_rows, solver) -> str:
                      f"({r['playouts_bridge_vc'] / r['playouts_uniform']:.2f}x) | {r['sims_default']:,.0f} | "
                      + " | ".join(f"{r['sims_' + v]:,.0f} ({r['sims_' + v] / r['sims_default']:.2f}x)"
                                   for v in VARIANTS) + " |")
-    lines += ["", "## Strength at equal time against today's default MCTS", "",
-              "| size | variant | s/move | games | win rate | 95 % interval | as first | as second |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["", "## Strength at equal time (search:knowledge; mcts:none is the old default, UCT with random "
+              "playouts)", "",
+              "| size | variant | against | s/move | games | win rate | 95 % interval | as first | as second |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for r in games_rows:
-        lines.append(f"| {r['size']} | {r['variant']} | {r['move_time']} | {r['games']} | {r['rate']:.2f} | "
+        lines.append(f"| {r['size']} | {r['variant']} | {r.get('against', 'mcts:none')} | {r['move_time']} | "
+                     f"{r['games']} | {r['rate']:.2f} | "
                      f"{r['ci95'][0]:.2f}-{r['ci95'][1]:.2f} | {r['wins_first']}/{r['games_first']} | "
                      f"{r['wins_second']}/{r['games_second']} |")
     if solver:
@@ -206,7 +226,10 @@ def main(argv=None) -> int:
     parser.add_argument("--time", type=float, default=0.3, help="seconds per move in the games")
     parser.add_argument("--games", type=int, default=20, help="games per size and variant")
     parser.add_argument("--sizes", type=int, nargs="+", default=[7, 9])
-    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS),
+                        help="engines to measure: SEARCH:KNOWLEDGE (rave:all, rave:none, mcts:patterns+inferior, "
+                             "...) or a piece name (MCTS with that piece)")
+    parser.add_argument("--against", default="mcts:none", help="their opponent, SEARCH:KNOWLEDGE")
     parser.add_argument("--solver-minutes", type=float, default=10.0)
     parser.add_argument("--sections", nargs="+", default=["speed", "games", "solver"],
                         choices=["speed", "games", "solver"], help="what to measure (the others are left out)")
@@ -215,7 +238,8 @@ def main(argv=None) -> int:
     if args.quick:
         args.games, args.time, args.solver_minutes = 2, 0.05, 0.0
     speed_rows = speed(args.sizes + [11], 0.6 if args.quick else 3.0) if "speed" in args.sections else []
-    games_rows = strength(args.sizes, args.variants, args.games, args.time) if "games" in args.sections else []
+    games_rows = (strength(args.sizes, args.variants, args.games, args.time, args.against)
+                  if "games" in args.sections else [])
     solver = (solver_progress(args.solver_minutes) if args.solver_minutes > 0 and "solver" in args.sections
               else None)
     text = report(sys.argv[1:] if argv is None else argv, speed_rows, games_rows, solver)
