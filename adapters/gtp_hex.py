@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from adapters import gtp_serve, hex_rules
+from adapters import gtp_serve, hex_rules, hex_search
 from adapters.coldstart import Compiler
 from adapters.config import ConfigError, setting
 from adapters.hex_rules import MAX_SIZE, MIN_SIZE
@@ -59,41 +59,26 @@ from protocols.common import ProtocolError, Quit
 
 # The engine is imported only once its compiled kernels are in the cache (``_import_engine``): an
 # import from a cold cache compiles them, longer than anyone waits for an answer (adapters/coldstart.py).
-np = make_game = Limits = make_searcher = heavy_knowledge = hex_knowledge = None
-NetworkError = load_network = network_size = policy_knowledge = shipped_network_path = shipped_sizes = None
+np = make_game = Limits = None
+NetworkError = load_network = network_size = shipped_network_path = shipped_sizes = None
 
 
 def _import_engine():
-    global np, make_game, Limits, make_searcher, NetworkError, load_network, network_size, policy_knowledge
-    global shipped_network_path, shipped_sizes, heavy_knowledge, hex_knowledge
+    global np, make_game, Limits, NetworkError, load_network, network_size
+    global shipped_network_path, shipped_sizes
     if make_game is not None:
         return
     import numpy
     from engines.games import make_game as _make_game
     from engines.knowledge import network as N
-    from engines.knowledge.hex import heavy_knowledge as _heavy, hex_knowledge as _knowledge
-    from engines.search import Limits as _Limits, make_searcher as _make_searcher
-    np, make_game, Limits, make_searcher = numpy, _make_game, _Limits, _make_searcher
-    heavy_knowledge, hex_knowledge = _heavy, _knowledge
+    from engines.search import Limits as _Limits
+    np, make_game, Limits = numpy, _make_game, _Limits
     NetworkError, load_network, network_size = N.NetworkError, N.load_network, N.network_size
-    policy_knowledge, shipped_network_path, shipped_sizes = N.policy_knowledge, N.shipped_network_path, N.shipped_sizes
+    shipped_network_path, shipped_sizes = N.shipped_network_path, N.shipped_sizes
 
 NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
 SHIPPED = "shipped"        # --network shipped: the network shipped for each board size
-SEARCHES = ("rave", "mcts")
-PIECES = ("patterns", "inferior", "connections")  # engines.knowledge.hex.hex_knowledge's arguments, in order
-
-
-def knowledge_pieces(text: str) -> tuple[bool, bool, bool]:
-    """(patterns, inferior, connections) named by text: 'all', 'none', or pieces joined by '+'
-    ('patterns+connections'); ValueError for anything else."""
-    if text in ("all", "none"):
-        return (text == "all",) * 3
-    names = text.split("+")
-    if any(name not in PIECES for name in names) or len(set(names)) != len(names):
-        raise ValueError(f"knowledge {text!r}: 'all', 'none' or pieces of {'+'.join(PIECES)} joined by '+'")
-    return tuple(piece in names for piece in PIECES)
 ENV_PREFIX = "PLIES_HEXGTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
@@ -124,7 +109,7 @@ class Settings:
                                         "each size) or an ONNX network file (none: the search's own playouts)", kind=str)
     search: str | None = setting(None, "tree search: 'rave' (all-moves-as-first values from every cell a "
                                        "playout fills) or 'mcts' (UCT; a network plays in its playouts only) "
-                                       "(none: rave, or mcts with a network)", kind=str, choices=SEARCHES)
+                                       "(none: rave, or mcts with a network)", kind=str, choices=hex_search.SEARCHES)
     knowledge: str = setting("all", "Hex knowledge of the search: 'all', 'none', or pieces joined by '+': "
                                     "patterns (bridge playouts), inferior (dead/captured/dominated cells), "
                                     "connections (virtual connections)")
@@ -141,20 +126,9 @@ class Settings:
             problems.append("expand_visits must be >= 0 and capacity >= 1")
         if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1 and self.c >= 0):
             problems.append("epsilon and swap_below must be in 0..1, c >= 0")
-        try:
-            self.pieces
-        except ValueError as err:
-            problems.append(str(err))
-        if self.network is not None and (self.search == "rave" or self.knowledge not in ("none", "all")):
-            problems.append("a network plays alone in the playouts of --search mcts: not with --search rave "
-                            "or knowledge pieces")
+        problems += hex_search.settings_problems(self.search, self.knowledge, self.network is not None)
         if problems:
             raise ValueError("; ".join(problems))
-
-    @property
-    def pieces(self) -> tuple[bool, bool, bool]:
-        """(patterns, inferior, connections) of the knowledge setting; ValueError for a bad one."""
-        return knowledge_pieces(self.knowledge)
 
     @property
     def seconds(self) -> float | None:
@@ -258,27 +232,16 @@ class HexSession(gtp_serve.TreeRecord, PlayRules):
         if self.game is None or self.game.size != size:
             network = self.network_for(size)  # first: a size the network cannot play changes nothing
             game = make_game("hex", size=size)
-            self.searcher = self.make_search(game, network)
+            settings = self.settings
+            self.searcher = hex_search.make_hex_searcher(game, settings.search, settings.knowledge, network,
+                                                         settings.mcts_config(network is not None), settings.seed,
+                                                         settings.capacity)
             self.game, self.network = game, network
         else:
             self.searcher.reset()  # same size: keep the searcher (its random stream goes on)
         self.states = [self.game.initial_state()]
         self.moves = []          # (colour, action or hex_gtp.SWAP), in order
         self.tree_state = None   # the position the searcher's tree stands at, when it is still useful
-
-    def make_search(self, game, network):
-        """The searcher of the settings: RAVE with the Hex knowledge's traced playouts, or MCTS with
-        the knowledge, or with the network's playouts."""
-        settings = self.settings
-        if settings.search == "rave" or (settings.search is None and network is None):
-            return make_searcher("rave", game, {}, heavy_knowledge(game, *settings.pieces), settings.seed,
-                                 capacity=settings.capacity)
-        if network is not None:
-            knowledge = policy_knowledge(network)
-        else:
-            knowledge = hex_knowledge(game, *settings.pieces) if any(settings.pieces) else None
-        return make_searcher("mcts", game, settings.mcts_config(network is not None), knowledge, settings.seed,
-                             capacity=settings.capacity)
 
     @property
     def state(self):

@@ -9,9 +9,9 @@ network file for another size is refused there (NetworkError naming both sizes),
 Modes:
   greedy  the network's best move, no search (without a network the player searches
           ``simulations`` or ``fallback_simulations`` simulations a move and says so in ``notes``)
-  search  MCTS on a per-move budget (``seconds`` on the player's clock and/or ``simulations``), with
-          the network's rollouts and/or priors (``network_use``) when it has a network, else random
-          rollouts
+  search  a tree search on a per-move budget (``seconds`` on the player's clock and/or
+          ``simulations``): RAVE with the Hex knowledge (``search``, ``knowledge``: adapters/hex_search.py),
+          or MCTS with the network's rollouts and/or priors (``network_use``) when it has a network
 Whatever goes wrong inside the engine during a game, ``choose`` answers a legal move (the first
 empty cell, noted in ``notes``): a tournament forfeits nothing for a slow or broken player but a lot
 for an illegal or missing move.
@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from adapters import hex_search
 from adapters.config import setting
 
 MODES = ("greedy", "search")
@@ -36,7 +37,11 @@ class Settings:
     """The tournament client's settings: defaults here, then plies_oht.toml beside the course-class
     subclass (or ``plies hex connect --config FILE``), then PLIES_OHT_<KEY>, then the command line's
     flags (adapters/config.py)."""
-    mode: str = setting("search", "greedy: the network's best move, no search; search: MCTS", choices=MODES)
+    mode: str = setting("search", "greedy: the network's best move, no search; search: a tree search", choices=MODES)
+    search: str | None = setting(None, "tree search of mode search: 'rave' (all-moves-as-first) or 'mcts' (UCT); "
+                                       "none: rave, or mcts with a network", kind=str, choices=hex_search.SEARCHES)
+    knowledge: str = setting("all", "Hex knowledge of the search: 'all', 'none', or pieces of patterns, inferior, "
+                                    "connections joined by '+'")
     seconds: float | None = setting(None, f"a move's time budget on the player's clock (unset: {DEFAULT_SECONDS:g} s, "
                                           "or none when simulations is set)", kind=float)
     simulations: int | None = setting(None, "a move's MCTS simulations (unset: the clock decides)", kind=int)
@@ -69,6 +74,9 @@ class Settings:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)!r}")
         if not 0 <= self.epsilon <= 1:
             raise ValueError(f"epsilon must be in 0..1, got {self.epsilon!r}")
+        problems = hex_search.settings_problems(self.search, self.knowledge, self.network_choice() != "none")
+        if problems:
+            raise ValueError("; ".join(problems))
 
     def budget_seconds(self) -> float | None:
         """A move's time budget (None: simulations only)."""
@@ -129,24 +137,26 @@ class HexPlayer:
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
         if settings.mode == "search" or self.network is None:
-            knowledge = N.policy_knowledge(self.network) if self.network is not None else None
-            self.searcher = search.make_searcher("mcts", self.game, settings.search_config(self.network is not None),
-                                                 knowledge, settings.seed + size, capacity=settings.capacity,
-                                                 clock=clock)
+            self.searcher = hex_search.make_hex_searcher(self.game, settings.search, settings.knowledge, self.network,
+                                                         settings.search_config(self.network is not None),
+                                                         settings.seed + size, settings.capacity, clock=clock)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")
 
     def describe(self) -> str:
         s = self.settings
+        if self.network is not None:
+            search = f"MCTS (network {s.network_use})"
+        else:
+            search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
         if s.mode == "greedy":
             return "greedy policy network" if self.network is not None else \
-                f"MCTS (random rollouts), {self.limits().simulations} simulations a move (greedy, but no network)"
+                f"{search}, {self.limits().simulations} simulations a move (greedy, but no network)"
         seconds = s.budget_seconds()
         budget = ", ".join(x for x in (f"{seconds:g} s" if seconds else "",
                                        f"{s.simulations} simulations" if s.simulations else "") if x)
-        knowledge = f"network {s.network_use}" if self.network is not None else "random rollouts"
-        return f"MCTS ({knowledge}), {budget} a move"
+        return f"{search}, {budget} a move"
 
     def limits(self, start: float | None = None):
         """The search's Limits of a move (engines.search.Limits)."""

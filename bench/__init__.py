@@ -15,6 +15,8 @@ SPECS = {
     "hex5": ("hex", {"size": 5}, "hex(board_size=5)"),
     "hex7": ("hex", {"size": 7}, "hex(board_size=7)"),
     "hex8": ("hex", {"size": 8}, "hex(board_size=8)"),
+    "hex11": ("hex", {"size": 11}, "hex(board_size=11)"),
+    "hex13": ("hex", {"size": 13}, "hex(board_size=13)"),
     "go5": ("go", {"size": 5, "komi": 7.5}, "go(board_size=5,komi=7.5)"),
     "go7": ("go", {"size": 7, "komi": 7.5}, "go(board_size=7,komi=7.5)"),
     "go9": ("go", {"size": 9, "komi": 7.5}, "go(board_size=9,komi=7.5)"),

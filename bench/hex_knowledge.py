@@ -29,8 +29,8 @@ from bench.strength import wilson
 from engines import kernels as K
 from engines.games import make_game
 from engines.knowledge import hex_patterns as HP
-from adapters.gtp_hex import knowledge_pieces
-from engines.knowledge.hex import heavy_knowledge, hex_knowledge
+from adapters.hex_search import SEARCHES, make_hex_searcher
+from engines.knowledge.hex import hex_knowledge
 from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
@@ -57,13 +57,9 @@ def engine(game, spec: str, seed: int):
     """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
     "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts)."""
     search, _, knowledge = spec.partition(":")
-    pieces = knowledge_pieces(knowledge or "all")
-    if search == "rave":
-        return make_searcher("rave", game, {}, heavy_knowledge(game, *pieces), seed)
-    if search == "mcts":
-        return make_searcher("mcts", game, DEFAULT_CONFIG, hex_knowledge(game, *pieces) if any(pieces) else None,
-                             seed)
-    raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE or mcts:KNOWLEDGE")
+    if search not in SEARCHES:
+        raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE or mcts:KNOWLEDGE")
+    return make_hex_searcher(game, search, knowledge or "all", None, DEFAULT_CONFIG, seed, 1 << 22)
 
 
 def speed(sizes, seconds: float) -> list[dict]:

@@ -253,7 +253,7 @@ def test_the_search_and_its_knowledge_come_from_the_settings():
     assert chosen.searcher.knowledge.children is HP.children_inferior
     mcts = HexSession(Settings(size=5, time=0, simulations=40, search="mcts", knowledge="connections"))
     assert mcts.searcher.knowledge.playout is HP.playout_vc and mcts.searcher.knowledge.children is HP.children_vc
-    for bad in ("bridges", "patterns+", "all+inferior"):
+    for bad in ("bridges", "patterns+", "all+inferior", "patterns+patterns"):
         with pytest.raises(ValueError, match="knowledge"):
             Settings(knowledge=bad)
     with pytest.raises(ValueError, match="network"):

@@ -416,6 +416,16 @@ def test_the_children_of_a_won_or_lost_node():
     assert status == HP.OPPONENT_CONNECTED and set(out[:count].tolist()) <= set(carrier[:k].tolist())
 
 
+def test_a_connection_whose_carrier_is_filled_in_still_plays_in_it():
+    # X joins the bottom through the captured pair (2,0)/(2,1), which the fill-in gives X: the one
+    # child is a cell of that pair (the win at once), not some other cell "since any move will do"
+    game = Hex(3)
+    s = game.state_from_cells(np.array([[0, 1, 0], [0, 1, 0], [0, 0, 0]], dtype=np.int8), 0)
+    out = np.empty(9, dtype=np.int32)
+    count, status = HP.analyse(s, out, HP.F_INFERIOR | HP.F_VC)
+    assert status == HP.MOVER_CONNECTED and count == 1 and out[0] in (cell(game, 2, 0), cell(game, 2, 1))
+
+
 # ---- decisions of the search -------------------------------------------------------------------
 
 def _search(game, s, knowledge, sims=600, seed=3, search="mcts"):

@@ -37,14 +37,29 @@ def test_the_shipped_network_is_the_one_for_the_size(size):
     assert "network rollout" in player.describe()
 
 
-def test_a_size_without_a_shipped_network_plays_random_rollouts():
+def test_a_size_without_a_shipped_network_plays_the_search_with_the_knowledge():
     assert shipped_network_path(4) is None
     player = HexPlayer(Settings(network="shipped", simulations=50), 4)
-    assert player.network is None and player.notes == [] and "random rollouts" in player.describe()
+    assert player.network is None and player.notes == [] and "RAVE (knowledge all)" in player.describe()
     row, col = player.choose([[0] * 4 for _ in range(4)], 0)
     assert 0 <= row < 4 and 0 <= col < 4
     greedy = HexPlayer(Settings(mode="greedy"), 4)       # auto: shipped for greedy, and there is none
     assert greedy.network is None and "no network for 4x4" in greedy.notes[0]
+
+
+def test_the_search_and_its_knowledge_come_from_the_settings():
+    from engines.knowledge import hex_patterns as HP
+    from engines.search.mcts import MCTS
+    from engines.search.rave import Rave
+    default = HexPlayer(Settings(simulations=50), 5)
+    assert isinstance(default.searcher, Rave) and default.searcher.knowledge.children is HP.children_full
+    mcts = HexPlayer(Settings(simulations=50, search="mcts", knowledge="patterns"), 5)
+    assert isinstance(mcts.searcher, MCTS) and mcts.searcher.knowledge.playout is HP.playout_bridge
+    assert "MCTS (knowledge patterns), 50 simulations a move" == mcts.describe()
+    with pytest.raises(ValueError, match="network plays alone"):
+        Settings(network="shipped", search="rave")
+    with pytest.raises(ValueError, match="knowledge 'bridges'"):
+        Settings(knowledge="bridges")
 
 
 def test_auto_means_shipped_for_greedy_and_none_for_search():

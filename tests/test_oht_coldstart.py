@@ -64,7 +64,7 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine(certs, tmp_pat
     assert agent.fallback_moves == 5 and agent.asked > 5                 # then the engine's moves
     assert agent.players[5] is not None and agent.compiler.closed
     record = agent.record
-    assert record.series[0]["player"].startswith("quick fallback") and record.series[1]["player"].startswith("MCTS")
+    assert record.series[0]["player"].startswith("quick fallback") and record.series[1]["player"].startswith("RAVE")
     assert [[m[:3] for m in g["moves"]] for g in record.games] == [g["moves"] for g in result.games]
     log = (tmp_path / "games.log").read_text()
     assert "cache is cold" in log and "the engine is compiled: it plays from now on" in log

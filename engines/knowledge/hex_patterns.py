@@ -552,6 +552,9 @@ def analyse(s, out, flags):
             for i in range(k):  # connected already: a move in the carrier makes progress
                 if winning < 0 and keep[carrier[i]]:
                     winning = carrier[i]
+            for x in range(nn):  # connected through the fill-in: a cell captured for the mover joins
+                if winning < 0 and s[HEADER + x] == 0 and w[HEADER + x] == p + 1:
+                    winning = x
         else:
             k, key = vc_chain(w, 1 - p, carrier, True)
             if k >= 0:  # the opponent is connected (key < 0) or connects with the key: the mustplay
