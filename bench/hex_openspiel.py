@@ -13,7 +13,6 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from adapters.hex_search import make_hex_searcher
@@ -25,27 +24,18 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def play(size: int, ours_player: int, move_time: float, seed: int, think: dict) -> float:
-    """One game; 1.0 when ours wins.  Appends each side's seconds a move to think["ours"/"spiel"]."""
+    """One game; 1.0 when ours wins.  Appends each side's seconds a move to think["a"] (ours) and ["b"]."""
     game, sgame = ref.match_games(f"hex{size}")
     ours = make_hex_searcher(game, None, "all", None, {}, seed, 1 << 22)
     bot = ref.bot(sgame, seed, move_time=move_time, solve=True)
-    state, sstate = game.initial_state(), sgame.new_initial_state()
-    while not game.is_terminal(state):
-        start = time.perf_counter()
-        if game.to_move(state) == ours_player:
-            move, side = int(ours.search(state, Limits(time=move_time, start=start)).move), "ours"
-        else:
-            move, side = bot.step(sstate), "spiel"
-        think[side].append(time.perf_counter() - start)
-        sstate.apply_action(move)
-        state = game.play(state, move)
-        ours.advance(move)
-        ref.check_agreement(game, state, sstate)
+    state = ref.play_against_bot(game, sgame, bot, ours_player,
+                                 lambda state, start: ours.search(state, Limits(time=move_time, start=start)).move,
+                                 ours.advance, think)
     return 1.0 if game.winner(state) == ours_player else 0.0
 
 
 def match(size: int, games: int, move_time: float, seed: int) -> dict:
-    think = {"ours": [], "spiel": []}
+    think = {"a": [], "b": []}
     by_colour = {0: [0.0, 0], 1: [0.0, 0]}
     for g in range(games):
         colour = g % 2
@@ -57,8 +47,8 @@ def match(size: int, games: int, move_time: float, seed: int) -> dict:
     wins = by_colour[0][0] + by_colour[1][0]
     return {"size": size, "games": games, "wins": wins, "rate": wins / games, "ci95": wilson(wins / games, games),
             "first": by_colour[0], "second": by_colour[1], "move_time": move_time,
-            "ours_s": {"median": statistics.median(think["ours"]), "max": max(think["ours"])},
-            "spiel_s": {"median": statistics.median(think["spiel"]), "max": max(think["spiel"])}}
+            "ours_s": {"median": statistics.median(think["a"]), "max": max(think["a"])},
+            "spiel_s": {"median": statistics.median(think["b"]), "max": max(think["b"])}}
 
 
 def report(command: str, rows: list[dict]) -> str:

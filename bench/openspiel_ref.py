@@ -122,6 +122,25 @@ def our_board(game, state) -> np.ndarray:
     return np.array([cells[game.coords(a)] for a in range(game.size * game.size)], dtype=np.int64)
 
 
+def play_against_bot(game, sgame, bot, ours: int, choose, played, times: dict):
+    """One game from the start: choose(state, start) -> move plays player ours (played(move) hears every
+    move), OpenSpiel's bot the other; both rule sets are checked equal after every move.  Each side's
+    wall seconds a move go to times["a"] (ours) and times["b"].  Returns the final state."""
+    state, sstate = game.initial_state(), sgame.new_initial_state()
+    while not game.is_terminal(state):
+        start = time.perf_counter()
+        if game.to_move(state) == ours:
+            move, side = int(choose(state, start)), "a"
+        else:
+            move, side = bot.step(sstate), "b"
+        times[side].append(time.perf_counter() - start)
+        sstate.apply_action(move)
+        state = game.play(state, move)
+        played(move)
+        check_agreement(game, state, sstate)
+    return state
+
+
 def check_agreement(game, state, sstate):
     """Raise AssertionError unless both sides agree on the position: terminal flag, board, player to
     move and legal moves (identity action map), and the result at the end."""

@@ -76,18 +76,8 @@ def play_spiel(games: int, move_time: float, seed: int = 0, progress=None) -> di
         ours = i % 2
         player = Player(OtpSettings(seed=seed + i))
         bot = ref.bot(sgame, seed + i, move_time=move_time, solve=True)
-        state, sstate = game.initial_state(), sgame.new_initial_state()
-        while not game.is_terminal(state):
-            start = time.perf_counter()
-            if game.to_move(state) == ours:
-                move, side = player.choose(state, move_time, start), "a"
-            else:
-                move, side = bot.step(sstate), "b"
-            times[side].append(time.perf_counter() - start)
-            sstate.apply_action(move)
-            state = game.play(state, move)
-            player.played(move)
-            ref.check_agreement(game, state, sstate)
+        state = ref.play_against_bot(game, sgame, bot, ours, lambda state, start: player.choose(state, move_time, start),
+                                     player.played, times)
         r = game.returns(state)[ours]
         wins += r == 1.0
         losses += r == 0.0
