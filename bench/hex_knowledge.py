@@ -37,6 +37,7 @@ from engines.search import Limits, make_searcher
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_CONFIG = {"c": 0.7, "expand_visits": 4}  # plies-gtp-hex's search settings
+RAVE_SPEED = ("rave:none", "rave:all")  # the RAVE search's simulations per second, without and with the knowledge
 VARIANTS = {"patterns": (True, False, False), "inferior": (False, True, False),
             "connections": (False, False, True), "all": (True, True, True)}
 
@@ -80,8 +81,9 @@ def speed(sizes, seconds: float) -> list[dict]:
                         n += 200
                     rates.append(n / (time.perf_counter() - t0))
                 row[f"playouts_{name}"] = statistics.median(rates)
-            for variant in ("default",) + tuple(VARIANTS):
-                searcher = make_searcher("mcts", game, DEFAULT_CONFIG, knowledge_of(game, variant), 1)
+            for variant in ("default",) + tuple(VARIANTS) + RAVE_SPEED:
+                searcher = (engine(game, variant, 1) if variant in RAVE_SPEED
+                            else make_searcher("mcts", game, DEFAULT_CONFIG, knowledge_of(game, variant), 1))
                 rates = []
                 for _ in range(3):
                     searcher.reset()
@@ -185,13 +187,15 @@ def report(args, speed_rows, games_rows, solver) -> str:
              f"Command: `nice -n 15 .venv/bin/python -m bench.hex_knowledge {' '.join(args)}`".rstrip(), "",
              "## Speed (medians of 3)", "",
              "| size | position | uniform playouts/s | bridge | bridge+VC | MCTS sims/s default | patterns | "
-             "inferior | connections | all |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "inferior | connections | all | RAVE sims/s, no knowledge | RAVE all (the default) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in speed_rows:
         lines.append(f"| {r['size']} | {r['position']} | {r['playouts_uniform']:,.0f} | {r['playouts_bridge']:,.0f} "
                      f"({r['playouts_bridge'] / r['playouts_uniform']:.2f}x) | {r['playouts_bridge_vc']:,.0f} "
                      f"({r['playouts_bridge_vc'] / r['playouts_uniform']:.2f}x) | {r['sims_default']:,.0f} | "
                      + " | ".join(f"{r['sims_' + v]:,.0f} ({r['sims_' + v] / r['sims_default']:.2f}x)"
-                                  for v in VARIANTS) + " |")
+                                  for v in VARIANTS) + " | "
+                     + " | ".join(f"{r['sims_' + v]:,.0f}" for v in RAVE_SPEED if 'sims_' + v in r) + " |")
     lines += ["", "## Strength at equal time (search:knowledge; mcts:none is the old default, UCT with random "
               "playouts)", "",
               "| size | variant | against | s/move | games | win rate | 95 % interval | as first | as second |",
