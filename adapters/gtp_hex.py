@@ -106,7 +106,8 @@ class Settings:
     seed: int = setting(0, "random seed of the search")
     swap: bool = setting(False, "allow the swap move from the start (as param_game allow_swap 1)")
     network: str | None = setting(None, "policy network for the playouts: 'shipped' (the shipped network of "
-                                        "each size) or an ONNX network file (none: the search's own playouts)", kind=str)
+                                        "each size) or an ONNX network file (none: the search's own playouts)",
+                                  kind=str)
     search: str | None = setting(None, "tree search: 'rave' (all-moves-as-first values from every cell a "
                                        "playout fills) or 'mcts' (UCT; a network plays in its playouts only) "
                                        "(none: rave, or mcts with a network)", kind=str, choices=hex_search.SEARCHES)
@@ -194,7 +195,7 @@ class HexSession(gtp_serve.TreeRecord, PlayRules):
         self.allow_swap = settings.swap
         self.networks = {}       # board size -> the policy network loaded for it
         self.game = None
-        self.network = None      # the network of the current size (None: random playouts)
+        self.network = None      # the network of the current size (None: the search plays without one)
         self.new_game(settings.size if settings.size is not None else self.start_size())
 
     def start_size(self) -> int:

@@ -55,7 +55,8 @@ class Settings:
     margin: float = setting(0.05, "seconds of the time budget kept for the reply (at most a fifth of it)")
     fallback_simulations: int = setting(2000, "greedy mode without a network: simulations a move (unless "
                                               "simulations is set)")
-    uct_c: float = setting(0.7, "UCT exploration constant (random rollouts, network_use rollout)")
+    uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (its own playouts, or network_use "
+                                "rollout)")
     puct_c: float = setting(1.5, "PUCT exploration constant (network_use prior or both)")
     prior_use: str = setting("multiplicative", "how PUCT applies the network's priors", choices=PRIOR_USES)
     epsilon: float = setting(0.1, "network rollouts: the chance of a uniformly random move")

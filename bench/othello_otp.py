@@ -76,8 +76,8 @@ def play_spiel(games: int, move_time: float, seed: int = 0, progress=None) -> di
         ours = i % 2
         player = Player(OtpSettings(seed=seed + i))
         bot = ref.bot(sgame, seed + i, move_time=move_time, solve=True)
-        state = ref.play_against_bot(game, sgame, bot, ours, lambda state, start: player.choose(state, move_time, start),
-                                     player.played, times)
+        state = ref.play_against_bot(game, sgame, bot, ours,
+                                     lambda state, start: player.choose(state, move_time, start), player.played, times)
         r = game.returns(state)[ours]
         wins += r == 1.0
         losses += r == 0.0
