@@ -9,6 +9,13 @@ disagreements, and both sides' wall time per genmove (median, max) as the refere
     .venv/bin/python -m bench.go_gnugo --size 9 --games 10    # a shorter one
     .venv/bin/python -m bench.go_gnugo --games 2 --plies "/usr/games/gnugo --mode gtp --level 1 --chinese-rules"
 
+A long figure can be played in parts, one process each (on a free core each, or in separate
+sessions), and added up:
+
+    .venv/bin/python -m bench.go_gnugo --size 13 --games 20 --out /tmp/part1.md
+    .venv/bin/python -m bench.go_gnugo --size 13 --games 20 --first-game 21 --out /tmp/part2.md
+    .venv/bin/python -m bench.go_gnugo --merge /tmp/part1.json /tmp/part2.json --out bench/results/go_gnugo13.md
+
 ``--plies`` is a command template: ``{python}`` is this interpreter, ``{seconds}`` plies' seconds a
 move for the board size, ``{seed}`` the match seed.  The referee kills a genmove after
 ``--time-limit`` seconds (a loss); it is a guard against a hung engine, not the time control: plies
@@ -20,13 +27,14 @@ import datetime
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from standins.go_referee import SCORE, Match, MatchConfig
+from standins.go_referee import LABELS, SCORE, Match, MatchConfig, summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -45,13 +53,51 @@ def run_size(size: int, games: int, seconds: float, args, log) -> dict:
     config = MatchConfig(a=plies_command(args.plies, seconds), b=args.gnugo, size=size, komi=KOMI, games=games,
                          rules="standard", move_cap=args.move_cap, time_per_move=args.time_limit,
                          sgf_dir=str(Path(args.sgf_dir) / f"{size}x{size}") if args.sgf_dir else None,
-                         seed=args.seed, cwd=str(ROOT))
+                         first_game=args.first_game, seed=args.seed, cwd=str(ROOT))
     start = time.perf_counter()
     result = Match(config).run(progress=lambda line: print(f"{size}x{size} {line}", file=log, flush=True))
     summary = result.summary()
     summary["seconds_a_move"] = seconds
     summary["wall_minutes"] = (time.perf_counter() - start) / 60
+    summary["genmove_seconds"] = result.seconds  # kept whole, so parts can be added up (--merge)
+    summary["first_genmoves"] = result.starts
     return summary
+
+
+def unseeded(command: str) -> str:
+    """A command without its seed: the parts of a match may (should) use different seeds."""
+    return re.sub(r"--seed \S+", "--seed {seed}", command)
+
+
+HEAD = ("size", "komi", "rules", "move_cap", "time_per_move", "time_settings", "alternate", "seconds_a_move")
+
+
+def merge_runs(parts: list[dict]) -> dict:
+    """One run of a size from runs of its games played apart: the same settings, no game twice."""
+    first = parts[0]
+    for part in parts[1:]:
+        differ = [key for key in HEAD if part[key] != first[key]]
+        differ += [f"engine {label}'s command" for label in LABELS
+                   if unseeded(part["engines"][label]["command"]) != unseeded(first["engines"][label]["command"])]
+        if differ:
+            raise SystemExit(f"go_gnugo --merge: the parts differ in {', '.join(differ)}")
+    records = sorted((r for part in parts for r in part["records"]), key=lambda r: r["game"])
+    numbers = [r["game"] for r in records]
+    if len(set(numbers)) != len(numbers):
+        twice = sorted({n for n in numbers if numbers.count(n) > 1})
+        raise SystemExit(f"go_gnugo --merge: games in two parts: {twice}")
+    seconds, starts = {}, {}
+    for label in LABELS:
+        seconds[label], starts[label] = [], []
+        for part in parts:
+            starts[label] += [len(seconds[label]) + i for i in part["first_genmoves"][label]]
+            seconds[label] += part["genmove_seconds"][label]
+    head = {key: first[key] for key in HEAD} | {"seed": [p["seed"] for p in parts], "first_game": numbers[0]}
+    merged = summarise(head, {label: unseeded(first["engines"][label]["command"]) for label in LABELS},
+                       {label: first["engines"][label]["name"] for label in LABELS}, records, seconds, starts)
+    merged.update(wall_minutes=sum(p["wall_minutes"] for p in parts), genmove_seconds=seconds,
+                  first_genmoves=starts, parts=len(parts))
+    return merged
 
 
 def pct(x: float) -> str:
@@ -80,7 +126,12 @@ def markdown(runs: list[dict], command: str) -> str:
         if "as Black" in goals:
             verdict.append(f"as Black {pct(black_rate)} vs goal >= {pct(goals['as Black'])}: "
                            f"{'met' if black_rate >= goals['as Black'] else 'not met'}")
-        lines += [f"## {n}x{n}, komi {s['komi']:g}, plies at {s['seconds_a_move']:g} s a move, {s['games']} games", "",
+        numbers = [r["game"] for r in s["records"]]
+        parts = s.get("parts", 1)
+        span = f" (games {numbers[0]}-{numbers[-1]})" if numbers and numbers[0] != 1 else ""
+        played = (f"{s['games']} games{span}"
+                  + (f", played in {parts} parts" if parts > 1 else ""))
+        lines += [f"## {n}x{n}, komi {s['komi']:g}, plies at {s['seconds_a_move']:g} s a move, {played}", "",
                   f"- A (plies): `{a['command']}` ({a['name']})",
                   f"- B (GNU Go): `{b['command']}` ({b['name']})", "",
                   "| engine | wins | rate | 95% interval | as Black | as White | s/genmove median | s/genmove max "
@@ -104,8 +155,13 @@ def markdown(runs: list[dict], command: str) -> str:
                   + f" after cleanup phases (kgs-genmove_cleanup) in {len(cleanups)} games"
                   + (f" ({', '.join(map(str, cleanups))})" if cleanups else ""),
                   f"- mean game length {sum(r['moves'] for r in s['records']) / max(1, len(s['records'])):.1f} "
-                  f"moves; wall time {s['wall_minutes']:.1f} min", ""]
+                  f"moves; wall time {s['wall_minutes']:.1f} min" + (" (the parts' sum)" if parts > 1 else ""), ""]
     return "\n".join(lines)
+
+
+def write(runs: list[dict], command: str, out: Path):
+    out.write_text(markdown(runs, command) + "\n")
+    out.with_suffix(".json").write_text(json.dumps({"command": command, "runs": runs}, indent=1) + "\n")
 
 
 def main(argv=None) -> int:
@@ -119,12 +175,24 @@ def main(argv=None) -> int:
                         help="the referee's wall limit per genmove, a guard against hangs (default 60)")
     parser.add_argument("--move-cap", type=int, help="moves before a game is scored as it stands (default 3 n^2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first-game", type=int, default=1,
+                        help="the number of the first game (default 1): a part of a longer match, with its colours")
+    parser.add_argument("--merge", nargs="+", metavar="PART.json",
+                        help="play nothing: add up the runs of these parts' .json files (size by size) into --out")
     parser.add_argument("--sgf-dir", help="keep the games as SGF here (one folder per size)")
     parser.add_argument("--log", help="the per-game lines go here (default stdout)")
     parser.add_argument("--no-warmup", action="store_true", help="do not warm the compiled-kernel cache first")
     parser.add_argument("--out", default=str(RESULTS / "go_gnugo.md"), help="the markdown file (a .json beside it)")
     args = parser.parse_args(argv)
     command = "python -m bench.go_gnugo " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    if args.merge:
+        parts = [json.loads(Path(name).read_text()) for name in args.merge]
+        sizes = sorted({run["size"] for part in parts for run in part["runs"]})
+        runs = [merge_runs([run for part in parts for run in part["runs"] if run["size"] == size]) for size in sizes]
+        commands = "; ".join(part["command"] for part in parts)
+        write(runs, f"{command.strip()} (parts: {commands})", Path(args.out))
+        print(Path(args.out).read_text())
+        return 0
     log = open(args.log, "a") if args.log else sys.stdout
     if not args.no_warmup:  # a cold cache would spend plies' first moves compiling
         subprocess.run([sys.executable, "-m", "engines.warmup", "--game", "go"], cwd=ROOT, check=True)
@@ -132,9 +200,7 @@ def main(argv=None) -> int:
     for size in args.size:
         games, seconds = DEFAULTS.get(size, (20, 1.0))
         runs.append(run_size(size, args.games or games, args.seconds or seconds, args, log))
-        out = Path(args.out)
-        out.write_text(markdown(runs, command.strip()) + "\n")
-        out.with_suffix(".json").write_text(json.dumps({"command": command.strip(), "runs": runs}, indent=1) + "\n")
+        write(runs, command.strip(), Path(args.out))
     print(Path(args.out).read_text())
     return 0
 

@@ -9,7 +9,9 @@ How a match is refereed:
     one process for the whole match (restarted before the next game when one was killed or died).
     Colours alternate: A takes Black in the odd games (1, 3, ...), B in the even ones
     (``--fixed-colours``: A is Black in every game).  ``{seed}`` in a command is replaced by the
-    match's ``--seed`` for A and the seed + 1 for B.
+    match's ``--seed`` for A and the seed + 1 for B.  A long match can be played in parts: ``--games
+    20 --first-game 21`` plays games 21 to 40, with their colours and SGF names; ``summarise`` adds
+    the parts' records and genmove times into one summary.
   * Set-up of every game: ``boardsize``, ``clear_board``, ``komi`` and, with ``--time-settings MAIN
     BYOYOMI STONES``, ``time_settings`` (Canadian overtime as GTP defines it).  A refused set-up
     command stops the match (exit status 4): that engine cannot play this match.
@@ -45,7 +47,8 @@ such program) or the SGF folder / JSON file cannot be written; 4 an engine refus
 game (board size, komi, time settings).
 
 The API: ``MatchConfig`` (the settings), ``Match(config).run(progress)`` -> ``MatchResult``
-(``games``: a ``GameRecord`` each; ``table()``, ``summary()``), ``play_game``, ``Clock``, ``wilson``.
+(``games``: a ``GameRecord`` each; ``table()``, ``summary()``), ``summarise``, ``play_game``, ``Clock``,
+``wilson``.
 """
 import argparse
 import datetime
@@ -151,6 +154,7 @@ class MatchConfig:
     size: int = 9
     komi: float = 7.0
     games: int = 2
+    first_game: int = 1         # the number of the first game: a match in parts keeps colours and SGF names
     rules: str = "standard"     # standard (simple ko) | superko (positional)
     move_cap: int | None = None  # moves (passes included) before a game is stopped and scored; None: 3 n^2
     time_per_move: float | None = None  # wall seconds a genmove may take (None: no limit)
@@ -168,6 +172,8 @@ class MatchConfig:
         Go(self.size, komi=self.komi, rules=self.rules)  # checks the size and the komi
         if not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"games must be at least 1, got {self.games!r}")
+        if not isinstance(self.first_game, int) or self.first_game < 1:
+            raise ValueError(f"the first game's number must be at least 1, got {self.first_game!r}")
         if self.move_cap is not None and (not isinstance(self.move_cap, int) or self.move_cap < 1):
             raise ValueError(f"the move cap must be at least 1, got {self.move_cap!r}")
         for name in ("time_per_move", "command_timeout"):
@@ -504,6 +510,50 @@ def sgf_bytes(record: GameRecord, config: MatchConfig, names) -> bytes:
     return sgf_game.serialise()
 
 
+def record_points(records: list, label: str, colour: int | None = None) -> tuple[float, int]:
+    """(wins + half the draws, games) of engine ``label`` in game summaries (``GameRecord.summary``), over
+    all of them or those where it had ``colour``; parts of a match played apart add up this way."""
+    score, played = 0.0, 0
+    for record in records:
+        if colour is not None and record[("black", "white")[colour]] != label:
+            continue
+        played += 1
+        if record["winner"] is None:
+            score += 0.5
+        elif record["winner"] == label:
+            score += 1.0
+    return score, played
+
+
+def genmove_timing(seconds: list, firsts) -> dict:
+    """Median and max of an engine's genmove seconds, and the max without each process's first genmove
+    (``firsts``: their indices; a first genmove may load the engine)."""
+    if not seconds:
+        return {"moves": 0, "median_s": None, "max_s": None, "max_after_first_s": None}
+    firsts = set(firsts)
+    later = [t for i, t in enumerate(seconds) if i not in firsts]
+    return {"moves": len(seconds), "median_s": statistics.median(seconds), "max_s": max(seconds),
+            "max_after_first_s": max(later) if later else None}
+
+
+def summarise(head: dict, commands: dict, names: dict, records: list, seconds: dict, starts: dict) -> dict:
+    """A match's summary (``MatchResult.summary``) from its settings (``head``), the engines' commands and
+    names, the game summaries and each engine's genmove seconds and first genmoves: also the sum of the
+    parts of a match played apart (records and seconds joined)."""
+    engines = {}
+    for label in LABELS:
+        score, played = record_points(records, label)
+        rate = score / played if played else 0.0
+        engines[label] = {"command": commands[label], "name": names.get(label, label),
+                          "wins": score, "games": played, "rate": rate, "ci95": list(wilson(rate, played)),
+                          "as_black": record_points(records, label, 0), "as_white": record_points(records, label, 1),
+                          "time": genmove_timing(seconds.get(label, []), starts.get(label, []))}
+    return {**head, "games": len(records), "engines": engines,
+            "draws": sum(r["winner"] is None for r in records),
+            "ended_by": {reason: sum(r["reason"] == reason for r in records) for reason in REASONS},
+            "disagreements": [r["game"] for r in records if r["disagreement"]], "records": records}
+
+
 @dataclass
 class MatchResult:
     """The games of a match so far, with the engines' names and seconds per genmove."""
@@ -515,43 +565,18 @@ class MatchResult:
 
     def points(self, label: str, colour: int | None = None) -> tuple[float, int]:
         """(wins + half the draws, games) of an engine, over all games or with one colour."""
-        score, played = 0.0, 0
-        for record in self.games:
-            if colour is not None and record.label_of(colour) != label:
-                continue
-            played += 1
-            if record.winner is None:
-                score += 0.5
-            elif record.winner_label == label:
-                score += 1.0
-        return score, played
+        return record_points([r.summary() for r in self.games], label, colour)
 
     def timing(self, label: str) -> dict:
-        seconds = self.seconds.get(label, [])
-        if not seconds:
-            return {"moves": 0, "median_s": None, "max_s": None, "max_after_first_s": None}
-        firsts = set(self.starts.get(label, []))
-        later = [t for i, t in enumerate(seconds) if i not in firsts]
-        return {"moves": len(seconds), "median_s": statistics.median(seconds), "max_s": max(seconds),
-                "max_after_first_s": max(later) if later else None}
+        return genmove_timing(self.seconds.get(label, []), self.starts.get(label, []))
 
     def summary(self) -> dict:
-        engines = {}
-        for label in LABELS:
-            score, played = self.points(label)
-            rate = score / played if played else 0.0
-            engines[label] = {"command": self.config.command(label), "name": self.names.get(label, label),
-                              "wins": score, "games": played, "rate": rate, "ci95": list(wilson(rate, played)),
-                              "as_black": self.points(label, 0), "as_white": self.points(label, 1),
-                              "time": self.timing(label)}
         c = self.config
-        return {"size": c.size, "komi": c.komi, "rules": c.rules, "games": len(self.games),
-                "move_cap": c.cap, "time_per_move": c.time_per_move, "time_settings": c.time_settings,
-                "alternate": c.alternate, "seed": c.seed, "engines": engines,
-                "draws": sum(r.winner is None for r in self.games),
-                "ended_by": {reason: sum(r.reason == reason for r in self.games) for reason in REASONS},
-                "disagreements": [r.number for r in self.games if r.disagreement],
-                "records": [r.summary() for r in self.games]}
+        head = {"size": c.size, "komi": c.komi, "rules": c.rules, "move_cap": c.cap, "time_per_move": c.time_per_move,
+                "time_settings": c.time_settings, "alternate": c.alternate, "seed": c.seed,
+                "first_game": c.first_game}
+        commands = {label: c.command(label) for label in LABELS}
+        return summarise(head, commands, self.names, [r.summary() for r in self.games], self.seconds, self.starts)
 
     def table(self) -> str:
         s = self.summary()
@@ -602,7 +627,7 @@ class Match:
                 except EngineFailure as err:
                     raise MatchError(f"engine {player.label} ({player.command}) failed at its start: {err}",
                                      EXIT_FILES) from None
-            for number in range(1, config.games + 1):
+            for number in range(config.first_game, config.first_game + config.games):
                 black, white = (a, b) if number % 2 == 1 or not config.alternate else (b, a)
                 record = play_game(black, white, config, number)
                 self.result.games.append(record)
@@ -665,6 +690,9 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
     parser.add_argument("--size", type=int, default=9, help="board size, 2..19 (default 9)")
     parser.add_argument("--komi", type=float, default=7.0, help="komi (default 7)")
     parser.add_argument("--games", type=_count, default=2, help="games to play (default 2)")
+    parser.add_argument("--first-game", type=_count, default=1,
+                        help="the number of the first game (default 1): a match played in parts keeps its "
+                             "colours (A Black in the odd games) and its SGF names")
     parser.add_argument("--rules", choices=RULES, default="standard",
                         help="ko rule of the referee: standard (simple ko) or superko (positional); "
                              "suicide is illegal, scoring by area")
@@ -690,7 +718,8 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
 
 
 def config_of(args) -> MatchConfig:
-    return MatchConfig(a=args.a, b=args.b, size=args.size, komi=args.komi, games=args.games, rules=args.rules,
+    return MatchConfig(a=args.a, b=args.b, size=args.size, komi=args.komi, games=args.games,
+                       first_game=args.first_game, rules=args.rules,
                        move_cap=args.move_cap, time_per_move=args.time_per_move,
                        time_settings=tuple(args.time_settings) if args.time_settings else None,
                        sgf_dir=args.sgf_dir, seed=args.seed, alternate=not args.fixed_colours,

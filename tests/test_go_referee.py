@@ -224,6 +224,30 @@ def test_the_table_counts_wins_by_colour():
     assert "1/3" in table and "2/3" in table and "0/2" in table and "2/2" in table
 
 
+def test_a_match_in_two_parts_keeps_colours_and_names_and_adds_up_to_the_whole(tmp_path):
+    """Games 1-3 in one run and 4-5 in another (``first_game``) are games 1-5: A Black in the odd ones,
+    SGF names by number, and ``summarise`` over both parts gives what one run of 5 games gives."""
+    whole = run({}, {}, games=5)
+    first = run({}, {}, games=3, sgf_dir=str(tmp_path))
+    second = run({}, {}, games=2, first_game=4, sgf_dir=str(tmp_path))
+    assert [(g.number, g.black) for g in second.games] == [(4, "B"), (5, "A")]
+    assert sorted(f.name for f in tmp_path.iterdir()) == [f"game-00{n}.sgf" for n in range(1, 6)]
+    parts = [first.summary(), second.summary()]
+    records = parts[0]["records"] + parts[1]["records"]
+    seconds = {label: first.seconds[label] + second.seconds[label] for label in R.LABELS}
+    starts = {label: first.starts[label] + [i + len(first.seconds[label]) for i in second.starts[label]]
+              for label in R.LABELS}
+    merged = R.summarise({}, {"A": "a", "B": "b"}, whole.names, records, seconds, starts)
+    expected = whole.summary()
+    for label in R.LABELS:
+        for key in ("wins", "games", "rate", "ci95", "as_black", "as_white"):
+            assert merged["engines"][label][key] == expected["engines"][label][key], (label, key)
+        assert merged["engines"][label]["time"]["moves"] == expected["engines"][label]["time"]["moves"]
+    assert merged["ended_by"] == expected["ended_by"] and merged["games"] == 5
+    with pytest.raises(ValueError, match="first game"):
+        MatchConfig(a="x", b="y", first_game=0)
+
+
 def test_fixed_colours_keep_a_black_and_draws_count_half():
     result = run({}, {}, games=2, komi=0, alternate=False)
     assert [g.black for g in result.games] == ["A", "A"]
