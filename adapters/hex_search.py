@@ -7,7 +7,6 @@ joined by '+': patterns (bridge-answering playouts), inferior (dead, captured an
 out of the tree), connections (virtual connections that decide a node early)."""
 
 SEARCHES = ("rave", "mcts")
-RAVE_CONFIG = {"rave_equiv": 300.0}  # the value Hex's figures were measured with (Go's default is tuned on Go)
 PIECES = ("patterns", "inferior", "connections")  # engines.knowledge.hex.hex_knowledge's arguments, in order
 
 
@@ -42,7 +41,7 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
     """The searcher: RAVE with the knowledge's traced playouts (search 'rave', or None without a
     network), MCTS with the knowledge (search 'mcts'), or MCTS in the network's playouts (a network;
     mcts_config then holds its rollout settings).  options go to make_searcher (clock=...)."""
-    from engines.knowledge.hex import heavy_knowledge, hex_knowledge
+    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.network import policy_knowledge
     from engines.search import make_searcher
     pieces = knowledge_pieces(knowledge)

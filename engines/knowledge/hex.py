@@ -135,6 +135,9 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
                      children=HP.children_kernel(inferior, connections))
 
 
+RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were measured with; Go's is tuned on Go)
+
+
 def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
     playout traced, so that every cell a playout fills counts for all-moves-as-first."""

@@ -1,0 +1,187 @@
+"""Hex networks taught by the knowledge-rich search (issue 20): teacher games, then supervised fitting.
+
+Teacher games.  RAVE with all the Hex knowledge (the default searcher of both Hex adapters:
+engines.knowledge.hex.heavy_knowledge with RAVE_CONFIG) plays both sides at a fixed number of
+simulations a move.  Every position of a game is a training case: x, the game's observation
+(3*n*n floats, as ANET and the compiled forward read it); d, the root's visit distribution over the
+n*n actions (0 on the cells the search kept out: occupied, dead or dominated); z, 1.0 when player 0
+won the game.  The first ``sample_moves`` moves are drawn in proportion to d (so that games differ),
+the others are the search's own choice.  Games are written in shards of ``shard_games`` games
+(``teacher-<n>x<n>-s<seed>-<k>.npz``, each with the settings that made it), so a run stopped anywhere
+resumes at its first missing shard and two processes with different seeds fill one folder.
+
+Fitting.  ANET (engines/learn/anet.py: policy logits and the value head) on the cases of every
+shard of one board size, each case also turned by 180 degrees (Hex's symmetry); the games of every
+tenth shard are held out.  After each epoch the held-out policy loss, value loss and the share of
+positions where the network's best move is the teacher's most visited are recorded; the weights of
+the best epoch (lowest held-out policy plus value loss) are written as a network file
+(engines/learn/network_file.py) with a sidecar saying from what and how it was made.
+"""
+import datetime
+import json
+import pathlib
+import time
+
+import numpy as np
+
+from engines.learn.state_manager import HexStateManager
+
+SHARD = "teacher-{size}x{size}-s{seed}-{shard:04d}.npz"
+HOLD_OUT_EVERY = 10   # every tenth shard (by name order) is the held-out set
+
+
+def teacher_searcher(game, seed: int):
+    """The teacher: the Hex adapters' default searcher (RAVE with all the knowledge)."""
+    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge
+    from engines.search import make_searcher
+    return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game), seed, capacity=1 << 21)
+
+
+def teacher_game(manager: HexStateManager, searcher, simulations: int, sample_moves: int,
+                 rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+    """One game of the teacher against itself: (x, d, z) arrays of its positions and the moves."""
+    from engines.search.result import Limits
+    game = manager.game
+    state = manager.initial_state()
+    searcher.reset()
+    xs, ds, moves = [], [], []
+    while not manager.is_final(state):
+        result = searcher.search(state, Limits(simulations=simulations))
+        d = np.zeros(manager.num_actions)
+        d[result.moves] = result.visits
+        if d.sum() <= 0:  # a decided node with no visits recorded: the search's move alone
+            d[result.move] = 1.0
+        d /= d.sum()
+        move = int(rng.choice(d.shape[0], p=d)) if len(moves) < sample_moves else int(result.move)
+        xs.append(manager.encode(state))
+        ds.append(d.astype(np.float32))
+        state = game.play(state, move)
+        searcher.advance(move)
+        moves.append(move)
+    z = 1.0 if manager.winner(state) == 0 else 0.0
+    return (np.array(xs, np.float32), np.array(ds, np.float32), np.full(len(xs), z, np.float32), moves)
+
+
+def shard_path(folder, size: int, seed: int, shard: int) -> pathlib.Path:
+    return pathlib.Path(folder) / SHARD.format(size=size, seed=seed, shard=shard)
+
+
+def write_shards(folder, size: int, games: int, simulations: int, seed: int = 1, shard_games: int = 20,
+                 sample_moves: int | None = None, progress=None) -> list[pathlib.Path]:
+    """Play ``games`` teacher games in shards of ``shard_games`` into folder; shards already there
+    (a resumed run) are kept and not played again.  progress(text) is told of each shard."""
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    manager = HexStateManager(size)
+    sample_moves = size if sample_moves is None else sample_moves
+    searcher = teacher_searcher(manager.game, seed)
+    written = []
+    for shard in range((games + shard_games - 1) // shard_games):
+        path = shard_path(folder, size, seed, shard)
+        if path.exists():
+            continue
+        count = min(shard_games, games - shard * shard_games)
+        rng = np.random.default_rng([seed, shard])
+        started = time.perf_counter()
+        parts = [teacher_game(manager, searcher, simulations, sample_moves, rng) for _ in range(count)]
+        x, d, z = (np.concatenate([p[i] for p in parts]) for i in range(3))
+        game_of = np.concatenate([np.full(len(p[0]), g, np.int32) for g, p in enumerate(parts)])
+        settings = {"size": size, "simulations": simulations, "sample_moves": sample_moves, "seed": seed,
+                    "shard": shard, "games": count, "teacher": "rave:all", "seconds": time.perf_counter() - started,
+                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, x=x, d=d, z=z, game=game_of, settings=json.dumps(settings))
+        tmp.replace(path)  # whole shards only: a run stopped mid-shard leaves no half shard behind
+        written.append(path)
+        if progress is not None:
+            wins = sum(p[2][0] for p in parts)
+            progress(f"{path.name}: {count} games, {len(x)} positions, player 0 won {wins:g}, "
+                     f"{settings['seconds']:.0f} s")
+    return written
+
+
+def read_shards(folder, size: int) -> tuple[dict, dict, list[dict]]:
+    """The cases of the shards of one size: (training, held-out) dicts of x, d, z, and the settings."""
+    paths = sorted(pathlib.Path(folder).glob(f"teacher-{size}x{size}-s*-*.npz"))
+    train, held, settings = {"x": [], "d": [], "z": []}, {"x": [], "d": [], "z": []}, []
+    for i, path in enumerate(paths):
+        with np.load(path) as data:
+            meta = json.loads(str(data["settings"]))
+            if meta["size"] != size:
+                continue
+            target = held if i % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1 else train
+            for key in target:
+                target[key].append(data[key])
+            settings.append(meta)
+    if not settings:
+        raise FileNotFoundError(f"no teacher shards of {size}x{size} in {folder}")
+    join = lambda part: {k: np.concatenate(v) if v else np.zeros((0,)) for k, v in part.items()}  # noqa: E731
+    return join(train), join(held), settings
+
+
+def augmented(cases: dict, manager: HexStateManager) -> dict:
+    """The cases and each turned by 180 degrees."""
+    nn = manager.num_actions
+    x = cases["x"].reshape(-1, 3, nn)[:, :, ::-1].reshape(len(cases["x"]), -1)
+    return {"x": np.concatenate([cases["x"], x]), "d": np.concatenate([cases["d"], cases["d"][:, ::-1]]),
+            "z": np.concatenate([cases["z"], cases["z"]])}
+
+
+def held_out_figures(anet, cases: dict) -> dict:
+    """Policy cross-entropy, value log-loss and the teacher's-move match of ANET on the cases."""
+    import torch
+    x = torch.as_tensor(cases["x"])
+    with torch.no_grad():
+        logits = anet.policy(x).masked_fill(~anet._legal(x), -1e9)
+        logp = torch.log_softmax(logits, dim=1).numpy()
+        v = anet.value(x)[:, 0] if anet.value is not None else None
+        value_loss = (float(torch.nn.functional.binary_cross_entropy_with_logits(v, torch.as_tensor(cases["z"])))
+                      if v is not None else None)
+    policy_loss = float(-(cases["d"] * logp).sum(axis=1).mean())
+    match = float(np.mean(np.argmax(logp, axis=1) == np.argmax(cases["d"], axis=1)))
+    return {"policy_loss": policy_loss, "value_loss": value_loss, "teacher_move_match": match}
+
+
+def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size: int = 256,
+        learning_rate: float = 1e-3, seed: int = 1, progress=None) -> dict:
+    """Fit ANET (policy and value heads) on the teacher shards of folder; write the best epoch's
+    network to out (ONNX and sidecar); return the figures of every epoch."""
+    from engines.learn.anet import ANET
+    from engines.learn.network_file import save_network
+    manager = HexStateManager(size)
+    train, held, settings = read_shards(folder, size)
+    if len(held["x"]) == 0:
+        raise ValueError(f"fitting needs {HOLD_OUT_EVERY} shards or more (every {HOLD_OUT_EVERY}th is held out)")
+    train = augmented(train, manager)
+    nn = manager.num_actions
+    layers = [3 * nn, *hidden, nn]
+    anet = ANET(layers, "relu", "adam", learning_rate, value_head=True, seed=seed)
+    rng = np.random.default_rng(seed)
+    history, best, best_loss = [], None, np.inf
+    started = time.perf_counter()
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(train["x"]))
+        for i in range(0, len(order), batch_size):
+            idx = order[i:i + batch_size]
+            anet.train_step(train["x"][idx], train["d"][idx], train["z"][idx])
+        figures = {"epoch": epoch, **held_out_figures(anet, held)}
+        history.append(figures)
+        if progress is not None:
+            progress(json.dumps(figures))
+        loss = figures["policy_loss"] + figures["value_loss"]
+        if loss < best_loss:
+            best_loss, best = loss, (anet.network(), anet.value_network(), figures)
+    policy, value, figures = best
+    games = sum(s["games"] for s in settings)
+    sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
+                                    "visit distribution of RAVE with all the Hex knowledge as the policy target, "
+                                    "the game's result as the value target",
+               "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
+                           "games": games, "positions": int(len(train["x"]) // 2 + len(held["x"])),
+                           "cpu_seconds": sum(s["seconds"] for s in settings)},
+               "training": {"hidden": list(hidden), "epochs": epochs, "best_epoch": figures["epoch"],
+                            "batch_size": batch_size, "learning_rate": learning_rate, "seed": seed,
+                            "cpu_seconds": time.perf_counter() - started},
+               "held_out": figures}
+    save_network(out, policy, sidecar, value=value)
+    return {"history": history, "best": figures, "sidecar": sidecar}
