@@ -1,9 +1,12 @@
-"""`plies hex train | topp | play`: train actor networks for Hex (on-policy MCTS), run the tournament of
-progressive policies over saved networks, and play a saved or shipped network.
+"""`plies hex train | topp | play | teach | fit`: train actor networks for Hex (on-policy MCTS), run the
+tournament of progressive policies over saved networks, play a saved or shipped network, and teach
+networks from the knowledge-rich search (engines/learn/hex_teacher.py: teacher games, then fitting).
 
   plies hex train --config weights/hex/hex.toml --episodes 200 --size 5 --display 10 --out runs/hex5
   plies hex topp runs/hex5 --games 20 [--policy stochastic] [--display]
   plies hex play [--network FILE | --size 5] [--opponent random|FILE] [--simulations 2000]
+  plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher
+  plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 --epochs 20]
 
 Every configuration key (engines/learn/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
@@ -120,6 +123,73 @@ def add_parsers(hexsub):
     p.add_argument("--quiet", action="store_true", help="results only")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
+
+
+    p = hexsub.add_parser("teach", help="teacher games: RAVE with all the Hex knowledge against itself, "
+                                        "saved in shards (a stopped run resumes)",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    p.add_argument("--size", type=int, default=7)
+    p.add_argument("--games", type=int, default=1000, help="games in all (those in --out already count)")
+    p.add_argument("--simulations", type=int, default=4000, help="the teacher's simulations a move")
+    p.add_argument("--seed", type=int, default=1, help="processes with different seeds can fill one folder")
+    p.add_argument("--shard-games", type=int, default=25, help="games a shard (a file)")
+    p.add_argument("--out", type=pathlib.Path, default=RUNS / "teacher", help="the shards' folder")
+    p.set_defaults(func=cmd_teach)
+
+    p = hexsub.add_parser("fit", help="fit a policy and value network to the teacher games of --data",
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    p.add_argument("--size", type=int, default=7)
+    p.add_argument("--data", type=pathlib.Path, default=RUNS / "teacher", help="the teacher shards' folder")
+    p.add_argument("--out", type=pathlib.Path, required=True, help="the network file (.onnx; a .json sidecar beside)")
+    p.add_argument("--hidden", default="256,256", help="hidden layer widths, comma-separated")
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=cmd_fit)
+
+
+def cmd_teach(args) -> int:
+    from engines.games.hex import MAX_SIZE, MIN_SIZE
+    from engines.learn.hex_teacher import write_shards
+    if not MIN_SIZE <= args.size <= MAX_SIZE or min(args.games, args.simulations, args.shard_games) < 1:
+        return fail("teach", f"--size {MIN_SIZE}..{MAX_SIZE}, and --games, --simulations, --shard-games >= 1",
+                    "settings")
+    try:
+        out = writable_folder(args.out, "--out")
+    except Refused as err:
+        return fail("teach", err)
+    written = write_shards(out, args.size, args.games, args.simulations, args.seed, args.shard_games,
+                           progress=lambda text: print(text, flush=True))
+    print(f"{len(written)} new shards in {out}")
+    return 0
+
+
+def cmd_fit(args) -> int:
+    try:
+        hidden = tuple(int(w) for w in args.hidden.split(","))
+        if not hidden or min(hidden) < 1 or args.epochs < 1:
+            raise ValueError
+    except ValueError:
+        return fail("fit", f"--hidden {args.hidden!r}: positive widths joined by commas; --epochs >= 1", "settings")
+    try:
+        import engines.learn.anet  # noqa: F401 - PyTorch: the train extra
+    except ModuleNotFoundError as err:
+        if err.name != "torch":
+            raise
+        return fail("fit", TRAIN_EXTRA, "extra")
+    from engines.learn.hex_teacher import fit
+    try:
+        if in_weights(args.out):
+            raise Refused("output", f"--out {args.out} is inside the shipped weights folder, which commands never "
+                                    f"write: fit into {RUNS}/ and copy the file you choose to ship")
+        writable_folder(args.out.parent, "--out's folder")
+        report = fit(args.data, args.size, args.out, hidden, args.epochs, seed=args.seed,
+                     progress=lambda text: print(text, flush=True))
+    except Refused as err:
+        return fail("fit", err)
+    except (FileNotFoundError, ValueError) as err:
+        return fail("fit", f"{err}: play more teacher games first (plies hex teach)", "network")
+    print(f"saved {args.out}: held-out {report['best']}")
+    return 0
 
 
 def overrides(args) -> dict:

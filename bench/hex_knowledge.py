@@ -29,7 +29,7 @@ from bench.strength import wilson
 from engines import kernels as K
 from engines.games import make_game
 from engines.knowledge import hex_patterns as HP
-from adapters.hex_search import SEARCHES, make_hex_searcher
+from adapters.hex_search import SEARCHES, knowledge_pieces, make_hex_searcher
 from engines.knowledge.hex import hex_knowledge
 from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng
@@ -37,6 +37,7 @@ from engines.search import Limits, make_searcher
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_CONFIG = {"c": 0.7, "expand_visits": 4}  # plies-gtp-hex's search settings
+PUCT_CONFIG = {"selection": "puct", "c": 1.5, "rollout": "value"}  # AlphaZero style: the value head, no playouts
 RAVE_SPEED = ("rave:none", "rave:all")  # the RAVE search's simulations per second, without and with the knowledge
 VARIANTS = {"patterns": (True, False, False), "inferior": (False, True, False),
             "connections": (False, False, True), "all": (True, True, True)}
@@ -56,10 +57,28 @@ def knowledge_of(game, variant):
 
 def engine(game, spec: str, seed: int):
     """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
-    "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts)."""
-    search, _, knowledge = spec.partition(":")
+    "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts); with a network
+    file (engines/learn/hex_teacher.py): "rave:KNOWLEDGE:FILE" (the network's policy as RAVE's prior
+    experience) or "puct:FILE" (MCTS with PUCT over the network's priors and its value head at the
+    leaves, no playouts)."""
+    search, _, rest = spec.partition(":")
+    if search == "puct":
+        from engines.knowledge.network import load_network, load_value_network
+        from engines.learn.value_net import value_knowledge
+        policy, _ = load_network(rest, game.size)
+        return make_searcher("mcts", game, PUCT_CONFIG, value_knowledge(policy, load_value_network(rest)), seed,
+                             capacity=1 << 22)
+    knowledge, _, network = rest.partition(":")
     if search not in SEARCHES:
-        raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE or mcts:KNOWLEDGE")
+        raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE[:FILE], mcts:KNOWLEDGE or puct:FILE")
+    if network:
+        if search != "rave":
+            raise ValueError(f"engine {spec!r}: a network goes with rave (rave:KNOWLEDGE:FILE) or puct (puct:FILE)")
+        from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge
+        from engines.knowledge.network import load_network
+        policy, _ = load_network(network, game.size)
+        bundle = heavy_knowledge(game, *knowledge_pieces(knowledge or "all"), network=policy)
+        return make_searcher("rave", game, RAVE_CONFIG, bundle, seed, capacity=1 << 22)
     return make_hex_searcher(game, search, knowledge or "all", None, DEFAULT_CONFIG, seed, 1 << 22)
 
 

@@ -16,7 +16,8 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.games.hex import HEADER, NEIGHBOURS, SIZE, TO_MOVE, WINNER
+from engines.games.hex import HEADER, NEIGHBOURS, SIZE, TO_MOVE, WINNER, observe
+from engines.knowledge import mlp
 
 WIN_SCORE = 1e4   # final states: +-(WIN_SCORE + empty cells), beyond every distance difference
 VALUE_SCALE = 0   # params[VALUE_SCALE]: cells of distance difference per unit of the logistic's argument
@@ -135,12 +136,49 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
                      children=HP.children_kernel(inferior, connections))
 
 
+# A policy network as RAVE's tree prior (network_experience): each new child gets NET_VISITS virtual
+# visits, won at a rate from NET_LOW (the least likely move) to NET_HIGH (the network's favourite) in
+# proportion to its probability.  params: [visits, low, high, activation code, L, L widths, weights].
+NET_VISITS, NET_LOW, NET_HIGH = 20.0, 0.3, 0.8
+
+
+def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
+                              high: float = NET_HIGH) -> np.ndarray:
+    """network_experience's params for a policy network (engines.knowledge.bundle.Network)."""
+    head = [visits, low, high, float(network.activation_code), float(len(network.layers)), *map(float, network.layers)]
+    return np.concatenate([np.array(head), network.params.astype(np.float64)])
+
+
+@nb.njit(K.SIG_EXPERIENCE, cache=True)
+def network_experience(s, actions, n, visits, wins, params):
+    """Virtual experience of the n children from the policy network's softmax over their moves."""
+    nl = np.int64(params[4])
+    layers = np.empty(nl, dtype=np.int64)
+    for i in range(nl):
+        layers[i] = np.int64(params[5 + i])
+    size = s[SIZE]
+    obs = np.empty(3 * size * size, dtype=np.float32)
+    observe(s, obs)
+    logits = np.empty(size * size, dtype=np.float32)
+    mlp.forward(obs, params[5 + nl:], layers, np.int64(params[3]), logits)
+    top = -np.inf
+    for i in range(n):
+        top = max(top, np.float64(logits[actions[i]]))
+    for i in range(n):  # p_i / p_max = exp(logit_i - logit_max)
+        rate = params[1] + (params[2] - params[1]) * np.exp(np.float64(logits[actions[i]]) - top)
+        visits[i] = params[0]
+        wins[i] = params[0] * rate
+
+
 RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were measured with; Go's is tuned on Go)
 
 
-def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True):
+def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
+                    network=None, **network_options):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
-    playout traced, so that every cell a playout fills counts for all-moves-as-first."""
+    playout traced, so that every cell a playout fills counts for all-moves-as-first; with a policy
+    network, its move probabilities as the children's virtual experience (network_experience;
+    network_options: visits, low, high)."""
     from engines.games.hex import SIZE
     from engines.knowledge import hex_patterns as HP
     from engines.knowledge.heavy import HeavyKnowledge
@@ -148,13 +186,17 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
     return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
                           children=HP.children_kernel(inferior, connections),
                           traced_playout=HP.traced_kernel(patterns, connections),
-                          playout_scratch=HP.playout_scratch(n))
+                          playout_scratch=HP.playout_scratch(n),
+                          experience=None if network is None else network_experience,
+                          experience_params=(np.zeros(0) if network is None
+                                             else network_experience_params(network, **network_options)))
 
 
 def warm_up(game):
     """Compile the kernels of hex_patterns (and the solver's) on a small position of game."""
     from engines.knowledge import hex_patterns as HP
     from engines.knowledge import hex_solver
+    from engines.knowledge.bundle import Network
     from engines.rng import make_rng
     state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
     out = np.empty(game.num_actions, dtype=np.int32)
@@ -164,6 +206,11 @@ def warm_up(game):
             kernel(state, out)
         else:
             kernel(state.copy(), rng)
+    nn = game.num_actions
+    tiny = Network(np.zeros(mlp.param_count([3 * nn, 2, nn]), np.float32), (3 * nn, 2, nn), "relu")
+    visits, wins = np.empty(nn), np.empty(nn)
+    n = game.kernels.legal(state, out)
+    network_experience(state, out, n, visits, wins, network_experience_params(tiny))
     trace = np.empty(HP.playout_scratch(game.size), dtype=np.int64)
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))

@@ -1,0 +1,126 @@
+"""Hex networks taught by the knowledge-rich search (engines/learn/hex_teacher.py) and a policy
+network as RAVE's prior (engines.knowledge.hex.network_experience)."""
+import json
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from engines.games import make_game
+from engines.knowledge import mlp
+from engines.knowledge.bundle import Network
+from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, network_experience, network_experience_params
+from engines.learn import hex_teacher as T
+from engines.learn.state_manager import HexStateManager
+from engines.search import Limits, make_searcher
+
+
+def test_a_teacher_game_records_each_position_with_the_search_s_distribution_and_the_result():
+    manager = HexStateManager(4)
+    searcher = T.teacher_searcher(manager.game, seed=3)
+    x, d, z, moves = T.teacher_game(manager, searcher, 200, 2, np.random.default_rng(0))
+    game = manager.game
+    state = game.initial_state()
+    assert len(x) == len(d) == len(z) == len(moves)
+    for i, move in enumerate(moves):
+        np.testing.assert_array_equal(x[i], manager.encode(state))
+        assert d[i].sum() == pytest.approx(1.0) and d[i][move] > 0
+        assert all(d[i][a] == 0 for a in range(game.num_actions) if a not in game.legal_moves(state))
+        state = game.play(state, move)
+    assert game.is_terminal(state)
+    assert set(z) == {1.0 if game.winner(state) == 0 else 0.0}
+
+
+def test_shards_resume_where_a_run_stopped(tmp_path):
+    first = T.write_shards(tmp_path, 4, games=3, simulations=50, seed=2, shard_games=1)
+    assert [p.name for p in first] == [f"teacher-4x4-s2-000{k}.npz" for k in range(3)]
+    kept = first[0].read_bytes()
+    first[1].unlink()
+    again = T.write_shards(tmp_path, 4, games=3, simulations=50, seed=2, shard_games=1)
+    assert [p.name for p in again] == ["teacher-4x4-s2-0001.npz"]  # only the missing shard is played
+    assert first[0].read_bytes() == kept
+    with np.load(again[0]) as data:
+        settings = json.loads(str(data["settings"]))
+        assert settings["size"] == 4 and settings["simulations"] == 50 and settings["games"] == 1
+        assert set(np.unique(data["game"])) == {0}
+
+
+def test_fit_writes_a_network_with_a_value_head_that_learns_the_teacher(tmp_path):
+    pytest.importorskip("torch")
+    from engines.knowledge.network import load_network, load_value_network
+    T.write_shards(tmp_path / "data", 4, games=20, simulations=100, seed=1, shard_games=2)
+    out = tmp_path / "net4.onnx"
+    report = T.fit(tmp_path / "data", 4, out, hidden=(32,), epochs=15, batch_size=16, seed=1)
+    policy, sidecar = load_network(out, size=4)
+    assert load_value_network(out) is not None and policy.layers == (48, 32, 16)
+    assert sidecar["teacher"]["games"] == 20 and sidecar["held_out"] == report["best"]
+    # trained, it predicts the held-out teacher's moves better than the uniform guess over the empty
+    # cells does (the cross-entropy of that guess is the mean of ln(empty cells))
+    _, held, _ = T.read_shards(tmp_path / "data", 4)
+    empty = 16 - held["x"][:, :32].sum(axis=1)
+    assert report["best"]["policy_loss"] < 0.8 * np.log(empty).mean()
+    assert report["best"]["teacher_move_match"] > (1 / empty).mean()
+    with pytest.raises(FileNotFoundError, match="5x5"):
+        T.fit(tmp_path / "data", 5, tmp_path / "net5.onnx")
+
+
+def favouring(size: int, cell: int) -> Network:
+    """A policy network whose logits ignore the board and favour one cell (its last bias)."""
+    nn = size * size
+    layers = (3 * nn, 4, nn)
+    params = np.zeros(mlp.param_count(layers), np.float32)
+    params[-nn + cell] = 5.0
+    return Network(params, layers, "relu")
+
+
+def test_network_experience_gives_the_network_s_favourite_the_best_virtual_rate():
+    game = make_game("hex", size=5)
+    state = game.initial_state()
+    actions = np.array(game.legal_moves(state), dtype=np.int32)
+    visits, wins = np.empty(len(actions)), np.empty(len(actions))
+    network_experience(state, actions, len(actions), visits, wins,
+                       network_experience_params(favouring(5, 7), visits=20.0, low=0.3, high=0.8))
+    assert np.all(visits == 20.0)
+    rates = wins / visits
+    assert rates[list(actions).index(7)] == pytest.approx(0.8)
+    others = np.delete(rates, list(actions).index(7))
+    assert np.allclose(others, 0.3 + 0.5 * np.exp(-5.0))
+
+
+def test_rave_with_a_network_prior_spends_its_visits_on_the_network_s_move():
+    """Few simulations on an empty 7x7: without a network the edge cell b1 gets few visits; with a
+    network that favours it, the prior makes it the most visited root move."""
+    game = make_game("hex", size=7)
+    edge = 1
+    plain = make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game), 1)
+    taught = make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, network=favouring(7, edge),
+                                                                      visits=50.0, low=0.3, high=0.9), 1)
+    for searcher, favoured in ((plain, False), (taught, True)):
+        result = searcher.search(game.initial_state(), Limits(simulations=300))
+        most = result.moves[int(np.argmax(result.visits))]
+        assert (most == edge) == favoured
+
+
+def test_teach_then_fit_from_the_command_line(tmp_path):
+    """`plies hex teach` then `plies hex fit` as a user runs them; a second teach resumes (plays nothing
+    new); fit refuses the shipped weights folder and too little data with one line each."""
+    pytest.importorskip("torch")
+    from test_learn_cli import run
+    data = tmp_path / "teacher"
+    r = run(["hex", "teach", "--size", "4", "--games", "10", "--simulations", "50", "--shard-games", "1",
+             "--out", str(data)])
+    assert r.returncode == 0, r.stderr
+    assert "10 new shards" in r.stdout and len(list(data.glob("teacher-4x4-s1-*.npz"))) == 10
+    r = run(["hex", "teach", "--size", "4", "--games", "10", "--simulations", "50", "--shard-games", "1",
+             "--out", str(data)])
+    assert r.returncode == 0 and "0 new shards" in r.stdout
+    r = run(["hex", "fit", "--size", "4", "--data", str(data), "--out", str(tmp_path / "n4.onnx"),
+             "--hidden", "16", "--epochs", "2"])
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "n4.onnx").is_file() and (tmp_path / "n4.json").is_file() and "held-out" in r.stdout
+    r = run(["hex", "fit", "--size", "4", "--data", str(data), "--out", "weights/hex/x4.onnx"])
+    assert r.returncode == 4 and "weights" in r.stderr and not (ROOT / "weights/hex/x4.onnx").exists()
+    r = run(["hex", "fit", "--size", "5", "--data", str(data), "--out", str(tmp_path / "n5.onnx")])
+    assert r.returncode == 5 and "5x5" in r.stderr and "plies hex teach" in r.stderr
+    r = run(["hex", "fit", "--size", "4", "--data", str(data), "--out", str(tmp_path / "n.onnx"), "--hidden", "a"])
+    assert r.returncode == 2 and "--hidden" in r.stderr
