@@ -138,29 +138,24 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
 
 # A policy network as RAVE's tree prior (network_experience): each new child gets NET_VISITS virtual
 # visits, won at a rate from NET_LOW (the least likely move) to NET_HIGH (the network's favourite) in
-# proportion to its probability.  params: [visits, low, high, activation code, L, L widths, weights].
+# proportion to its probability.  params: [visits, low, high, the packed network (mlp.pack)].
 NET_VISITS, NET_LOW, NET_HIGH = 20.0, 0.3, 0.8
 
 
 def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
                               high: float = NET_HIGH) -> np.ndarray:
     """network_experience's params for a policy network (engines.knowledge.bundle.Network)."""
-    head = [visits, low, high, float(network.activation_code), float(len(network.layers)), *map(float, network.layers)]
-    return np.concatenate([np.array(head), network.params.astype(np.float64)])
+    return np.concatenate([np.array([visits, low, high]), mlp.pack(network)])
 
 
 @nb.njit(K.SIG_EXPERIENCE, cache=True)
 def network_experience(s, actions, n, visits, wins, params):
     """Virtual experience of the n children from the policy network's softmax over their moves."""
-    nl = np.int64(params[4])
-    layers = np.empty(nl, dtype=np.int64)
-    for i in range(nl):
-        layers[i] = np.int64(params[5 + i])
     size = s[SIZE]
     obs = np.empty(3 * size * size, dtype=np.float32)
     observe(s, obs)
     logits = np.empty(size * size, dtype=np.float32)
-    mlp.forward(obs, params[5 + nl:], layers, np.int64(params[3]), logits)
+    mlp.forward_packed(obs, params[3:], logits)
     top = -np.inf
     for i in range(n):
         top = max(top, np.float64(logits[actions[i]]))

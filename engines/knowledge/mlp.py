@@ -3,7 +3,9 @@ for use inside playouts where an onnxruntime call per move would cost more than 
 
 Representation: ``layers`` = [inputs, hidden_1, ..., outputs] (int64); ``params`` (float32) holds,
 layer by layer, the weight matrix W (inputs x outputs, row-major) then the bias b; hidden layers use
-the activation code, the output layer is linear (logits).
+the activation code, the output layer is linear (logits).  A packed network (``pack``, for a kernel's
+one float64 params vector) is [activation code, L, the L layer widths, params...]; ``forward_packed``
+runs it.
 """
 import numba as nb
 import numpy as np
@@ -55,3 +57,19 @@ def forward(x, params, layers, activation, out):
             cur[j] = v
     for j in range(layers[nlayers]):
         out[j] = cur[j]
+
+
+def pack(network) -> np.ndarray:
+    """A Network (engines.knowledge.bundle) as one float64 vector: [activation code, L, L widths, params]."""
+    head = [float(network.activation_code), float(len(network.layers)), *map(float, network.layers)]
+    return np.concatenate([np.array(head), network.params.astype(np.float64)])
+
+
+@nb.njit(cache=True)
+def forward_packed(x, packed, out):
+    """forward() of a packed network."""
+    nl = np.int64(packed[1])
+    layers = np.empty(nl, dtype=np.int64)
+    for i in range(nl):
+        layers[i] = np.int64(packed[2 + i])
+    forward(x, packed[2 + nl:], layers, np.int64(packed[0]), out)

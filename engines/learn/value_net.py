@@ -1,9 +1,8 @@
 """A value network as an MCTS value kernel (K.SIG_VALUE: P(player 0 wins) of a Hex state), for
 rollout="value" (AlphaZero style: the value head replaces the rollout).
 
-value_params (float64) carries the whole network: [activation code, number of widths L, widths...,
-weights and biases in the layout of engines/knowledge/mlp.py]; the output (one logit) goes through a
-sigmoid.  Final states get their exact result.
+value_params (float64) carries the whole network, packed (engines/knowledge/mlp.py: pack); the
+output (one logit) goes through a sigmoid.  Final states get their exact result.
 """
 import numba as nb
 import numpy as np
@@ -15,24 +14,18 @@ from engines.knowledge.bundle import Knowledge, Network
 
 
 def value_params(network: Network) -> np.ndarray:
-    head = [float(network.activation_code), float(len(network.layers)), *map(float, network.layers)]
-    return np.concatenate([np.array(head), network.params.astype(np.float64)])
+    return mlp.pack(network)
 
 
 @nb.njit(K.SIG_VALUE, cache=True)
 def network_value(s, params):
     if s[WINNER] >= 0:
         return 1.0 if s[WINNER] == 0 else 0.0
-    act = np.int64(params[0])
-    nl = np.int64(params[1])
-    layers = np.empty(nl, dtype=np.int64)
-    for i in range(nl):
-        layers[i] = np.int64(params[2 + i])
     n = s[SIZE]
     obs = np.empty(3 * n * n, dtype=np.float32)
     observe(s, obs)
     out = np.empty(1, dtype=np.float32)
-    mlp.forward(obs, params[2 + nl:], layers, act, out)
+    mlp.forward_packed(obs, params, out)
     return 1.0 / (1.0 + np.exp(-np.float64(out[0])))
 
 
