@@ -114,16 +114,20 @@ def speed(sizes, seconds: float) -> list[dict]:
     return rows
 
 
-def play(game, engines, move_time: float) -> int:
-    """One game; engines[p] plays player p; returns the winner."""
+def play(game, engines, move_time: float, moves=None) -> int:
+    """One game; engines[p] plays player p; returns the winner.  moves: a list per player that gets
+    (seconds, simulations) of each of its searches."""
     s = game.initial_state()
     for e in engines:
         e.reset()
     while not game.is_terminal(s):
-        move = engines[game.to_move(s)].search(s, Limits(time=move_time)).move
-        s = game.play(s, move)
+        mover = game.to_move(s)
+        result = engines[mover].search(s, Limits(time=move_time))
+        if moves is not None:
+            moves[mover].append((result.stats["time"], result.stats["simulations"]))
+        s = game.play(s, result.move)
         for e in engines:
-            e.advance(move)
+            e.advance(result.move)
     return game.winner(s)
 
 
@@ -136,6 +140,7 @@ def strength(sizes, variants, games: int, move_time: float, against: str = "mcts
         for variant in variants:
             wins = {0: 0, 1: 0}
             played = {0: 0, 1: 0}
+            searches = {"ours": [], "theirs": []}  # (seconds, simulations) of every search
             t0 = time.perf_counter()
             spec = variant if ":" in variant else f"mcts:{variant}"
             for g in range(games):
@@ -143,7 +148,10 @@ def strength(sizes, variants, games: int, move_time: float, against: str = "mcts
                 ours = engine(game, spec, 1000 + g)
                 theirs = engine(game, against, 2000 + g)
                 engines = (ours, theirs) if colour == 0 else (theirs, ours)
-                winner = play(game, engines, move_time)
+                moves = ([], [])
+                winner = play(game, engines, move_time, moves)
+                searches["ours"] += moves[colour]
+                searches["theirs"] += moves[1 - colour]
                 played[colour] += 1
                 wins[colour] += int(winner == colour)
             n = played[0] + played[1]
@@ -153,6 +161,9 @@ def strength(sizes, variants, games: int, move_time: float, against: str = "mcts
                    "ci95": [low, high], "wins_first": wins[0], "games_first": played[0],
                    "wins_second": wins[1], "games_second": played[1], "move_time": move_time,
                    "seconds": time.perf_counter() - t0}
+            for side, done in searches.items():  # both sides' time per move and simulations per second
+                row[f"s_move_{side}"] = [statistics.median(t for t, _ in done), max(t for t, _ in done)]
+                row[f"sims_s_{side}"] = statistics.median(n / max(t, 1e-9) for t, n in done)
             print(json.dumps(row), flush=True)
             rows.append(row)
     return rows
@@ -217,13 +228,18 @@ def report(args, speed_rows, games_rows, solver) -> str:
                      + " | ".join(f"{r['sims_' + v]:,.0f}" for v in RAVE_SPEED if 'sims_' + v in r) + " |")
     lines += ["", "## Strength at equal time (search:knowledge; mcts:none is the old default, UCT with random "
               "playouts)", "",
-              "| size | variant | against | s/move | games | win rate | 95 % interval | as first | as second |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| size | variant | against | s/move | games | win rate | 95 % interval | as first | as second "
+              "| variant s/move median (max) | against s/move median (max) | variant sims/s | against sims/s |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in games_rows:
+        sides = ("ours", "theirs")
+        timing = (" | ".join(f"{r[f's_move_{side}'][0]:.3f} ({r[f's_move_{side}'][1]:.3f})" for side in sides)
+                  + " | " + " | ".join(f"{r[f'sims_s_{side}']:,.0f}" for side in sides)
+                  if "sims_s_ours" in r else "- | - | - | -")
         lines.append(f"| {r['size']} | {r['variant']} | {r.get('against', 'mcts:none')} | {r['move_time']} | "
                      f"{r['games']} | {r['rate']:.2f} | "
                      f"{r['ci95'][0]:.2f}-{r['ci95'][1]:.2f} | {r['wins_first']}/{r['games_first']} | "
-                     f"{r['wins_second']}/{r['games_second']} |")
+                     f"{r['wins_second']}/{r['games_second']} | {timing} |")
     if solver:
         five = solver["5x5"]
         six = solver["6x6"]
