@@ -60,6 +60,16 @@ def test_fit_writes_a_network_with_a_value_head_that_learns_the_teacher(tmp_path
     empty = 16 - held["x"][:, :32].sum(axis=1)
     assert report["best"]["policy_loss"] < 0.8 * np.log(empty).mean()
     assert report["best"]["teacher_move_match"] > (1 / empty).mean()
+    # the file holds each head from its own best epoch: loaded again, it scores what the best epochs scored
+    history = report["history"]
+    assert report["best"]["policy_loss"] == min(h["policy_loss"] for h in history)
+    assert report["best"]["value_loss"] == min(h["value_loss"] for h in history)
+    from engines.learn.anet import ANET
+    again = ANET(list(policy.layers), value_head=True)
+    again.load(policy, load_value_network(out))
+    figures = T.held_out_figures(again, held)
+    assert figures["policy_loss"] == pytest.approx(report["best"]["policy_loss"], rel=1e-5)
+    assert figures["value_loss"] == pytest.approx(report["best"]["value_loss"], rel=1e-5)
     with pytest.raises(FileNotFoundError, match="5x5"):
         T.fit(tmp_path / "data", 5, tmp_path / "net5.onnx")
 

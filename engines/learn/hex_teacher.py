@@ -13,8 +13,10 @@ resumes at its first missing shard and two processes with different seeds fill o
 Fitting.  ANET (engines/learn/anet.py: policy logits and the value head) on the cases of every
 shard of one board size, each case also turned by 180 degrees (Hex's symmetry); the games of every
 tenth shard are held out.  After each epoch the held-out policy loss, value loss and the share of
-positions where the network's best move is the teacher's most visited are recorded; the weights of
-the best epoch (lowest held-out policy plus value loss) are written as a network file
+positions where the network's best move is the teacher's most visited are recorded.  The policy and
+the value are two networks on the same input, so each is kept from its own best epoch (the lowest
+held-out loss: the value, whose target is one result for a whole game, overfits within a few epochs
+while the policy still improves), and both are written as one network file
 (engines/learn/network_file.py) with a sidecar saying from what and how it was made.
 """
 import datetime
@@ -144,8 +146,8 @@ def held_out_figures(anet, cases: dict) -> dict:
 
 def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size: int = 256,
         learning_rate: float = 1e-3, seed: int = 1, progress=None) -> dict:
-    """Fit ANET (policy and value heads) on the teacher shards of folder; write the best epoch's
-    network to out (ONNX and sidecar); return the figures of every epoch."""
+    """Fit ANET (policy and value heads) on the teacher shards of folder; write the policy and the
+    value of their best epochs to out (ONNX and sidecar); return the figures of every epoch."""
     from engines.learn.anet import ANET
     from engines.learn.network_file import save_network
     manager = HexStateManager(size)
@@ -157,7 +159,7 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
     layers = [3 * nn, *hidden, nn]
     anet = ANET(layers, "relu", "adam", learning_rate, value_head=True, seed=seed)
     rng = np.random.default_rng(seed)
-    history, best, best_loss = [], None, np.inf
+    history, policy, value = [], None, None
     started = time.perf_counter()
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(train["x"]))
@@ -168,10 +170,13 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
         history.append(figures)
         if progress is not None:
             progress(json.dumps(figures))
-        loss = figures["policy_loss"] + figures["value_loss"]
-        if loss < best_loss:
-            best_loss, best = loss, (anet.network(), anet.value_network(), figures)
-    policy, value, figures = best
+        if policy is None or figures["policy_loss"] < policy[1]["policy_loss"]:
+            policy = (anet.network(), figures)
+        if value is None or figures["value_loss"] < value[1]["value_loss"]:
+            value = (anet.value_network(), figures)
+    best = {"policy_epoch": policy[1]["epoch"], "policy_loss": policy[1]["policy_loss"],
+            "teacher_move_match": policy[1]["teacher_move_match"],
+            "value_epoch": value[1]["epoch"], "value_loss": value[1]["value_loss"]}
     games = sum(s["games"] for s in settings)
     sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
                                     "visit distribution of RAVE with all the Hex knowledge as the policy target, "
@@ -179,9 +184,9 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
                "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
                            "games": games, "positions": int(len(train["x"]) // 2 + len(held["x"])),
                            "cpu_seconds": sum(s["seconds"] for s in settings)},
-               "training": {"hidden": list(hidden), "epochs": epochs, "best_epoch": figures["epoch"],
+               "training": {"hidden": list(hidden), "epochs": epochs,
                             "batch_size": batch_size, "learning_rate": learning_rate, "seed": seed,
                             "cpu_seconds": time.perf_counter() - started},
-               "held_out": figures}
-    save_network(out, policy, sidecar, value=value)
-    return {"history": history, "best": figures, "sidecar": sidecar}
+               "held_out": best}
+    save_network(out, policy[0], sidecar, value=value[0])
+    return {"history": history, "best": best, "sidecar": sidecar}
