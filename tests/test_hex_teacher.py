@@ -39,6 +39,8 @@ def test_shards_resume_where_a_run_stopped(tmp_path):
     again = T.write_shards(tmp_path, 4, games=3, simulations=50, seed=2, shard_games=1)
     assert [p.name for p in again] == ["teacher-4x4-s2-0001.npz"]  # only the missing shard is played
     assert first[0].read_bytes() == kept
+    (tmp_path / ".teacher-4x4-s2-0003.npz").write_bytes(b"half a shard")  # a write a stop cut short
+    assert len(T.read_shards(tmp_path, 4)[2]) == 3
     with np.load(again[0]) as data:
         settings = json.loads(str(data["settings"]))
         assert settings["size"] == 4 and settings["simulations"] == 50 and settings["games"] == 1

@@ -91,7 +91,7 @@ def write_shards(folder, size: int, games: int, simulations: int, seed: int = 1,
         settings = {"size": size, "simulations": simulations, "sample_moves": sample_moves, "seed": seed,
                     "shard": shard, "games": count, "teacher": "rave:all", "seconds": time.perf_counter() - started,
                     "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-        tmp = path.with_suffix(".tmp.npz")
+        tmp = path.with_name("." + path.name)  # a hidden name: the shards' pattern never reads a half-written file
         np.savez_compressed(tmp, x=x, d=d, z=z, game=game_of, settings=json.dumps(settings))
         tmp.replace(path)  # whole shards only: a run stopped mid-shard leaves no half shard behind
         written.append(path)
