@@ -1,6 +1,7 @@
 """Hex networks taught by the knowledge-rich search (engines/learn/hex_teacher.py) and a policy
 network as RAVE's prior (engines.knowledge.hex.network_experience)."""
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -39,12 +40,24 @@ def test_shards_resume_where_a_run_stopped(tmp_path):
     again = T.write_shards(tmp_path, 4, games=3, simulations=50, seed=2, shard_games=1)
     assert [p.name for p in again] == ["teacher-4x4-s2-0001.npz"]  # only the missing shard is played
     assert first[0].read_bytes() == kept
-    (tmp_path / ".teacher-4x4-s2-0003.npz").write_bytes(b"half a shard")  # a write a stop cut short
-    assert len(T.read_shards(tmp_path, 4)[2]) == 3
     with np.load(again[0]) as data:
         settings = json.loads(str(data["settings"]))
         assert settings["size"] == 4 and settings["simulations"] == 50 and settings["games"] == 1
         assert set(np.unique(data["game"])) == {0}
+
+
+def test_a_run_stopped_while_writing_leaves_no_half_shard(tmp_path, monkeypatch):
+    def stopped(file, **arrays):  # the process is stopped with half the file written
+        pathlib.Path(file).write_bytes(b"half a shard")
+        raise KeyboardInterrupt
+    T.write_shards(tmp_path, 4, games=1, simulations=50, seed=2, shard_games=1)
+    monkeypatch.setattr(T.np, "savez_compressed", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        T.write_shards(tmp_path, 4, games=2, simulations=50, seed=2, shard_games=1)
+    monkeypatch.undo()
+    assert len(T.read_shards(tmp_path, 4)[2]) == 1  # the half-written file is not read as a shard
+    assert [p.name for p in T.write_shards(tmp_path, 4, games=2, simulations=50, seed=2, shard_games=1)] == [
+        "teacher-4x4-s2-0001.npz"]  # and the shard is played again
 
 
 def test_fit_writes_a_network_with_a_value_head_that_learns_the_teacher(tmp_path):
