@@ -10,7 +10,6 @@ the heavy knowledge against today's plain MCTS (UCT, random rollouts) at equal t
 """
 import argparse
 import copy
-import math
 import statistics
 import sys
 import time
@@ -24,6 +23,7 @@ from engines.games.go import PLAYOUT_CAP_PER_POINT, SIZE, Go, result
 from engines.knowledge import go_playout as gp
 from engines.knowledge.go import heavy_knowledge, playout_params
 from engines.search import Limits, make_searcher
+from standins.go_referee import wilson
 
 OUT = Path(__file__).resolve().parent / "results" / "go_speed.md"
 _PARAMS = playout_params()  # a compile-time constant of the kernel below
@@ -95,16 +95,6 @@ def play_game(game, black, white, seconds, cap_moves):
     return game.score(state), moves
 
 
-def wilson(wins, n, z=1.96):
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
-
-
 def match(seconds, games, budget, log):
     game = Go(9, komi=7.0)
     rave = make_searcher("rave", game, None, None, 1, capacity=1 << 20)
@@ -149,7 +139,7 @@ def main(argv=None):
     if args.games > 0:
         wins, played, took = match(args.seconds, args.games, args.budget, sys.stdout)
         total, n = wins[0] + wins[1], played[0] + played[1]
-        lo, hi = wilson(total, n)
+        lo, hi = wilson(total / n, n) if n else (0.0, 1.0)
         lines += [
             f"## RAVE + heavy knowledge against plain MCTS (uct, random rollouts), 9x9 komi 7, {args.seconds:g} s a move",
             "", "| games | RAVE wins | as Black | as White | win rate | 95 % interval (Wilson) | wall time |",

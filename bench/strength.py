@@ -8,11 +8,11 @@ stopped by its own max_wall_clock_time=move_time (checked to stop on time); with
 Colours alternate.  After every move both rule sets must agree on the player to move, the legal
 moves, the board and, at the end, the result (bench.openspiel_ref.check_agreement).
 """
-import math
 import sys
 import time
 
 from bench import openspiel_ref as ref
+from standins.go_referee import wilson  # the one interval of every match table (bench modules import it from here)
 
 GAMES = ("othello8", "hex7", "go7")
 TARGET = 0.80
@@ -46,15 +46,6 @@ def play_game(key: str, ours_player: int, move_time: float, seed: int, spiel_sim
         ref.check_agreement(game, state, sstate)
     r0 = game.returns(state)[0]
     return summary(r0 if ours_player == 0 else 1.0 - r0)
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate (draws count half)."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def match(key: str, games: int, move_time: float, seed: int = 0, spiel_budget: str = "clock") -> dict:

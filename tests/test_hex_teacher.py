@@ -149,3 +149,21 @@ def test_teach_then_fit_from_the_command_line(tmp_path):
     assert r.returncode == 5 and "5x5" in r.stderr and "plies hex teach" in r.stderr
     r = run(["hex", "fit", "--size", "4", "--data", str(data), "--out", str(tmp_path / "n.onnx"), "--hidden", "a"])
     assert r.returncode == 2 and "--hidden" in r.stderr
+
+
+def test_a_bench_engine_takes_the_network_prior_s_strength_from_its_spec(tmp_path):
+    """bench.hex_knowledge's "rave:all:FILE:visits=V,low=L,high=H" gives RAVE that prior, and refuses a
+    setting it does not know or a value that is not a number."""
+    pytest.importorskip("onnx")
+    from bench.hex_knowledge import engine
+    from engines.learn.network_file import save_network
+    game = make_game("hex", size=5)
+    path = save_network(tmp_path / "net5.onnx", favouring(5, 7), {"made_by": "a test"})
+    default = engine(game, f"rave:all:{path}", 1)
+    strong = engine(game, f"rave:all:{path}:visits=50,high=0.9", 1)
+    assert list(default.exp_params[:3]) == [20.0, 0.3, 0.8]
+    assert list(strong.exp_params[:3]) == [50.0, 0.3, 0.9]
+    assert np.array_equal(strong.exp_params[3:], default.exp_params[3:])
+    for options, problem in (("visit=50", "'visit'"), ("high=x", "high must be a number")):
+        with pytest.raises(ValueError, match=problem):
+            engine(game, f"rave:all:{path}:{options}", 1)

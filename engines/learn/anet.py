@@ -91,11 +91,15 @@ class ANET:
         nn = self.actions
         return (x[:, :nn] + x[:, nn:2 * nn]) < 0.5
 
+    def masked_logits(self, x):
+        """The policy's logits of a batch of observations (a tensor), illegal moves at MASKED."""
+        return self.policy(x).masked_fill(~self._legal(x), MASKED)
+
     def train_step(self, x: np.ndarray, d: np.ndarray, z: np.ndarray | None = None) -> dict:
         """One gradient step on a minibatch; returns the policy loss (cross-entropy) and value loss."""
         x = torch.as_tensor(x, dtype=torch.float32)
         d = torch.as_tensor(d, dtype=torch.float32)
-        logits = self.policy(x).masked_fill(~self._legal(x), MASKED)
+        logits = self.masked_logits(x)
         policy_loss = -(d * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
         loss = policy_loss
         out = {"loss": policy_loss.item()}

@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from engines.learn.state_manager import HexStateManager
+from engines.search.result import Limits
 
 SHARD = "teacher-{size}x{size}-s{seed}-{shard:04d}.npz"
 HOLD_OUT_EVERY = 10   # every tenth shard (by name order) is the held-out set
@@ -42,7 +43,6 @@ def teacher_searcher(game, seed: int):
 def teacher_game(manager: HexStateManager, searcher, simulations: int, sample_moves: int,
                  rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
     """One game of the teacher against itself: (x, d, z) arrays of its positions and the moves."""
-    from engines.search.result import Limits
     game = manager.game
     state = manager.initial_state()
     searcher.reset()
@@ -117,8 +117,12 @@ def read_shards(folder, size: int) -> tuple[dict, dict, list[dict]]:
             settings.append(meta)
     if not settings:
         raise FileNotFoundError(f"no teacher shards of {size}x{size} in {folder}")
-    join = lambda part: {k: np.concatenate(v) if v else np.zeros((0,)) for k, v in part.items()}  # noqa: E731
-    return join(train), join(held), settings
+    return _joined(train), _joined(held), settings
+
+
+def _joined(part: dict) -> dict:
+    """Each key's list of arrays as one array (an empty list: an empty array)."""
+    return {k: np.concatenate(v) if v else np.zeros((0,)) for k, v in part.items()}
 
 
 def augmented(cases: dict, manager: HexStateManager) -> dict:
@@ -134,8 +138,7 @@ def held_out_figures(anet, cases: dict) -> dict:
     import torch
     x = torch.as_tensor(cases["x"])
     with torch.no_grad():
-        logits = anet.policy(x).masked_fill(~anet._legal(x), -1e9)
-        logp = torch.log_softmax(logits, dim=1).numpy()
+        logp = torch.log_softmax(anet.masked_logits(x), dim=1).numpy()
         v = anet.value(x)[:, 0] if anet.value is not None else None
         value_loss = (float(torch.nn.functional.binary_cross_entropy_with_logits(v, torch.as_tensor(cases["z"])))
                       if v is not None else None)
