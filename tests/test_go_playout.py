@@ -334,3 +334,26 @@ def test_closeness_bonus_skips_a_lone_stone_when_told():
     # the same contact answer next to a stone that is not alone keeps its bonus
     crowded = g.play(g.play(tengen, g.action(2, 2)), g.action(4, 3))  # White c7, Black d5 next to e5
     assert priors(g, crowded, cfg_lone=0.0) == priors(g, crowded)
+
+
+def test_the_move_weights_count_more_on_large_boards():
+    """heavy_knowledge gives the shipped move weights 30 won visits on 13x13 and 19x19, the 9x9
+    default 10 below; a change the caller asks for still wins."""
+    def gamma_visits(size, **changes):
+        return heavy_knowledge(Go(size, komi=7.0), **changes).experience_params[gp.E_GAMMA]
+    assert [gamma_visits(n) for n in (5, 9, 11, 13, 19)] == [10.0, 10.0, 10.0, 30.0, 30.0]
+    assert gamma_visits(13, prior_changes={"gamma": 5.0}) == 5.0
+    # on a 13x13 position the weights' favourite gets 20 won visits more than with the 9x9 share, and
+    # no move gets less: the weights are the only difference
+    g = Go(13, komi=7.0)
+    s = g.play(g.play(g.initial_state(), g.action(3, 3)), g.action(9, 9))
+    actions = np.array(g.legal_moves(s), dtype=np.int32)
+    gained = []
+    for changes in (None, {"gamma": 10.0}):
+        bundle = heavy_knowledge(g, prior_changes=changes)
+        visits, wins = np.empty(len(actions)), np.empty(len(actions))
+        gp.go_experience(s, actions, len(actions), visits, wins, bundle.experience_params)
+        gained.append((visits, wins))
+    (v13, w13), (v9, w9) = gained
+    assert np.allclose(v13 - w13, v9 - w9)  # the bonus is won visits only
+    assert (w13 - w9).max() == pytest.approx(20.0) and (w13 - w9).min() >= 0.0

@@ -71,6 +71,11 @@ EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, 
                        "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
                        "pass_winrate": 0.1, "escape": 30.0, "nakade": 30.0, "twolib": 1.0,
                        "cfg_lone": 1.0}
+# changes of EXPERIENCE_DEFAULTS on boards of LARGE_BOARD and larger, where a search of a few thousand
+# simulations leaves most nodes to their priors: the move weights count three times as much (13x13
+# screen, bench/results/go_experiments.md; the defaults above were tuned on 9x9)
+LARGE_BOARD = 13
+LARGE_BOARD_PRIORS = {"gamma": 30.0}
 
 
 def shipped_weights_path():
@@ -139,7 +144,8 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
     """The RAVE search's Go knowledge (module docstring).  weights: a GoWeights, None for the newest
     shipped weights/go/*.txt (none shipped: no gammas), or False for no gammas; playout: "heavy"
     or "plain" (the game's uniformly random playout, traced); *_changes: dicts of the defaults to
-    change (PLAYOUT_DEFAULTS, EXPERIENCE_DEFAULTS)."""
+    change (PLAYOUT_DEFAULTS, EXPERIENCE_DEFAULTS; on boards of LARGE_BOARD and larger, from
+    LARGE_BOARD_PRIORS on)."""
     from engines.games.go import SIZE
     from engines.knowledge import go_playout as gp
     from engines.knowledge.go_prior import go5_children
@@ -153,11 +159,12 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
     elif weights is False:
         weights = None
     n = int(game.initial_state()[SIZE])
+    priors = {**(LARGE_BOARD_PRIORS if n >= LARGE_BOARD else {}), **(prior_changes or {})}
     return HeavyKnowledge(
         evaluate=evaluate_score, value=value_score, value_params=DEFAULT_WEIGHTS, children=go5_children,
         traced_playout=gp.heavy_playout_traced if playout == "heavy" else gp.plain_playout_traced,
         playout_params=playout_params(**(playout_changes or {})),
-        experience=gp.go_experience, experience_params=experience_params(weights, **(prior_changes or {})),
+        experience=gp.go_experience, experience_params=experience_params(weights, **priors),
         ownership=gp.go_ownership, ownership_size=n * n,
         playout_scratch=gp.playout_scratch(game.initial_state()) if playout == "heavy" else 0)
 
