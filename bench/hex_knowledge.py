@@ -55,28 +55,11 @@ def knowledge_of(game, variant):
     return None if variant == "default" else hex_knowledge(game, *VARIANTS[variant])
 
 
-PRIOR_STRENGTH = ("visits", "low", "high")  # network_experience_params' settings
-
-
-def prior_strength(spec: str, options: str) -> dict:
-    """{"visits": 50.0, ...} from "visits=50,high=0.9" (empty: {}, the defaults)."""
-    out = {}
-    for item in filter(None, options.split(",")):
-        key, _, value = item.partition("=")
-        if key not in PRIOR_STRENGTH:
-            raise ValueError(f"engine {spec!r}: the prior's settings are {', '.join(PRIOR_STRENGTH)}, got {key!r}")
-        try:
-            out[key] = float(value)
-        except ValueError:
-            raise ValueError(f"engine {spec!r}: {key} must be a number, got {value!r}") from None
-    return out
-
-
 def engine(game, spec: str, seed: int):
     """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
     "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts); with a network
     file (engines/learn/hex_teacher.py): "rave:KNOWLEDGE:FILE[:visits=V,low=L,high=H]" (the network's
-    policy as RAVE's prior experience, with engines.knowledge.hex.network_experience_params' strength)
+    policy as RAVE's prior experience, with engines.knowledge.hex.network_prior_strength's settings)
     or "puct:FILE" (MCTS with PUCT over the network's priors and its value head at the leaves, no
     playouts)."""
     search, _, rest = spec.partition(":")
@@ -92,12 +75,15 @@ def engine(game, spec: str, seed: int):
     if network:
         if search != "rave":
             raise ValueError(f"engine {spec!r}: a network goes with rave (rave:KNOWLEDGE:FILE) or puct (puct:FILE)")
-        from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge
+        from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, network_prior_strength
         from engines.knowledge.network import load_network
         network, _, options = network.partition(":")
         policy, _ = load_network(network, game.size)
-        bundle = heavy_knowledge(game, *knowledge_pieces(knowledge or "all"), network=policy,
-                                 **prior_strength(spec, options))
+        try:
+            strength = network_prior_strength(options)
+        except ValueError as err:
+            raise ValueError(f"engine {spec!r}: {err}") from None
+        bundle = heavy_knowledge(game, *knowledge_pieces(knowledge or "all"), network=policy, **strength)
         return make_searcher("rave", game, RAVE_CONFIG, bundle, seed, capacity=1 << 22)
     return make_hex_searcher(game, search, knowledge or "all", None, DEFAULT_CONFIG, seed, 1 << 22)
 

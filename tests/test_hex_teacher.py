@@ -10,7 +10,8 @@ from conftest import ROOT
 from engines.games import make_game
 from engines.knowledge import mlp
 from engines.knowledge.bundle import Network
-from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, network_experience, network_experience_params
+from engines.knowledge.hex import (RAVE_CONFIG, heavy_knowledge, network_experience, network_experience_params,
+                                  network_prior_strength)
 from engines.learn import hex_teacher as T
 from engines.learn.state_manager import HexStateManager
 from engines.search import Limits, make_searcher
@@ -151,19 +152,19 @@ def test_teach_then_fit_from_the_command_line(tmp_path):
     assert r.returncode == 2 and "--hidden" in r.stderr
 
 
-def test_a_bench_engine_takes_the_network_prior_s_strength_from_its_spec(tmp_path):
-    """bench.hex_knowledge's "rave:all:FILE:visits=V,low=L,high=H" gives RAVE that prior, and refuses a
-    setting it does not know or a value that is not a number."""
-    pytest.importorskip("onnx")
-    from bench.hex_knowledge import engine
-    from engines.learn.network_file import save_network
+def test_the_network_prior_s_strength_is_read_from_text_and_reaches_the_search():
+    """network_prior_strength reads "visits=V,low=L,high=H" (the bench's engine spec takes it so); the
+    settings reach the prior's params, and a setting it does not know or a value that is not a number
+    is refused."""
     game = make_game("hex", size=5)
-    path = save_network(tmp_path / "net5.onnx", favouring(5, 7), {"made_by": "a test"})
-    default = engine(game, f"rave:all:{path}", 1)
-    strong = engine(game, f"rave:all:{path}:visits=50,high=0.9", 1)
-    assert list(default.exp_params[:3]) == [20.0, 0.3, 0.8]
-    assert list(strong.exp_params[:3]) == [50.0, 0.3, 0.9]
-    assert np.array_equal(strong.exp_params[3:], default.exp_params[3:])
-    for options, problem in (("visit=50", "'visit'"), ("high=x", "high must be a number")):
+    net = favouring(5, 7)
+    assert network_prior_strength("") == {}
+    strength = network_prior_strength("visits=50,high=0.9")
+    assert strength == {"visits": 50.0, "high": 0.9}
+    default = heavy_knowledge(game, network=net).experience_params
+    strong = heavy_knowledge(game, network=net, **strength).experience_params
+    assert list(default[:3]) == [20.0, 0.3, 0.8] and list(strong[:3]) == [50.0, 0.3, 0.9]
+    assert np.array_equal(strong[3:], default[3:])
+    for text, problem in (("visit=50", "'visit'"), ("high=x", "high must be a number")):
         with pytest.raises(ValueError, match=problem):
-            engine(game, f"rave:all:{path}:{options}", 1)
+            network_prior_strength(text)

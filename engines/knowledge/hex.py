@@ -148,6 +148,22 @@ def network_experience_params(network, visits: float = NET_VISITS, low: float = 
     return np.concatenate([np.array([visits, low, high]), mlp.pack(network)])
 
 
+def network_prior_strength(text: str) -> dict:
+    """network_experience_params' settings from text such as "visits=50,high=0.9" ("": the defaults);
+    ValueError for a setting it does not know or a value that is not a number."""
+    known = ("visits", "low", "high")
+    out = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        if key not in known:
+            raise ValueError(f"the network prior's settings are {', '.join(known)}, got {key!r}")
+        try:
+            out[key] = float(value)
+        except ValueError:
+            raise ValueError(f"{key} must be a number, got {value!r}") from None
+    return out
+
+
 @nb.njit(K.SIG_EXPERIENCE, cache=True)
 def network_experience(s, actions, n, visits, wins, params):
     """Virtual experience of the n children from the policy network's softmax over their moves."""
