@@ -6,7 +6,7 @@ networks from the knowledge-rich search (engines/learn/hex_teacher.py: teacher g
   plies hex topp runs/hex5 --games 20 [--policy stochastic] [--display]
   plies hex play [--network FILE | --size 5] [--opponent random|FILE] [--simulations 2000]
   plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher
-  plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 --epochs 20]
+  plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 | --conv 32,4] [--epochs 20]
 
 Every configuration key (engines/learn/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
@@ -142,6 +142,8 @@ def add_parsers(hexsub):
     p.add_argument("--data", type=pathlib.Path, default=RUNS / "teacher", help="the teacher shards' folder")
     p.add_argument("--out", type=pathlib.Path, required=True, help="the network file (.onnx; a .json sidecar beside)")
     p.add_argument("--hidden", default="256,256", help="hidden layer widths, comma-separated")
+    p.add_argument("--conv", default="", metavar="CHANNELS,LAYERS",
+                   help="a Hex CNN (policy only) of LAYERS hex convolutions of CHANNELS channels instead of the MLP")
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=cmd_fit)
@@ -166,10 +168,12 @@ def cmd_teach(args) -> int:
 def cmd_fit(args) -> int:
     try:
         hidden = tuple(int(w) for w in args.hidden.split(","))
-        if not hidden or min(hidden) < 1 or args.epochs < 1:
+        conv = tuple(int(w) for w in args.conv.split(",")) if args.conv else None
+        if not hidden or min(hidden) < 1 or args.epochs < 1 or (conv is not None and (len(conv) != 2 or min(conv) < 1)):
             raise ValueError
     except ValueError:
-        return fail("fit", f"--hidden {args.hidden!r}: positive widths joined by commas; --epochs >= 1", "settings")
+        return fail("fit", f"--hidden {args.hidden!r}: positive widths joined by commas; --conv {args.conv!r}: "
+                           f"CHANNELS,LAYERS; --epochs >= 1", "settings")
     try:
         import engines.learn.anet  # noqa: F401 - PyTorch: the train extra
     except ModuleNotFoundError as err:
@@ -182,7 +186,7 @@ def cmd_fit(args) -> int:
             raise Refused("output", f"--out {args.out} is inside the shipped weights folder, which commands never "
                                     f"write: fit into {RUNS}/ and copy the file you choose to ship")
         writable_folder(args.out.parent, "--out's folder")
-        report = fit(args.data, args.size, args.out, hidden, args.epochs, seed=args.seed,
+        report = fit(args.data, args.size, args.out, hidden, args.epochs, seed=args.seed, conv=conv,
                      progress=lambda text: print(text, flush=True))
     except Refused as err:
         return fail("fit", err)

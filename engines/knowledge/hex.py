@@ -17,7 +17,7 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.hex import HEADER, NEIGHBOURS, SIZE, TO_MOVE, WINNER, observe
-from engines.knowledge import mlp
+from engines.knowledge import hexconv, mlp
 
 WIN_SCORE = 1e4   # final states: +-(WIN_SCORE + empty cells), beyond every distance difference
 VALUE_SCALE = 0   # params[VALUE_SCALE]: cells of distance difference per unit of the logistic's argument
@@ -144,8 +144,10 @@ NET_VISITS, NET_LOW, NET_HIGH = 20.0, 0.3, 0.8
 
 def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
                               high: float = NET_HIGH) -> np.ndarray:
-    """network_experience's params for a policy network (engines.knowledge.bundle.Network)."""
-    return np.concatenate([np.array([visits, low, high]), mlp.pack(network)])
+    """network_experience's params for a policy network: an MLP (engines.knowledge.bundle.Network)
+    or a CNN (engines.knowledge.hexconv.ConvNetwork)."""
+    packed = hexconv.pack(network) if isinstance(network, hexconv.ConvNetwork) else mlp.pack(network)
+    return np.concatenate([np.array([visits, low, high]), packed])
 
 
 def network_prior_strength(text: str) -> dict:
@@ -171,7 +173,10 @@ def network_experience(s, actions, n, visits, wins, params):
     obs = np.empty(3 * size * size, dtype=np.float32)
     observe(s, obs)
     logits = np.empty(size * size, dtype=np.float32)
-    mlp.forward_packed(obs, params[3:], logits)
+    if params[3] == hexconv.CONV_CODE:
+        hexconv.forward_packed(obs, size, params[3:], logits)
+    else:
+        mlp.forward_packed(obs, params[3:], logits)
     top = -np.inf
     for i in range(n):
         top = max(top, np.float64(logits[actions[i]]))
@@ -222,6 +227,8 @@ def warm_up(game):
     visits, wins = np.empty(nn), np.empty(nn)
     n = game.kernels.legal(state, out)
     network_experience(state, out, n, visits, wins, network_experience_params(tiny))
+    tiny_cnn = hexconv.ConvNetwork(np.zeros(hexconv.param_count(2, 1), np.float32), 2, 1, game.size)
+    network_experience(state, out, n, visits, wins, network_experience_params(tiny_cnn))
     trace = np.empty(HP.playout_scratch(game.size), dtype=np.int64)
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))

@@ -22,8 +22,9 @@ import numpy as np
 import weights
 from engines.errors import NetworkError  # noqa: F401 - raised here; in engines.errors so a caller can
 from engines.games.hex import MAX_SIZE, MIN_SIZE  # catch it without importing (compiling) the engine
-from engines.knowledge import mlp
+from engines.knowledge import hexconv, mlp
 from engines.knowledge.bundle import NETWORK_PRIOR, Knowledge, Network
+from engines.knowledge.hexconv import ConvNetwork
 
 ONNX_ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}  # linear: no node
 
@@ -80,9 +81,36 @@ def _activation(acts, meta, path):
     return names[acts.pop()] if acts else "linear"
 
 
+def _conv_network(arrays, meta, path) -> ConvNetwork | None:
+    """The Hex CNN of a file's "conv.*" initializers (engines/learn/network_file.conv_to_onnx), the
+    board size from its sidecar; None when the file holds no CNN."""
+    if "conv.W0" not in arrays:
+        return None
+    if "size" not in meta:
+        raise NetworkError(f"{path}: a CNN fits every board, so its sidecar must say the size it was taught on")
+    try:
+        size = network_size(meta)
+    except NetworkError as err:
+        raise NetworkError(f"{path}: {err}") from None
+    parts, i = [], 0
+    try:
+        while f"conv.W{i}" in arrays:
+            w, b = arrays[f"conv.W{i}"], arrays[f"conv.b{i}"]
+            taps = np.stack([w[:, :, dr + 1, dc + 1].T for dr, dc in hexconv.TAPS])
+            parts += [taps.astype(np.float32).reshape(-1), b.astype(np.float32).reshape(-1)]
+            i += 1
+        channels = int(arrays["conv.W0"].shape[0])
+        return ConvNetwork(np.concatenate(parts), channels, i - 1, size)
+    except (KeyError, IndexError, ValueError) as err:
+        raise NetworkError(f"{path}: the conv weights do not form a Hex CNN ({err})") from None
+
+
 def network_size(network_or_sidecar) -> int:
-    """The board size n a network plays: from a Network's layers (3*n*n inputs, n*n outputs) or from
-    a sidecar dict (its "size", else its "layers").  NetworkError when they name no board."""
+    """The board size n a network plays: from a Network's layers (3*n*n inputs, n*n outputs), a
+    ConvNetwork's size or a sidecar dict (its "size", else its "layers").  NetworkError when they
+    name no board."""
+    if isinstance(network_or_sidecar, ConvNetwork):
+        return network_or_sidecar.size
     if isinstance(network_or_sidecar, Network):
         layers = network_or_sidecar.layers
     elif isinstance(network_or_sidecar, dict):
@@ -103,13 +131,15 @@ def network_size(network_or_sidecar) -> int:
     return n
 
 
-def load_network(path, size: int | None = None) -> tuple[Network, dict]:
-    """The policy network of a network file and its sidecar dict.  With size, the network must play
-    that board size: a network for another size is a NetworkError naming both."""
+def load_network(path, size: int | None = None) -> tuple[Network | ConvNetwork, dict]:
+    """The policy network of a network file (an MLP, or a Hex CNN) and its sidecar dict.  With size,
+    the network must play that board size: a network for another size is a NetworkError naming both."""
     arrays, acts, meta = _read(path)
-    net = _network(arrays, "policy", _activation(acts, meta, path), path)
+    net = _conv_network(arrays, meta, path)
     if net is None:
-        raise NetworkError(f"{path}: no policy weights (initializers policy.W0, policy.b0, ...)")
+        net = _network(arrays, "policy", _activation(acts, meta, path), path)
+    if net is None:
+        raise NetworkError(f"{path}: no policy weights (initializers policy.W0, policy.b0, ... or conv.W0, ...)")
     try:
         plays = network_size(net)
         said = network_size(meta) if "size" in meta else plays
@@ -144,8 +174,13 @@ def policy_knowledge(network: Network) -> Knowledge:
     return Knowledge(network=network, prior=NETWORK_PRIOR)
 
 
-def logits(network: Network, x: np.ndarray) -> np.ndarray:
-    """The compiled forward pass (engines/knowledge/mlp.py) on one flat input."""
+def logits(network: Network | ConvNetwork, x: np.ndarray) -> np.ndarray:
+    """The compiled forward pass (engines/knowledge/mlp.py or hexconv.py) on one flat input."""
+    if isinstance(network, ConvNetwork):
+        out = np.empty(network.size * network.size, dtype=np.float32)
+        hexconv.forward(np.ascontiguousarray(x, dtype=np.float32), network.size, network.params,
+                        network.channels, network.layers, out)
+        return out
     out = np.empty(network.layers[-1], dtype=np.float32)
     mlp.forward(np.ascontiguousarray(x, dtype=np.float32), network.params,
                 np.asarray(network.layers, dtype=np.int64), np.int64(network.activation_code), out)

@@ -139,7 +139,7 @@ def held_out_figures(anet, cases: dict) -> dict:
     x = torch.as_tensor(cases["x"])
     with torch.no_grad():
         logp = torch.log_softmax(anet.masked_logits(x), dim=1).numpy()
-        v = anet.value(x)[:, 0] if anet.value is not None else None
+        v = anet.value(x)[:, 0] if anet.value is not None else None  # a CNN has no value network
         value_loss = (float(torch.nn.functional.binary_cross_entropy_with_logits(v, torch.as_tensor(cases["z"])))
                       if v is not None else None)
     policy_loss = float(-(cases["d"] * logp).sum(axis=1).mean())
@@ -148,10 +148,12 @@ def held_out_figures(anet, cases: dict) -> dict:
 
 
 def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size: int = 256,
-        learning_rate: float = 1e-3, seed: int = 1, progress=None) -> dict:
-    """Fit ANET (policy and value heads) on the teacher shards of folder; write the policy and the
-    value of their best epochs to out (ONNX and sidecar); return the figures of every epoch."""
+        learning_rate: float = 1e-3, seed: int = 1, conv: tuple[int, int] | None = None, progress=None) -> dict:
+    """Fit ANET (policy and value heads) on the teacher shards of folder, or with conv = (channels,
+    layers) a Hex CNN (engines/learn/hex_cnn.py, policy only); write the policy and the value of
+    their best epochs to out (ONNX and sidecar); return the figures of every epoch."""
     from engines.learn.anet import ANET
+    from engines.learn.hex_cnn import HexCNN
     from engines.learn.network_file import save_network
     manager = HexStateManager(size)
     train, held, settings = read_shards(folder, size)
@@ -160,7 +162,8 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
     train = augmented(train, manager)
     nn = manager.num_actions
     layers = [3 * nn, *hidden, nn]
-    anet = ANET(layers, "relu", "adam", learning_rate, value_head=True, seed=seed)
+    anet = (ANET(layers, "relu", "adam", learning_rate, value_head=True, seed=seed) if conv is None
+            else HexCNN(size, *conv, learning_rate=learning_rate, seed=seed))
     rng = np.random.default_rng(seed)
     history, policy, value = [], None, None
     started = time.perf_counter()
@@ -175,21 +178,23 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
             progress(json.dumps(figures))
         if policy is None or figures["policy_loss"] < policy[1]["policy_loss"]:
             policy = (anet.network(), figures)
-        if value is None or figures["value_loss"] < value[1]["value_loss"]:
+        if anet.value is not None and (value is None or figures["value_loss"] < value[1]["value_loss"]):
             value = (anet.value_network(), figures)
     best = {"policy_epoch": policy[1]["epoch"], "policy_loss": policy[1]["policy_loss"],
-            "teacher_move_match": policy[1]["teacher_move_match"],
-            "value_epoch": value[1]["epoch"], "value_loss": value[1]["value_loss"]}
+            "teacher_move_match": policy[1]["teacher_move_match"]}
+    if value is not None:
+        best.update(value_epoch=value[1]["epoch"], value_loss=value[1]["value_loss"])
     games = sum(s["games"] for s in settings)
     sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
                                     "visit distribution of RAVE with all the Hex knowledge as the policy target, "
-                                    "the game's result as the value target",
+                                    "the game's result as the value target (an MLP's; a CNN is a policy alone)",
                "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
                            "games": games, "positions": int(len(train["x"]) // 2 + len(held["x"])),
                            "cpu_seconds": sum(s["seconds"] for s in settings)},
-               "training": {"hidden": list(hidden), "epochs": epochs,
+               "training": {**({"hidden": list(hidden)} if conv is None else
+                               {"conv": {"channels": conv[0], "layers": conv[1]}}), "epochs": epochs,
                             "batch_size": batch_size, "learning_rate": learning_rate, "seed": seed,
                             "cpu_seconds": time.perf_counter() - started},
                "held_out": best}
-    save_network(out, policy[0], sidecar, value=value[0])
+    save_network(out, policy[0], sidecar, value=None if value is None else value[0])
     return {"history": history, "best": best, "sidecar": sidecar}
