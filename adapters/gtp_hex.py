@@ -35,7 +35,10 @@ pieces).  A network plays one board size, and the engine never quietly plays wit
 the network it was given: a file that is no network refuses the start; so does a ``--size`` the
 network cannot play (without ``--size`` the engine starts on the network's size, the smallest
 shipped size for ``shipped``); later, ``boardsize`` of a size the network cannot play is a GTP
-failure naming both sizes, and the board stays as it was.
+failure naming both sizes, and the board stays as it was.  RAVE's prior (``--prior``, default
+``shipped``: the policy CNN shipped for the board size, where there is one; ``none``; or a network
+file for the size) gives each new child the network's opinion as virtual experience; a prior file
+that cannot play a size fails like a network.
 
 Settings (class Settings: every key with its default and meaning under --help) come from, in
 increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
@@ -114,6 +117,8 @@ class Settings:
     knowledge: str = setting("all", "Hex knowledge of the search: 'all', 'none', or pieces joined by '+': "
                                     "patterns (bridge playouts), inferior (dead/captured/dominated cells), "
                                     "connections (virtual connections)")
+    prior: str = setting("shipped", "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
+                                    "none for a size without one), 'none', or an ONNX network file")
     c: float = setting(0.7, "UCT exploration constant of --search mcts (results are on a 0..1 scale)")
     expand_visits: int = setting(4, "visits a leaf of --search mcts needs before it grows children (saves memory)")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each): room for several seconds of search")
@@ -127,7 +132,7 @@ class Settings:
             problems.append("expand_visits must be >= 0 and capacity >= 1")
         if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1 and self.c >= 0):
             problems.append("epsilon and swap_below must be in 0..1, c >= 0")
-        problems += hex_search.settings_problems(self.search, self.knowledge, self.network is not None)
+        problems += hex_search.settings_problems(self.search, self.knowledge, self.network is not None, self.prior)
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -200,10 +205,11 @@ class HexSession(gtp_serve.TreeRecord, PlayRules):
 
     def start_size(self) -> int:
         """The size to start on when none is set: the network's (the smallest shipped one), else
-        DEFAULT_SIZE."""
+        the prior file's, else DEFAULT_SIZE."""
         choice = self.settings.network
         if choice is None:
-            return DEFAULT_SIZE
+            prior = self.settings.prior
+            return DEFAULT_SIZE if prior in (hex_search.SHIPPED, "none") else network_size(load_network(prior)[0])
         if choice == SHIPPED:
             sizes = shipped_sizes()
             if not sizes:
@@ -231,12 +237,13 @@ class HexSession(gtp_serve.TreeRecord, PlayRules):
     # ---- the board ----------------------------------------------------------------------------
     def new_game(self, size: int):
         if self.game is None or self.game.size != size:
-            network = self.network_for(size)  # first: a size the network cannot play changes nothing
-            game = make_game("hex", size=size)
+            network = self.network_for(size)  # first: a size the networks cannot play changes nothing
             settings = self.settings
+            prior = hex_search.load_prior(settings.prior, size) if network is None else None
+            game = make_game("hex", size=size)
             self.searcher = hex_search.make_hex_searcher(game, settings.search, settings.knowledge, network,
                                                          settings.mcts_config(network is not None), settings.seed,
-                                                         settings.capacity)
+                                                         settings.capacity, prior=prior)
             self.game, self.network = game, network
         else:
             self.searcher.reset()  # same size: keep the searcher (its random stream goes on)

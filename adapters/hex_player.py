@@ -4,7 +4,8 @@ settings dataclass (``Settings``: how it plays, and where it keeps its record).
 A ``HexPlayer`` plays one board size: the game, the network (if any) and the searcher are made when
 it is built, and the client builds one at the start of each series, when the size is known.  So a
 network file for another size is refused there (NetworkError naming both sizes), never mid-game;
-``shipped`` is the network shipped for the size, and simply none for a size without one.
+``shipped`` is the network shipped for the size, and simply none for a size without one; so is
+``prior`` (the RAVE search's prior network, adapters/hex_search.py).
 
 Modes:
   greedy  the network's best move, no search (without a network the player searches
@@ -48,6 +49,8 @@ class Settings:
     network: str = setting("auto", "'shipped' (weights/hex/hex<K>.onnx; none for a size without one), an ONNX "
                                    "file, 'none', or 'auto': shipped for greedy, none for search (random "
                                    "rollouts measured stronger on 7x7: bench/results/oht.md)")
+    prior: str = setting("shipped", "policy network of the rave search's prior: 'shipped' (weights/hex/prior<K>.onnx, "
+                                    "none for a size without one), 'none', or an ONNX network file")
     network_use: str = setting("rollout", "how search uses a network: its rollouts, its priors (PUCT) or both",
                                choices=NETWORK_USES)
     seed: int = setting(0, "the searcher's random seed (the board size is added to it)")
@@ -75,7 +78,8 @@ class Settings:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)!r}")
         if not 0 <= self.epsilon <= 1:
             raise ValueError(f"epsilon must be in 0..1, got {self.epsilon!r}")
-        problems = hex_search.settings_problems(self.search, self.knowledge, self.network_choice() != "none")
+        problems = hex_search.settings_problems(self.search, self.knowledge, self.network_choice() != "none",
+                                                self.prior)
         if problems:
             raise ValueError("; ".join(problems))
 
@@ -138,9 +142,11 @@ class HexPlayer:
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
         if settings.mode == "search" or self.network is None:
+            prior = hex_search.load_prior(settings.prior, size) if self.network is None else None
             self.searcher = hex_search.make_hex_searcher(self.game, settings.search, settings.knowledge, self.network,
                                                          settings.search_config(self.network is not None),
-                                                         settings.seed + size, settings.capacity, clock=clock)
+                                                         settings.seed + size, settings.capacity, prior=prior,
+                                                         clock=clock)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")

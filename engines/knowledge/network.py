@@ -164,6 +164,13 @@ def shipped_network_path(size: int) -> pathlib.Path | None:
     return path if path.is_file() else None
 
 
+def shipped_prior_path(size: int) -> pathlib.Path | None:
+    """The policy CNN shipped as the RAVE search's prior for size x size (weights/hex/prior{size}.onnx),
+    or None."""
+    path = weights.HEX_DIR / f"prior{int(size)}.onnx"
+    return path if path.is_file() else None
+
+
 def shipped_sizes() -> tuple[int, ...]:
     """The board sizes a shipped network exists for, smallest first."""
     return tuple(n for n in range(MIN_SIZE, MAX_SIZE + 1) if shipped_network_path(n) is not None)
