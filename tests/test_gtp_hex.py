@@ -480,6 +480,65 @@ def test_network_through_the_process(tmp_path):
     assert re.fullmatch(r"= \n\n= [a-e][1-5]\n\n= [a-e][1-5]\n\n" + refused + r"= cannot score\n\n= \n\n", out)
 
 
+# ==== the RAVE search's prior network ================================================================
+
+def prior_file(directory: Path, size: int, cell: int) -> Path:
+    """A network file whose policy favours one cell whatever the board (test_hex_teacher.favouring)."""
+    from engines.learn.network_file import save_network
+    from test_hex_teacher import favouring
+    return save_network(directory / f"favour{size}-{cell}.onnx", favouring(size, cell), {"size": size})
+
+
+def prior_params(session: HexSession):
+    """The RAVE searcher's prior experience params (None: the search has no prior)."""
+    knowledge = session.searcher.knowledge
+    return None if knowledge.experience is None else knowledge.experience_params
+
+
+def test_a_prior_file_decides_what_few_simulations_play():
+    """200 simulations on an empty 7x7 never choose the edge cell b1 by themselves (three seeds);
+    with a prior that favours b1 they always do."""
+    import tempfile
+    path = prior_file(Path(tempfile.mkdtemp()), 7, 1)
+    for seed in (0, 1, 2):
+        plain = make_engine(HexSession(Settings(size=7, time=0, simulations=200, seed=seed, prior="none")))
+        taught = make_engine(HexSession(Settings(size=7, time=0, simulations=200, seed=seed, prior=str(path))))
+        assert plain.handle("genmove b") != "= b1\n\n"
+        assert taught.handle("genmove b") == "= b1\n\n"
+
+
+def test_a_prior_plays_its_size_and_a_size_it_cannot_play_is_refused(tmp_path, capsys):
+    from adapters.gtp_hex import main
+    path = prior_file(tmp_path, 5, 12)
+    session = HexSession(Settings(time=0, simulations=50, seed=0, prior=str(path)))
+    engine = make_engine(session)
+    assert session.game.size == 5 and prior_params(session) is not None  # no --size: the prior's size
+    engine.handle("play b c3")
+    before = snapshot(session)
+    assert engine.handle("boardsize 7") == f"? {path} is a network for 5x5, not for 7x7\n\n"
+    assert snapshot(session) == before and prior_params(session) is not None
+    assert main(["--size", "7", "--prior", str(path), "--time", "0", "--simulations", "50"]) == 3
+    assert f"{path} is a network for 5x5, not for 7x7" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="prior"):
+        Settings(prior=str(path), search="mcts")
+    assert Settings(search="mcts").prior == "shipped"  # the default prior does not stand in mcts's way
+
+
+def test_the_shipped_prior_is_the_default_where_one_is_shipped():
+    from engines.knowledge.hex import network_experience_params
+    from engines.knowledge.network import load_network, shipped_prior_path
+    for size in (5, 9, 11):
+        path = shipped_prior_path(size)
+        default = HexSession(Settings(size=size, time=0, simulations=10))
+        none = HexSession(Settings(size=size, time=0, simulations=10, prior="none"))
+        assert prior_params(none) is None
+        if path is None:
+            assert prior_params(default) is None
+        else:
+            expected = network_experience_params(load_network(path, size)[0])
+            assert np.array_equal(prior_params(default), expected)
+
+
 # ==== whole games refereed between processes =======================================================
 
 def test_engine_against_engine_games_end_with_an_agreed_winner():

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from conftest import ROOT
@@ -60,6 +61,23 @@ def test_the_search_and_its_knowledge_come_from_the_settings():
         Settings(network="shipped", search="rave")
     with pytest.raises(ValueError, match="knowledge 'bridges'"):
         Settings(knowledge="bridges")
+
+
+def test_the_rave_prior_comes_from_the_settings_and_is_refused_for_another_size(tmp_path):
+    """A prior file reaches the player's RAVE search (its experience params are the file's network);
+    'none' leaves the search without one; a file for another size is refused when the player is built."""
+    from engines.knowledge.hex import network_experience_params
+    from engines.learn.network_file import save_network
+    from test_hex_teacher import favouring
+    net = favouring(6, 14)
+    path = save_network(tmp_path / "favour6.onnx", net, {"size": 6})
+    taught = HexPlayer(Settings(simulations=50, prior=str(path)), 6)
+    assert np.array_equal(taught.searcher.knowledge.experience_params, network_experience_params(net))
+    assert HexPlayer(Settings(simulations=50, prior="none"), 6).searcher.knowledge.experience is None
+    with pytest.raises(NetworkError, match=r"6x6, not for 7x7"):
+        HexPlayer(Settings(simulations=50, prior=str(path)), 7)
+    with pytest.raises(ValueError, match="prior"):
+        Settings(prior=str(path), search="mcts")
 
 
 def test_auto_means_shipped_for_greedy_and_none_for_search():

@@ -126,18 +126,17 @@ def test_fit_a_cnn_that_learns_the_teacher_and_exports_what_it_learned(tmp_path)
     _, held, _ = T.read_shards(tmp_path / "data", 4)
     empty = 16 - held["x"][:, :32].sum(axis=1)
     assert report["best"]["policy_loss"] < 0.8 * np.log(empty).mean()
-    # the file is what was trained: PyTorch's forward on the loaded weights equals the compiled pass
-    model = HexCNN(4, 8, 2)
+    # the file is what was trained: loaded again, it scores what the best epoch scored, and PyTorch's
+    # forward on it equals the compiled pass
+    again = HexCNN(4, 8, 2)
+    again.load(net)
+    assert T.held_out_figures(again, held)["policy_loss"] == pytest.approx(report["best"]["policy_loss"], rel=1e-5)
     with torch.no_grad():
-        for conv, (w, b) in zip(model.convs, net.arrays()):
-            kernel = torch.zeros_like(conv.weight)
-            for k, (dr, dc) in enumerate(hexconv.TAPS):
-                kernel[:, :, dr + 1, dc + 1] = torch.from_numpy(w[k].T.copy())
-            conv.weight.copy_(kernel)
-            conv.bias.copy_(torch.from_numpy(b.copy()))
-        torch_logits = model(torch.as_tensor(held["x"][:5])).numpy()
+        torch_logits = again(torch.as_tensor(held["x"][:5])).numpy()
     assert np.allclose(torch_logits, np.stack([logits(net, x) for x in held["x"][:5]]), atol=1e-4)
-    assert np.array_equal(model.network().params, net.params)
+    assert np.array_equal(again.network().params, net.params)
+    with pytest.raises(ValueError, match="channels"):
+        HexCNN(4, 4, 2).load(net)
 
 
 def test_fit_takes_a_cnn_s_shape_from_the_command_line(tmp_path):

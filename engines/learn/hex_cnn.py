@@ -65,6 +65,19 @@ class HexCNN(torch.nn.Module):
     def value_network(self) -> None:
         return None
 
+    def load(self, network: hexconv.ConvNetwork) -> None:
+        """Start from saved weights (same channels and layers)."""
+        if (network.channels, network.layers) != (self.channels, self.layers):
+            raise ValueError(f"the network has {network.layers} layers of {network.channels} channels, "
+                             f"this one {self.layers} of {self.channels}")
+        with torch.no_grad():
+            for conv, (w, b) in zip(self.convs, network.arrays()):
+                kernel = torch.zeros_like(conv.weight)
+                for k, (dr, dc) in enumerate(hexconv.TAPS):
+                    kernel[:, :, dr + 1, dc + 1] = torch.from_numpy(w[k].T.copy())
+                conv.weight.copy_(kernel)
+                conv.bias.copy_(torch.from_numpy(b.copy()))
+
     def network(self) -> hexconv.ConvNetwork:
         """The weights as a hexconv.ConvNetwork: each 3 x 3 kernel read at the seven taps."""
         parts = []
