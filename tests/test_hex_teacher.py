@@ -15,6 +15,8 @@ from engines.knowledge.hex import (RAVE_CONFIG, heavy_knowledge, network_experie
 from engines.learn import hex_teacher as T
 from engines.learn.state_manager import HexStateManager
 from engines.search import Limits, make_searcher
+from engines.search.rave import PVISITS, VISITS
+from engines.search.tree import COUNT, FIRST, M_ROOT
 
 
 def test_a_teacher_game_records_each_position_with_the_search_s_distribution_and_the_result():
@@ -165,6 +167,45 @@ def test_the_network_prior_s_strength_is_read_from_text_and_reaches_the_search()
     strong = heavy_knowledge(game, network=net, **strength).experience_params
     assert list(default[:3]) == [20.0, 0.3, 0.8] and list(strong[:3]) == [50.0, 0.3, 0.9]
     assert np.array_equal(strong[3:], default[3:])
-    for text, problem in (("visit=50", "'visit'"), ("high=x", "high must be a number")):
+    for text, problem in (("visit=50", "'visit'"), ("high=x", "high must be a number"),
+                          ("after=1.5", "whole number"), ("after=-8", "whole number")):
         with pytest.raises(ValueError, match=problem):
             network_prior_strength(text)
+    assert network_prior_strength("after=64") == {"after": 64}
+    assert heavy_knowledge(game, network=net, **network_prior_strength("after=64")).experience_visits == 64
+    assert heavy_knowledge(game).experience_visits == 0  # no network: nothing to wait for
+
+
+def prior_visits(searcher, node):
+    """The virtual visits of node's children (their prior experience), in the searcher's tree."""
+    first, count = int(searcher.tree_i[node, FIRST]), int(searcher.tree_i[node, COUNT])
+    return searcher.tree_f[first:first + count, PVISITS], first, count
+
+
+def test_a_late_network_prior_reaches_a_node_s_children_once_when_it_has_enough_visits():
+    """With after=A the children start with the even prior (RaveConfig.prior_even, 10 visits) and get
+    the network's 50 virtual visits once, when their parent has A real visits: the root's children
+    all carry 60 after 600 simulations (not 10: never given; not 110 or more: given again), a node
+    below A real visits carries only the 10, and the network's favourite still leads the root."""
+    game = make_game("hex", size=7)
+    edge = 1
+    after = 64
+    searcher = make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, network=favouring(7, edge),
+                                                                        visits=50.0, high=0.9, after=after), 1)
+    result = searcher.search(game.initial_state(), Limits(simulations=600))
+    assert result.moves[int(np.argmax(result.visits))] == edge
+    priors, first, count = prior_visits(searcher, int(searcher.meta[M_ROOT]))
+    assert np.all(priors == 60.0)
+    real = searcher.tree_f[first:first + count, VISITS] - searcher.tree_f[first:first + count, PVISITS]
+    checked = 0
+    for k in range(count):
+        below, _, n = prior_visits(searcher, first + k)
+        if n:
+            assert np.all(below == (60.0 if real[k] >= after else 10.0))
+            checked += 1
+    assert checked >= 2  # some children were expanded, so both cases could be seen
+    # after=0: the experience comes with the children, without the even prior
+    at_once = make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, network=favouring(7, edge),
+                                                                       visits=20.0, after=0), 1)
+    at_once.search(game.initial_state(), Limits(simulations=50))
+    assert np.all(prior_visits(at_once, int(at_once.meta[M_ROOT]))[0] == 20.0)

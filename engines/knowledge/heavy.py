@@ -6,6 +6,9 @@ no game; each game builds its own (Go: engines.knowledge.go.heavy_knowledge).
                                    rollout_moves, one move at a time)
   experience, experience_params    SIG_EXPERIENCE: virtual visits and wins of new children (None:
                                    an even prior of RaveConfig.prior_even visits at 0.5)
+  experience_visits                0: the experience is given when the children are made; N > 0 (a
+                                   costly kernel such as a network): they start with the even prior
+                                   and get the experience when their parent has N real visits
   ownership, ownership_size        SIG_OWNERSHIP: who owns each point at the end of a playout
                                    (None / 0: no ownership statistics)
   playout_scratch                  entries of the trace buffer the traced playout wants (moves and
@@ -30,7 +33,7 @@ class HeavyKnowledge(Knowledge):
     ownership: object = None
     ownership_size: int = 0
     playout_scratch: int = 0
-
+    experience_visits: int = 0
 
     def __post_init__(self):
         super().__post_init__()
@@ -41,5 +44,6 @@ class HeavyKnowledge(Knowledge):
             object.__setattr__(self, name, _params(f"HeavyKnowledge.{name}", getattr(self, name)))
         check_int("HeavyKnowledge.ownership_size", self.ownership_size, 0)
         check_int("HeavyKnowledge.playout_scratch", self.playout_scratch, 0)
+        check_int("HeavyKnowledge.experience_visits", self.experience_visits, 0)
         if (self.ownership is None) != (self.ownership_size == 0):
             raise ValueError("HeavyKnowledge.ownership and ownership_size come together")

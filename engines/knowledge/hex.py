@@ -139,7 +139,9 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
 # A policy network as RAVE's tree prior (network_experience): each new child gets NET_VISITS virtual
 # visits, won at a rate from NET_LOW (the least likely move) to NET_HIGH (the network's favourite) in
 # proportion to its probability.  params: [visits, low, high, the packed network (mlp.pack)].
-NET_VISITS, NET_LOW, NET_HIGH = 20.0, 0.3, 0.8
+# NET_AFTER: real visits a node needs before its children get the network's experience (until then
+# the even prior): a forward pass costs tens of simulations, so it runs once for many of them.
+NET_VISITS, NET_LOW, NET_HIGH, NET_AFTER = 20.0, 0.3, 0.8, 8
 
 
 def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
@@ -151,9 +153,10 @@ def network_experience_params(network, visits: float = NET_VISITS, low: float = 
 
 
 def network_prior_strength(text: str) -> dict:
-    """network_experience_params' settings from text such as "visits=50,high=0.9" ("": the defaults);
-    ValueError for a setting it does not know or a value that is not a number."""
-    known = ("visits", "low", "high")
+    """heavy_knowledge's network settings from text such as "visits=50,high=0.9,after=64" ("": the
+    defaults); ValueError for a setting it does not know or a value that is not a number (after: a
+    whole number of visits)."""
+    known = ("visits", "low", "high", "after")
     out = {}
     for item in filter(None, text.split(",")):
         key, _, value = item.partition("=")
@@ -163,6 +166,10 @@ def network_prior_strength(text: str) -> dict:
             out[key] = float(value)
         except ValueError:
             raise ValueError(f"{key} must be a number, got {value!r}") from None
+        if key == "after":
+            if not out[key].is_integer() or out[key] < 0:
+                raise ValueError(f"after must be a whole number of visits, got {value!r}")
+            out[key] = int(out[key])
     return out
 
 
@@ -190,11 +197,12 @@ RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were 
 
 
 def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
-                    network=None, **network_options):
+                    network=None, after: int = NET_AFTER, **network_options):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
     playout traced, so that every cell a playout fills counts for all-moves-as-first; with a policy
     network, its move probabilities as the children's virtual experience (network_experience;
-    network_options: visits, low, high)."""
+    network_options: visits, low, high), given when a node has ``after`` real visits (0: when its
+    children are made)."""
     from engines.games.hex import SIZE
     from engines.knowledge import hex_patterns as HP
     from engines.knowledge.heavy import HeavyKnowledge
@@ -205,7 +213,8 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
                           playout_scratch=HP.playout_scratch(n),
                           experience=None if network is None else network_experience,
                           experience_params=(np.zeros(0) if network is None
-                                             else network_experience_params(network, **network_options)))
+                                             else network_experience_params(network, **network_options)),
+                          experience_visits=0 if network is None else after)
 
 
 def warm_up(game):

@@ -98,37 +98,37 @@ def framed_planes(x, n, out):
 
 
 @nb.njit(cache=True)
-def _tap_table(n):
-    m = n + 2
-    taps = np.full((m * m, 7), -1, dtype=np.int64)
-    for r in range(m):
-        for c in range(m):
-            for k in range(7):
-                rr = r + TAPS[k, 0]
-                cc = c + TAPS[k, 1]
-                if 0 <= rr < m and 0 <= cc < m:
-                    taps[r * m + c, k] = rr * m + cc
-    return taps
-
-
-@nb.njit(cache=True)
-def _convolve(x, w, off, n_out, taps, relu):
-    """One hex convolution of x (cells, n_in) as one matrix product: each cell's seven taps side by
-    side (cells, 7 * n_in) times the layer's weights (7 * n_in, n_out), plus the bias (w float32,
-    the layer's weights from off, then its bias).  Returns (the output, the next layer's offset)."""
+def _convolve(x, m, w, off, n_out, relu):
+    """One hex convolution of x ((m*m cells of the framed grid, n_in) float32) with the layer's
+    weights from w[off] (float32 or float64; 7 taps x n_in x n_out, then the bias).  Loops, not a
+    matrix product: numba's np.dot needs SciPy's BLAS, which plies does not depend on; a zero input
+    (most of the first layer, and every ReLU that is off) costs nothing.  Returns (the output, the
+    next layer's offset)."""
     cells, n_in = x.shape
-    cols = np.zeros((cells, 7 * n_in), dtype=np.float32)
-    for cell in range(cells):
-        for k in range(7):
-            nbr = taps[cell, k]
-            if nbr >= 0:
-                cols[cell, k * n_in:(k + 1) * n_in] = x[nbr]
     boff = off + 7 * n_in * n_out
-    out = np.dot(cols, w[off:boff].reshape((7 * n_in, n_out)))
+    out = np.empty((cells, n_out), dtype=np.float32)
     for cell in range(cells):
         for o in range(n_out):
-            v = out[cell, o] + w[boff + o]
-            out[cell, o] = max(v, 0.0) if relu else v
+            out[cell, o] = w[boff + o]
+        r = cell // m
+        c = cell - r * m
+        for k in range(7):
+            rr = r + TAPS[k, 0]
+            cc = c + TAPS[k, 1]
+            if rr < 0 or rr >= m or cc < 0 or cc >= m:
+                continue
+            nbr = rr * m + cc
+            for i in range(n_in):
+                v = x[nbr, i]
+                if v == 0.0:
+                    continue
+                base = off + (k * n_in + i) * n_out
+                for o in range(n_out):
+                    out[cell, o] += v * np.float32(w[base + o])
+        if relu:
+            for o in range(n_out):
+                if out[cell, o] < 0.0:
+                    out[cell, o] = 0.0
     return out, boff + n_out
 
 
@@ -137,13 +137,11 @@ def forward(x, n, params, channels, layers, out):
     """Writes the n*n logits of the observation x (3*n*n) into out (params float32 or float64: the
     arithmetic is float32, as in the network's training)."""
     m = n + 2
-    taps = _tap_table(n)
-    w = params.astype(np.float32)
     h = np.empty((m * m, PLANES), dtype=np.float32)
     framed_planes(x, n, h)
     off = 0
     for layer in range(layers + 1):
-        h, off = _convolve(h, w, off, channels if layer < layers else 1, taps, layer < layers)
+        h, off = _convolve(h, m, params, off, channels if layer < layers else 1, layer < layers)
     for r in range(n):
         for c in range(n):
             out[r * n + c] = h[(r + 1) * m + c + 1, 0]

@@ -3,7 +3,8 @@ game kernels (engines/kernels.py) in the style of michi and Pachi.
 
 Representation (as engines/search/mcts.py): the tree lives in preallocated arrays, one row per node:
   tree_f float32[cap, 6]: visits, wins, AMAF visits, AMAF wins, prior visits, prior wins
-  tree_i int32[cap, 4]:   move, first child, number of children (0 = leaf), flags (unused)
+  tree_i int32[cap, 4]:   move, first child, number of children (0 = leaf), flags (EXPERIENCED: the
+                          children got the experience kernel's virtual experience)
 Children of a node are contiguous rows; ``wins`` of a node count for the player who made the move
 into it.  Visits and wins include the virtual experience a child starts with (its prior, also
 given to its AMAF counts); the prior columns keep it apart so that SearchResult reports real
@@ -14,7 +15,9 @@ Selection: the child with the best (1 - beta) * Q + beta * Q_amaf (+ c * sqrt(ln
 c > 0), beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv) (michi's form of Gelly and Silver's
 schedule); a child without any experience gets ``fpu``.  Expansion: a leaf with ``expand_visits``
 real visits (the root at once) gets the children kernel's moves, each with the experience kernel's
-virtual visits and wins.  Playout: the knowledge's traced playout (a policy in compiled code; the
+virtual visits and wins; with a costly experience kernel (a network: the knowledge's
+``experience_visits`` > 0) the children start with the even prior, and the experience is added to them
+when their parent has that many real visits, so that it runs once for many simulations.  Playout: the knowledge's traced playout (a policy in compiled code; the
 game's rollout_moves chosen uniformly when the knowledge has none), leaving the final position for
 the ownership kernel.  Backup: results along the path, then AMAF: every node on the path credits
 each child whose move the node's mover played first at or below the node, in the tree or in the
@@ -46,7 +49,8 @@ VISITS, WINS, AVISITS, AWINS, PVISITS, PWINS = range(6)
 M_OWNED = 4
 # params fields
 (P_EQUIV, P_C, P_EXPAND, P_FPU, P_AMAF, P_EVEN, P_HAS_EXP, P_GENERIC, P_HAS_OWNER, P_EXCLUDE, P_CAP,
- P_PRIOR_AMAF, P_NPARAMS) = range(13)
+ P_PRIOR_AMAF, P_EXP_VISITS, P_NPARAMS) = range(14)
+EXPERIENCED = 1  # tree_i flag: the node's children have had the experience kernel's virtual experience
 
 
 @dataclass(frozen=True)
@@ -141,7 +145,7 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
     if used + n > tree_f.shape[0]:
         meta[M_FULL] = 1
         return False
-    if params[P_HAS_EXP] != 0.0:
+    if params[P_HAS_EXP] != 0.0 and params[P_EXP_VISITS] == 0.0:
         experience(scratch, actions, n, vis, win, exp_params)
     else:
         for i in range(n):
@@ -162,8 +166,31 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
         tree_f[row, AWINS] = win[i] if prior_amaf else 0.0
     tree_i[node, FIRST] = used
     tree_i[node, COUNT] = n
+    tree_i[node, FLAGS] = 0
     meta[M_NODES] = used + n
     return True
+
+
+@nb.njit(cache=True)
+def _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_params, params, experience):
+    """Add the experience kernel's virtual experience to the children of node (scratch: its
+    position), once: they started with the even prior."""
+    first = tree_i[node, FIRST]
+    n = tree_i[node, COUNT]
+    for i in range(n):
+        actions[i] = tree_i[first + i, MOVE]
+    experience(scratch, actions, n, vis, win, exp_params)
+    prior_amaf = params[P_PRIOR_AMAF] != 0.0
+    for i in range(n):
+        row = first + i
+        tree_f[row, VISITS] += vis[i]
+        tree_f[row, WINS] += win[i]
+        tree_f[row, PVISITS] += vis[i]
+        tree_f[row, PWINS] += win[i]
+        if prior_amaf:
+            tree_f[row, AVISITS] += vis[i]
+            tree_f[row, AWINS] += win[i]
+    tree_i[node, FLAGS] |= EXPERIENCED
 
 
 @nb.njit(cache=True, nogil=True)  # nogil: root-parallel trees run in threads (engines/search/parallel.py)
@@ -178,6 +205,8 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
     amaf = params[P_AMAF] != 0.0
     has_owner = params[P_HAS_OWNER] != 0.0
     cap = np.int64(params[P_CAP])
+    late = params[P_HAS_EXP] != 0.0 and params[P_EXP_VISITS] > 0.0
+    exp_visits = params[P_EXP_VISITS]
     root_mover = to_move(root_state)
     for _ in range(n_sims):
         scratch[:] = root_state
@@ -186,6 +215,9 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
         path[0] = root
         # selection
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2:
+            if late and (tree_i[node, FLAGS] & EXPERIENCED) == 0 \
+                    and tree_f[node, VISITS] - tree_f[node, PVISITS] >= exp_visits:
+                _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_params, params, experience)
             node = _select(tree_f, tree_i, node, params)
             m = tree_i[node, MOVE]
             apply(scratch, m)
@@ -308,6 +340,7 @@ class Rave(TreeSearch):
         p[P_EXCLUDE] = -2 if pass_action is None else pass_action  # -2: no move is excluded
         p[P_CAP] = 3 * na
         p[P_PRIOR_AMAF] = 1.0 if config.prior_amaf else 0.0
+        p[P_EXP_VISITS] = int(getattr(knowledge, "experience_visits", 0))
         self.params = p
         self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
             (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
