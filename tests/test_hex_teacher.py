@@ -209,3 +209,48 @@ def test_a_late_network_prior_reaches_a_node_s_children_once_when_it_has_enough_
                                                                        visits=20.0, after=0), 1)
     at_once.search(game.initial_state(), Limits(simulations=50))
     assert np.all(prior_visits(at_once, int(at_once.meta[M_ROOT]))[0] == 20.0)
+
+
+def test_augmented_cases_are_the_position_under_hex_s_symmetries():
+    """A 3x3 case (player 0 at a1 = (0, 0) and c2 = (1, 2), player 1 at b1 = (0, 1), player 1 to move,
+    the teacher's move b2, player 0 won) comes back four times: as it is; turned by 180 degrees; and
+    each of these mirrored in the main diagonal with the colours swapped, where player 1 holds
+    (0, 0) and (2, 1), player 0 holds (1, 0), player 0 is to move, the move is the mirrored cell and
+    player 1 won."""
+    manager = HexStateManager(3)
+    game = manager.game
+    state = game.initial_state()
+    for move in (0, 1, 5):
+        state = game.play(state, move)
+    x = manager.encode(state)[None].astype(np.float32)
+    d = np.zeros((1, 9), np.float32)
+    d[0, 4] = 0.75
+    d[0, 2] = 0.25  # (0, 2): turned (2, 0), mirrored (2, 0), both (0, 2)
+    out = T.augmented({"x": x, "d": d, "z": np.array([1.0], np.float32)}, manager)
+    assert out["x"].shape == (T.AUGMENTED, 27) and out["d"].shape == (T.AUGMENTED, 9)
+
+    def planes(p0, p1, to_move):
+        y = np.zeros((3, 3, 3), np.float32)
+        for r, c in p0:
+            y[0, r, c] = 1.0
+        for r, c in p1:
+            y[1, r, c] = 1.0
+        y[2] = to_move
+        return y.reshape(-1)
+
+    def target(cells):
+        t = np.zeros((3, 3), np.float32)
+        for (r, c), p in cells:
+            t[r, c] = p
+        return t.reshape(-1)
+
+    expected = [
+        (planes([(0, 0), (1, 2)], [(0, 1)], 1), target([((1, 1), 0.75), ((0, 2), 0.25)]), 1.0),
+        (planes([(2, 2), (1, 0)], [(2, 1)], 1), target([((1, 1), 0.75), ((2, 0), 0.25)]), 1.0),
+        (planes([(1, 0)], [(0, 0), (2, 1)], 0), target([((1, 1), 0.75), ((2, 0), 0.25)]), 0.0),
+        (planes([(1, 2)], [(2, 2), (0, 1)], 0), target([((1, 1), 0.75), ((0, 2), 0.25)]), 0.0),
+    ]
+    for k, (ex, ed, ez) in enumerate(expected):
+        np.testing.assert_array_equal(out["x"][k], ex)
+        np.testing.assert_array_equal(out["d"][k], ed)
+        assert out["z"][k] == ez

@@ -31,6 +31,7 @@ from engines.search.result import Limits
 
 SHARD = "teacher-{size}x{size}-s{seed}-{shard:04d}.npz"
 HOLD_OUT_EVERY = 10   # every tenth shard (by name order) is the held-out set
+AUGMENTED = 4         # augmented() gives each case four times (Hex's symmetries)
 
 
 def teacher_searcher(game, seed: int):
@@ -126,11 +127,25 @@ def _joined(part: dict) -> dict:
 
 
 def augmented(cases: dict, manager: HexStateManager) -> dict:
-    """The cases and each turned by 180 degrees."""
-    nn = manager.num_actions
-    x = cases["x"].reshape(-1, 3, nn)[:, :, ::-1].reshape(len(cases["x"]), -1)
-    return {"x": np.concatenate([cases["x"], x]), "d": np.concatenate([cases["d"], cases["d"][:, ::-1]]),
-            "z": np.concatenate([cases["z"], cases["z"]])}
+    """The cases under Hex's symmetries: each as it is, turned by 180 degrees, and mirrored in the
+    main diagonal with the colours swapped (player 1's stones become player 0's, the other player
+    is to move, and the result is the other player's), and both."""
+    n = manager.size
+    nn = n * n
+    x = cases["x"].reshape(-1, 3, n, n)
+    d = cases["d"].reshape(-1, n, n)
+    turned_x, turned_d = x[:, :, ::-1, ::-1], d[:, ::-1, ::-1]
+    xs, ds, zs = [x, turned_x], [d, turned_d], [cases["z"], cases["z"]]
+    for bx, bd in ((x, d), (turned_x, turned_d)):
+        mirrored = np.stack([bx[:, 1].transpose(0, 2, 1), bx[:, 0].transpose(0, 2, 1),
+                             1.0 - bx[:, 2].transpose(0, 2, 1)], axis=1)
+        xs.append(mirrored)
+        ds.append(bd.transpose(0, 2, 1))
+        zs.append(1.0 - cases["z"])
+    count = sum(len(b) for b in xs)
+    return {"x": np.concatenate(xs).reshape(count, 3 * nn).astype(np.float32),
+            "d": np.concatenate(ds).reshape(count, nn).astype(np.float32),
+            "z": np.concatenate(zs).astype(np.float32)}
 
 
 def held_out_figures(anet, cases: dict) -> dict:
@@ -189,7 +204,7 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
                                     "visit distribution of RAVE with all the Hex knowledge as the policy target, "
                                     "the game's result as the value target (an MLP's; a CNN is a policy alone)",
                "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
-                           "games": games, "positions": int(len(train["x"]) // 2 + len(held["x"])),
+                           "games": games, "positions": int(len(train["x"]) // AUGMENTED + len(held["x"])),
                            "cpu_seconds": sum(s["seconds"] for s in settings)},
                "training": {**({"hidden": list(hidden)} if conv is None else
                                {"conv": {"channels": conv[0], "layers": conv[1]}}), "epochs": epochs,
