@@ -137,9 +137,11 @@ def play(game, engines, move_time: float, moves=None) -> int:
     return game.winner(s)
 
 
-def strength(sizes, variants, games: int, move_time: float, against: str = "mcts:none") -> list[dict]:
+def strength(sizes, variants, games: int, move_time: float, against: str = "mcts:none",
+             first_game: int = 1) -> list[dict]:
     """Each variant against the engine `against` (both "SEARCH:KNOWLEDGE"; a bare piece name of
-    VARIANTS is "mcts:PIECE"), games at move_time seconds a move, colours alternating."""
+    VARIANTS is "mcts:PIECE"), games at move_time seconds a move, colours alternating; the games are
+    numbered from first_game (their seeds follow the number, so runs in parts play different games)."""
     rows = []
     for size in sizes:
         game = make_game("hex", size=size)
@@ -149,7 +151,7 @@ def strength(sizes, variants, games: int, move_time: float, against: str = "mcts
             searches = {"ours": [], "theirs": []}  # (seconds, simulations) of every search
             t0 = time.perf_counter()
             spec = variant if ":" in variant else f"mcts:{variant}"
-            for g in range(games):
+            for g in range(first_game - 1, first_game - 1 + games):
                 colour = g % 2  # the variant's colour
                 ours = engine(game, spec, 1000 + g)
                 theirs = engine(game, against, 2000 + g)
@@ -271,6 +273,8 @@ def main(argv=None) -> int:
                         help="engines to measure: SEARCH:KNOWLEDGE (rave:all, rave:none, mcts:patterns+inferior, "
                              "...) or a piece name (MCTS with that piece)")
     parser.add_argument("--against", default="mcts:none", help="their opponent, SEARCH:KNOWLEDGE")
+    parser.add_argument("--first-game", type=int, default=1,
+                        help="the first game's number (a match in parts: each part plays other seeds)")
     parser.add_argument("--solver-minutes", type=float, default=10.0)
     parser.add_argument("--sections", nargs="+", default=["speed", "games", "solver"],
                         choices=["speed", "games", "solver"], help="what to measure (the others are left out)")
@@ -279,7 +283,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.games, args.time, args.solver_minutes = 2, 0.05, 0.0
     speed_rows = speed(args.sizes + [11], 0.6 if args.quick else 3.0) if "speed" in args.sections else []
-    games_rows = (strength(args.sizes, args.variants, args.games, args.time, args.against)
+    games_rows = (strength(args.sizes, args.variants, args.games, args.time, args.against, args.first_game)
                   if "games" in args.sections else [])
     solver = (solver_progress(args.solver_minutes) if args.solver_minutes > 0 and "solver" in args.sections
               else None)

@@ -98,6 +98,38 @@ def test_the_loader_refuses_a_cnn_for_another_size_or_without_its_size(tmp_path)
         save_network(tmp_path / "v.onnx", random_cnn(5), {"size": 5}, value=object())
 
 
+def test_a_cnn_plays_the_sizes_its_sidecar_lists_and_no_others(tmp_path):
+    """A CNN taught on 5x5 whose sidecar lists plays [7] loads for 7x7 as the same weights on the 7x7
+    board (its logits rate 49 cells), and is still refused for 6x6; a plays list that is no list of
+    board sizes is refused by name."""
+    net = random_cnn(5)
+    path = save_network(tmp_path / "cnn5.onnx", net, {"size": 5, "plays": [7]})
+    seven, _ = load_network(path, 7)
+    assert seven.size == 7 and np.array_equal(seven.params, net.params)
+    game = make_game("hex", size=7)
+    assert logits(seven, observation(game, game.initial_state())).shape == (49,)
+    assert load_network(path, 5)[0].size == 5
+    with pytest.raises(NetworkError, match="for 5x5, not for 6x6"):
+        load_network(path, 6)
+    sidecar = tmp_path / "cnn5.json"
+    for bad in ("7", [7.0], [True], [99]):
+        sidecar.write_text(json.dumps({**json.loads(sidecar.read_text()), "plays": bad}))
+        with pytest.raises(NetworkError, match="plays must list board sizes"):
+            load_network(path, 7)
+
+
+def test_the_shipped_prior_for_a_size_is_its_own_file_else_one_that_plays_it(tmp_path, monkeypatch):
+    import weights
+    from engines.knowledge.network import shipped_prior_path
+    monkeypatch.setattr(weights, "HEX_DIR", tmp_path)
+    save_network(tmp_path / "prior9.onnx", random_cnn(9), {"size": 9, "plays": [11, 13]})
+    save_network(tmp_path / "prior11.onnx", random_cnn(11), {"size": 11})
+    assert shipped_prior_path(9) == tmp_path / "prior9.onnx"
+    assert shipped_prior_path(11) == tmp_path / "prior11.onnx"  # its own file first
+    assert shipped_prior_path(13) == tmp_path / "prior9.onnx"
+    assert shipped_prior_path(7) is None
+
+
 def test_a_cnn_prior_rates_the_children_by_its_own_logits():
     """network_experience runs the CNN (not the MLP) when handed one: each child's virtual rate is
     low + (high - low) * p / p_max of the CNN's logits."""

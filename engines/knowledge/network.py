@@ -10,9 +10,11 @@ Initializers "policy.W{i}" (inputs x outputs) / "policy.b{i}" (and "value.*") ho
 the layout of engines/knowledge/mlp.py, so loading is a concatenation.
 
 A network plays the n x n board whose observation it takes (3*n*n inputs) and whose cells it rates
-(n*n outputs).  Everything that goes wrong in reading one (no file, not ONNX, no policy weights,
+(n*n outputs).  A Hex CNN's weights fit every board: it plays the size its sidecar says it was taught
+on, and the sizes its sidecar lists under "plays" (those it was measured on, by whoever fitted it).  Everything that goes wrong in reading one (no file, not ONNX, no policy weights,
 layers of no board, another board size than asked for) is a NetworkError naming the file.
 """
+import dataclasses
 import json
 import math
 import pathlib
@@ -148,8 +150,20 @@ def load_network(path, size: int | None = None) -> tuple[Network | ConvNetwork, 
     if said != plays:
         raise NetworkError(f"{path}: the sidecar says {said}x{said}, the layers are for {plays}x{plays}")
     if size is not None and size != plays:
+        if isinstance(net, ConvNetwork) and size in also_plays(meta, path):
+            return dataclasses.replace(net, size=size), meta
         raise NetworkError(f"{path} is a network for {plays}x{plays}, not for {size}x{size}")
     return net, meta
+
+
+def also_plays(meta: dict, path) -> list[int]:
+    """The sizes a CNN's sidecar lists under "plays" (beside the one it was taught on)."""
+    sizes = meta.get("plays", [])
+    if not isinstance(sizes, list) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                              and MIN_SIZE <= v <= MAX_SIZE for v in sizes):
+        raise NetworkError(f"{path}: the sidecar's plays must list board sizes {MIN_SIZE}..{MAX_SIZE}, "
+                           f"got {sizes!r}")
+    return sizes
 
 
 def load_value_network(path) -> Network | None:
@@ -165,10 +179,16 @@ def shipped_network_path(size: int) -> pathlib.Path | None:
 
 
 def shipped_prior_path(size: int) -> pathlib.Path | None:
-    """The policy CNN shipped as the RAVE search's prior for size x size (weights/hex/prior{size}.onnx),
-    or None."""
+    """The policy CNN shipped as the RAVE search's prior for size x size: weights/hex/prior{size}.onnx,
+    else the first weights/hex/prior*.onnx whose sidecar lists the size under "plays"; or None."""
     path = weights.HEX_DIR / f"prior{int(size)}.onnx"
-    return path if path.is_file() else None
+    if path.is_file():
+        return path
+    for other in sorted(weights.HEX_DIR.glob("prior*.onnx")):
+        sidecar = sidecar_path(other)
+        if sidecar.is_file() and int(size) in json.loads(sidecar.read_text()).get("plays", []):
+            return other
+    return None
 
 
 def shipped_sizes() -> tuple[int, ...]:
