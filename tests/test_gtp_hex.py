@@ -14,6 +14,7 @@ import random
 import re
 import shlex
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -495,16 +496,23 @@ def prior_params(session: HexSession):
     return None if knowledge.experience is None else knowledge.experience_params
 
 
-def test_a_prior_file_decides_what_few_simulations_play():
-    """200 simulations on an empty 7x7 never choose the edge cell b1 by themselves (three seeds);
-    with a prior that favours b1 they always do."""
+def test_a_prior_file_moves_the_search_s_visits_to_its_favourite():
+    """300 simulations on an empty 7x7 give the edge cell b1 a visit or a few by themselves (three
+    seeds); with a prior that favours it, once the root has its NET_AFTER visits (the network rates
+    its children then), b1 gets tens of visits, several times as many."""
     import tempfile
+    from engines.knowledge.hex import NET_AFTER
     path = prior_file(Path(tempfile.mkdtemp()), 7, 1)
+    b1 = 1
     for seed in (0, 1, 2):
-        plain = make_engine(HexSession(Settings(size=7, time=0, simulations=200, seed=seed, prior="none")))
-        taught = make_engine(HexSession(Settings(size=7, time=0, simulations=200, seed=seed, prior=str(path))))
-        assert plain.handle("genmove b") != "= b1\n\n"
-        assert taught.handle("genmove b") == "= b1\n\n"
+        visits = []
+        for prior in ("none", str(path)):
+            session = HexSession(Settings(size=7, time=0, simulations=300, seed=seed, prior=prior))
+            result = session.search(0, time.perf_counter())
+            visits.append(dict(zip(result.moves, result.visits))[b1])
+        plain, taught = visits
+        assert taught >= 25 and taught > 3 * plain
+        assert session.searcher.knowledge.experience_visits == NET_AFTER
 
 
 def test_a_prior_plays_its_size_and_a_size_it_cannot_play_is_refused(tmp_path, capsys):

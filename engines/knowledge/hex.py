@@ -141,7 +141,7 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
 # proportion to its probability.  params: [visits, low, high, the packed network (mlp.pack)].
 # NET_AFTER: real visits a node needs before its children get the network's experience (until then
 # the even prior): a forward pass costs tens of simulations, so it runs once for many of them.
-NET_VISITS, NET_LOW, NET_HIGH, NET_AFTER = 20.0, 0.3, 0.8, 8
+NET_VISITS, NET_LOW, NET_HIGH, NET_AFTER = 20.0, 0.3, 0.8, 128
 
 
 def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
