@@ -182,3 +182,25 @@ def test_fit_takes_a_cnn_s_shape_from_the_command_line(tmp_path):
     assert isinstance(load_network(tmp_path / "c4.onnx", 4)[0], ConvNetwork)
     r = run(["hex", "fit", "--size", "4", "--data", str(data), "--out", str(tmp_path / "c.onnx"), "--conv", "4"])
     assert r.returncode == 2 and "--conv" in r.stderr
+
+
+def test_a_fit_stopped_after_an_epoch_leaves_its_best_network_so_far(tmp_path):
+    """fit writes the best network after every epoch: stopped during its second epoch's report (as a
+    killed run would be), the file is there, loads, and its sidecar says 2 of 5 epochs."""
+    pytest.importorskip("torch")
+    T.write_shards(tmp_path / "data", 4, games=10, simulations=50, seed=1, shard_games=1)
+    out = tmp_path / "c4.onnx"
+    reports = []
+
+    def stop_at_the_second(text):
+        reports.append(json.loads(text))
+        if len(reports) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        T.fit(tmp_path / "data", 4, out, epochs=5, batch_size=16, conv=(4, 1), progress=stop_at_the_second)
+    net, sidecar = load_network(out, 4)
+    assert isinstance(net, ConvNetwork)
+    assert (sidecar["training"]["epochs"], sidecar["training"]["of_epochs"]) == (2, 5)
+    best = min(reports, key=lambda r: r["policy_loss"])
+    assert sidecar["held_out"]["policy_epoch"] == best["epoch"]

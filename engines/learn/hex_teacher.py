@@ -166,7 +166,9 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
         learning_rate: float = 1e-3, seed: int = 1, conv: tuple[int, int] | None = None, progress=None) -> dict:
     """Fit ANET (policy and value heads) on the teacher shards of folder, or with conv = (channels,
     layers) a Hex CNN (engines/learn/hex_cnn.py, policy only); write the policy and the value of
-    their best epochs to out (ONNX and sidecar); return the figures of every epoch."""
+    their best epochs to out (ONNX and sidecar) after every epoch, so that a fit stopped early
+    leaves its best network so far (the sidecar says after how many epochs); return the figures of
+    every epoch."""
     from engines.learn.anet import ANET
     from engines.learn.hex_cnn import HexCNN
     from engines.learn.network_file import save_network
@@ -182,6 +184,7 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
     rng = np.random.default_rng(seed)
     history, policy, value = [], None, None
     started = time.perf_counter()
+    games = sum(s["games"] for s in settings)
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(train["x"]))
         for i in range(0, len(order), batch_size):
@@ -189,27 +192,28 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
             anet.train_step(train["x"][idx], train["d"][idx], train["z"][idx])
         figures = {"epoch": epoch, **held_out_figures(anet, held)}
         history.append(figures)
-        if progress is not None:
-            progress(json.dumps(figures))
         if policy is None or figures["policy_loss"] < policy[1]["policy_loss"]:
             policy = (anet.network(), figures)
         if anet.value is not None and (value is None or figures["value_loss"] < value[1]["value_loss"]):
             value = (anet.value_network(), figures)
-    best = {"policy_epoch": policy[1]["epoch"], "policy_loss": policy[1]["policy_loss"],
-            "teacher_move_match": policy[1]["teacher_move_match"]}
-    if value is not None:
-        best.update(value_epoch=value[1]["epoch"], value_loss=value[1]["value_loss"])
-    games = sum(s["games"] for s in settings)
-    sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
-                                    "visit distribution of RAVE with all the Hex knowledge as the policy target, "
-                                    "the game's result as the value target (an MLP's; a CNN is a policy alone)",
-               "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
-                           "games": games, "positions": int(len(train["x"]) // AUGMENTED + len(held["x"])),
-                           "cpu_seconds": sum(s["seconds"] for s in settings)},
-               "training": {**({"hidden": list(hidden)} if conv is None else
-                               {"conv": {"channels": conv[0], "layers": conv[1]}}), "epochs": epochs,
-                            "batch_size": batch_size, "learning_rate": learning_rate, "seed": seed,
-                            "cpu_seconds": time.perf_counter() - started},
-               "held_out": best}
-    save_network(out, policy[0], sidecar, value=None if value is None else value[0])
+        # the best so far after every epoch: a fit stopped early leaves its best network, said so
+        best = {"policy_epoch": policy[1]["epoch"], "policy_loss": policy[1]["policy_loss"],
+                "teacher_move_match": policy[1]["teacher_move_match"]}
+        if value is not None:
+            best.update(value_epoch=value[1]["epoch"], value_loss=value[1]["value_loss"])
+        sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
+                                        "visit distribution of RAVE with all the Hex knowledge as the policy target, "
+                                        "the game's result as the value target (an MLP's; a CNN is a policy alone)",
+                   "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
+                               "games": games, "positions": int(len(train["x"]) // AUGMENTED + len(held["x"])),
+                               "cpu_seconds": sum(s["seconds"] for s in settings)},
+                   "training": {**({"hidden": list(hidden)} if conv is None else
+                                   {"conv": {"channels": conv[0], "layers": conv[1]}}),
+                                "epochs": epoch, "of_epochs": epochs, "batch_size": batch_size,
+                                "learning_rate": learning_rate, "seed": seed,
+                                "symmetries": AUGMENTED, "cpu_seconds": time.perf_counter() - started},
+                   "held_out": best}
+        save_network(out, policy[0], sidecar, value=None if value is None else value[0])
+        if progress is not None:
+            progress(json.dumps(figures))
     return {"history": history, "best": best, "sidecar": sidecar}
