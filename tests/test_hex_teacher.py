@@ -10,8 +10,8 @@ from conftest import ROOT
 from engines.games import make_game
 from engines.knowledge import mlp
 from engines.knowledge.bundle import Network
-from engines.knowledge.hex import (RAVE_CONFIG, heavy_knowledge, network_experience, network_experience_params,
-                                  network_prior_strength)
+from engines.knowledge.hex import (NET_AFTER, NET_COST, RAVE_CONFIG, heavy_knowledge, network_experience,
+                                  network_experience_params, network_prior_strength)
 from engines.learn import hex_teacher as T
 from engines.learn.state_manager import HexStateManager
 from engines.search import Limits, make_searcher
@@ -254,3 +254,23 @@ def test_augmented_cases_are_the_position_under_hex_s_symmetries():
         np.testing.assert_array_equal(out["x"][k], ex)
         np.testing.assert_array_equal(out["d"][k], ed)
         assert out["z"][k] == ez
+
+
+def test_a_late_prior_s_cost_cuts_a_batch_short_but_never_changes_the_search():
+    """A batch of the RAVE kernel counts each late network call as experience_cost simulations: with
+    a huge cost, a batch of 1,000 simulations from a root with one visit stops with the simulation
+    that made the call (the 128th: the root has its NET_AFTER visits then).  A whole search on a
+    simulation budget runs the same simulations in the same order whatever the cost, so its visits
+    are the same."""
+    import dataclasses
+    game = make_game("hex", size=7)
+    bundle = heavy_knowledge(game, network=favouring(7, 1))
+    assert bundle.experience_cost == NET_COST and bundle.experience_visits == NET_AFTER
+    costly = dataclasses.replace(bundle, experience_cost=1e9)
+    searcher = make_searcher("rave", game, RAVE_CONFIG, costly, 3)
+    searcher.search(game.initial_state(), Limits(simulations=1))
+    assert searcher._run(1000) == NET_AFTER
+    results = [make_searcher("rave", game, RAVE_CONFIG, b, 3).search(game.initial_state(), Limits(simulations=2000))
+               for b in (bundle, costly, dataclasses.replace(bundle, experience_cost=0.0))]
+    assert all(r.stats["simulations"] == 2000 for r in results)
+    assert results[0].visits == results[1].visits == results[2].visits

@@ -9,6 +9,8 @@ no game; each game builds its own (Go: engines.knowledge.go.heavy_knowledge).
   experience_visits                0: the experience is given when the children are made; N > 0 (a
                                    costly kernel such as a network): they start with the even prior
                                    and get the experience when their parent has N real visits
+  experience_cost                  simulations one late experience counts as in a batch's budget (the
+                                   clock sizes batches in simulations; a forward pass costs many)
   ownership, ownership_size        SIG_OWNERSHIP: who owns each point at the end of a playout
                                    (None / 0: no ownership statistics)
   playout_scratch                  entries of the trace buffer the traced playout wants (moves and
@@ -21,7 +23,7 @@ import numpy as np
 
 from engines import kernels as K
 from engines.knowledge.bundle import Knowledge, _kernel, _params
-from engines.validate import check_int
+from engines.validate import check_int, check_number
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +36,7 @@ class HeavyKnowledge(Knowledge):
     ownership_size: int = 0
     playout_scratch: int = 0
     experience_visits: int = 0
+    experience_cost: float = 0.0
 
     def __post_init__(self):
         super().__post_init__()
@@ -45,5 +48,6 @@ class HeavyKnowledge(Knowledge):
         check_int("HeavyKnowledge.ownership_size", self.ownership_size, 0)
         check_int("HeavyKnowledge.playout_scratch", self.playout_scratch, 0)
         check_int("HeavyKnowledge.experience_visits", self.experience_visits, 0)
+        check_number("HeavyKnowledge.experience_cost", self.experience_cost, 0.0)
         if (self.ownership is None) != (self.ownership_size == 0):
             raise ValueError("HeavyKnowledge.ownership and ownership_size come together")

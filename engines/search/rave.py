@@ -49,7 +49,7 @@ VISITS, WINS, AVISITS, AWINS, PVISITS, PWINS = range(6)
 M_OWNED = 4
 # params fields
 (P_EQUIV, P_C, P_EXPAND, P_FPU, P_AMAF, P_EVEN, P_HAS_EXP, P_GENERIC, P_HAS_OWNER, P_EXCLUDE, P_CAP,
- P_PRIOR_AMAF, P_EXP_VISITS, P_NPARAMS) = range(14)
+ P_PRIOR_AMAF, P_EXP_VISITS, P_EXP_COST, P_NPARAMS) = range(15)
 EXPERIENCED = 1  # tree_i flag: the node's children have had the experience kernel's virtual experience
 
 
@@ -197,7 +197,10 @@ def _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_param
 def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first_by, actions, vis, win, owner,
              exp_params, playout_params, rng, n_sims, legal, rollout_moves, apply, terminal, to_move, result,
              traced_playout, experience, ownership):
-    """Runs n_sims simulations from the root; returns how many ran."""
+    """Runs up to n_sims simulations from the root, each late experience counting as P_EXP_COST of
+    them (so that a batch sized by the clock takes as long whatever the network does: a burst of
+    forward passes cannot carry a batch past the deadline); returns how many simulations ran (at
+    least one)."""
     root = meta[M_ROOT]
     expand_visits = params[P_EXPAND]
     exclude = np.int64(params[P_EXCLUDE])
@@ -208,7 +211,10 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
     late = params[P_HAS_EXP] != 0.0 and params[P_EXP_VISITS] > 0.0
     exp_visits = params[P_EXP_VISITS]
     root_mover = to_move(root_state)
-    for _ in range(n_sims):
+    done = 0
+    work = 0.0  # the late experience's cost in simulations (a batch is a budget of work, see below)
+    while done < n_sims and (done == 0 or done + work < n_sims):
+        done += 1
         scratch[:] = root_state
         node = root
         depth = 0
@@ -218,6 +224,7 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
             if late and (tree_i[node, FLAGS] & EXPERIENCED) == 0 \
                     and tree_f[node, VISITS] - tree_f[node, PVISITS] >= exp_visits:
                 _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_params, params, experience)
+                work += params[P_EXP_COST]
             node = _select(tree_f, tree_i, node, params)
             m = tree_i[node, MOVE]
             apply(scratch, m)
@@ -286,7 +293,7 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
                     if m != exclude and first_by[mover, m] >= d:
                         tree_f[ch, AVISITS] += 1.0
                         tree_f[ch, AWINS] += v
-    return n_sims
+    return done
 
 
 def default_knowledge(game):
@@ -341,6 +348,7 @@ class Rave(TreeSearch):
         p[P_CAP] = 3 * na
         p[P_PRIOR_AMAF] = 1.0 if config.prior_amaf else 0.0
         p[P_EXP_VISITS] = int(getattr(knowledge, "experience_visits", 0))
+        p[P_EXP_COST] = float(getattr(knowledge, "experience_cost", 0.0))
         self.params = p
         self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
             (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
