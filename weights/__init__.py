@@ -3,8 +3,8 @@ installed plies finds them wherever it lives:
 
   hex/hex{size}.onnx + .json   the Hex actor networks played by the adapters (sidecar: how each was made)
   hex/ship{size}.toml          the training recipe of each of them
-  hex/prior{size}.onnx + .json the policy CNN the adapters' RAVE search takes as its prior (sidecar: its
-                               teacher, its fitting, and the sizes it plays under "plays")
+  hex/prior{size}.onnx + .json a policy CNN the adapters' RAVE search takes as its prior where one is
+                               shipped (none is yet; sidecar: its teacher, its fitting, "plays")
   hex/hex.toml                 the seed's demonstration run (make train-hex)
   hex/topp5/                   the networks a 200-episode 5x5 run saved, for the TOPP demonstration
 

@@ -11,8 +11,9 @@ the layout of engines/knowledge/mlp.py, so loading is a concatenation.
 
 A network plays the n x n board whose observation it takes (3*n*n inputs) and whose cells it rates
 (n*n outputs).  A Hex CNN's weights fit every board: it plays the size its sidecar says it was taught
-on, and the sizes its sidecar lists under "plays" (those it was measured on, by whoever fitted it).  Everything that goes wrong in reading one (no file, not ONNX, no policy weights,
-layers of no board, another board size than asked for) is a NetworkError naming the file.
+on, and the sizes its sidecar lists under "plays" (those it was measured on, by whoever fitted it).
+Everything that goes wrong in reading one (no file, not ONNX, no policy weights, layers of no board,
+another board size than asked for) is a NetworkError naming the file.
 """
 import dataclasses
 import json
@@ -186,7 +187,7 @@ def shipped_prior_path(size: int) -> pathlib.Path | None:
         return path
     for other in sorted(weights.HEX_DIR.glob("prior*.onnx")):
         sidecar = sidecar_path(other)
-        if sidecar.is_file() and int(size) in json.loads(sidecar.read_text()).get("plays", []):
+        if sidecar.is_file() and int(size) in also_plays(json.loads(sidecar.read_text()), other):
             return other
     return None
 

@@ -184,7 +184,14 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
     rng = np.random.default_rng(seed)
     history, policy, value = [], None, None
     started = time.perf_counter()
-    games = sum(s["games"] for s in settings)
+    how = ("supervised on the teacher's games (engines/learn/hex_teacher.py): the root visit distribution of "
+           "RAVE with all the Hex knowledge as the policy target, the game's result as the value target (an "
+           "MLP's; a CNN is a policy alone)")
+    teacher = {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
+               "games": sum(s["games"] for s in settings),
+               "positions": int(len(train["x"]) // AUGMENTED + len(held["x"])),
+               "cpu_seconds": sum(s["seconds"] for s in settings)}
+    shape = {"hidden": list(hidden)} if conv is None else {"conv": {"channels": conv[0], "layers": conv[1]}}
     for epoch in range(1, epochs + 1):
         order = rng.permutation(len(train["x"]))
         for i in range(0, len(order), batch_size):
@@ -201,15 +208,8 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
                 "teacher_move_match": policy[1]["teacher_move_match"]}
         if value is not None:
             best.update(value_epoch=value[1]["epoch"], value_loss=value[1]["value_loss"])
-        sidecar = {"size": size, "how": "supervised on the teacher's games (engines/learn/hex_teacher.py): the root "
-                                        "visit distribution of RAVE with all the Hex knowledge as the policy target, "
-                                        "the game's result as the value target (an MLP's; a CNN is a policy alone)",
-                   "teacher": {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),
-                               "games": games, "positions": int(len(train["x"]) // AUGMENTED + len(held["x"])),
-                               "cpu_seconds": sum(s["seconds"] for s in settings)},
-                   "training": {**({"hidden": list(hidden)} if conv is None else
-                                   {"conv": {"channels": conv[0], "layers": conv[1]}}),
-                                "epochs": epoch, "of_epochs": epochs, "batch_size": batch_size,
+        sidecar = {"size": size, "how": how, "teacher": teacher,
+                   "training": {**shape, "epochs": epoch, "of_epochs": epochs, "batch_size": batch_size,
                                 "learning_rate": learning_rate, "seed": seed,
                                 "symmetries": AUGMENTED, "cpu_seconds": time.perf_counter() - started},
                    "held_out": best}

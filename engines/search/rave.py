@@ -16,13 +16,14 @@ c > 0), beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv) (michi's form of 
 schedule); a child without any experience gets ``fpu``.  Expansion: a leaf with ``expand_visits``
 real visits (the root at once) gets the children kernel's moves, each with the experience kernel's
 virtual visits and wins; with a costly experience kernel (a network: the knowledge's
-``experience_visits`` > 0) the children start with the even prior, and the experience is added to them
-when their parent has that many real visits, so that it runs once for many simulations.  Playout: the knowledge's traced playout (a policy in compiled code; the
-game's rollout_moves chosen uniformly when the knowledge has none), leaving the final position for
-the ownership kernel.  Backup: results along the path, then AMAF: every node on the path credits
-each child whose move the node's mover played first at or below the node, in the tree or in the
-playout (players alternate, one move a ply; a move traced as -1, or the knowledge's
-``amaf_exclude`` action such as Go's pass, earns no credit).
+``experience_visits`` > 0) the children start with the even prior, and the experience is added to
+them when their parent has that many real visits, so that it runs once for many
+simulations.  Playout: the knowledge's traced playout (a policy in compiled code; the game's
+rollout_moves chosen uniformly when the knowledge has none), leaving the final position for the
+ownership kernel.  Backup: results along the path, then AMAF: every node on the path credits each
+child whose move the node's mover played first at or below the node, in the tree or in the playout
+(players alternate, one move a ply; a move traced as -1, or the knowledge's ``amaf_exclude`` action
+such as Go's pass, earns no credit).
 
 The kernel is resumable, so the Python side runs it in batches and checks the clock between them;
 search() on the same state goes on with the same tree (visits and ownership accumulate),
@@ -166,7 +167,6 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
         tree_f[row, AWINS] = win[i] if prior_amaf else 0.0
     tree_i[node, FIRST] = used
     tree_i[node, COUNT] = n
-    tree_i[node, FLAGS] = 0
     meta[M_NODES] = used + n
     return True
 
