@@ -22,6 +22,9 @@ from bench.strength import wilson
 from standins.hex_referee import GtpProcess, referee_game
 
 
+SLOWEST = 5  # the slowest genmoves of each side, with where they were played, in the JSON
+
+
 def match(args_a: list[str], args_b: list[str], games: int, size: int, seed: int = 0) -> dict:
     """games between engine A and engine B, A black in the even games; wins and seconds per genmove."""
     a, b = GtpProcess(args_a), GtpProcess(args_b)
@@ -29,10 +32,13 @@ def match(args_a: list[str], args_b: list[str], games: int, size: int, seed: int
     wins = {"A": 0, "B": 0}
     a_by_colour = {"black": [0, 0], "white": [0, 0]}  # A's wins and games as each colour
     lengths = []
+    where = {"A": [], "B": []}  # (game, move number) of each genmove, in the order of p.seconds
     try:
         for g in range(games):
             players = (a, b) if g % 2 == 0 else (b, a)
             winner, moves = referee_game(players, size, rng)
+            for name, colour in (("A", g % 2), ("B", 1 - g % 2)):
+                where[name] += [(g + 1, m + 1) for m in range(colour, len(moves), 2)]
             wins["A" if players[winner] is a else "B"] += 1
             colour = "black" if g % 2 == 0 else "white"
             a_by_colour[colour][0] += int(players[winner] is a)
@@ -44,11 +50,13 @@ def match(args_a: list[str], args_b: list[str], games: int, size: int, seed: int
         a.close()
         b.close()
 
-    def timing(p):
-        return {"median_s": statistics.median(p.seconds), "max_s": max(p.seconds), "moves": len(p.seconds)}
+    def timing(p, name):
+        slowest = sorted(zip(p.seconds, where[name]), reverse=True)[:SLOWEST]
+        return {"median_s": statistics.median(p.seconds), "max_s": max(p.seconds), "moves": len(p.seconds),
+                "slowest": [{"game": g, "move": m, "s": round(s, 3)} for s, (g, m) in slowest]}
     return {"A": args_a, "B": args_b, "size": size, "games": games, "wins": wins, "A_by_colour": a_by_colour,
             "ci95_A": wilson(wins["A"] / games, games), "mean_length": statistics.mean(lengths),
-            "time_A": timing(a), "time_B": timing(b)}
+            "time_A": timing(a, "A"), "time_B": timing(b, "B")}
 
 
 def table_row(r: dict) -> str:
