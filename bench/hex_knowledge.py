@@ -37,6 +37,7 @@ from engines.search import Limits, make_searcher
 
 RESULTS = Path(__file__).resolve().parent / "results"
 DEFAULT_CONFIG = {"c": 0.7, "expand_visits": 4}  # plies-gtp-hex's search settings
+ROLLOUT_CONFIG = {"rollout": "network", "epsilon": 0.1}  # plies-gtp-hex --network's playouts (its default epsilon)
 PUCT_CONFIG = {"selection": "puct", "c": 1.5, "rollout": "value"}  # AlphaZero style: the value head, no playouts
 RAVE_SPEED = ("rave:none", "rave:all")  # the RAVE search's simulations per second, without and with the knowledge
 VARIANTS = {"patterns": (True, False, False), "inferior": (False, True, False),
@@ -61,8 +62,13 @@ def engine(game, spec: str, seed: int):
     file (engines/learn/hex_teacher.py): "rave:KNOWLEDGE:FILE[:visits=V,low=L,high=H]" (the network's
     policy as RAVE's prior experience, with engines.knowledge.hex.network_prior_strength's settings)
     or "puct:FILE" (MCTS with PUCT over the network's priors and its value head at the leaves, no
-    playouts)."""
+    playouts), or "rollout:FILE" (MCTS in the network's epsilon-greedy playouts: plies-gtp-hex
+    --network FILE)."""
     search, _, rest = spec.partition(":")
+    if search == "rollout":
+        from engines.knowledge.network import load_network
+        policy, _ = load_network(rest, game.size)
+        return make_hex_searcher(game, None, "none", policy, {**DEFAULT_CONFIG, **ROLLOUT_CONFIG}, seed, 1 << 22)
     if search == "puct":
         from engines.knowledge.network import load_network, load_value_network
         from engines.learn.value_net import value_knowledge
@@ -71,7 +77,7 @@ def engine(game, spec: str, seed: int):
                              capacity=1 << 22)
     knowledge, _, network = rest.partition(":")
     if search not in SEARCHES:
-        raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE[:FILE], mcts:KNOWLEDGE or puct:FILE")
+        raise ValueError(f"engine {spec!r}: rave:KNOWLEDGE[:FILE], mcts:KNOWLEDGE, puct:FILE or rollout:FILE")
     if network:
         if search != "rave":
             raise ValueError(f"engine {spec!r}: a network goes with rave (rave:KNOWLEDGE:FILE) or puct (puct:FILE)")

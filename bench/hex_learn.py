@@ -5,6 +5,8 @@ bench/results/hex_learn.{md,json}:
     nice .venv/bin/python -m bench.hex_learn topp            # make train-hex's run (200 episodes, K=4, 5x5) + TOPP
     nice .venv/bin/python -m bench.hex_learn random          # shipped 5/6/7 greedy vs uniform random, 200 games each
     nice .venv/bin/python -m bench.hex_learn openspiel       # shipped 5x5 + search vs OpenSpiel MCTS, 1 s a move
+    nice .venv/bin/python -m bench.hex_learn versus --candidate 'runs/x/hex{size}.onnx' --baseline 'weights/hex/hex{size}.onnx'
+                                                             # greedy against greedy from every one-stone opening
     nice .venv/bin/python -m bench.hex_learn throughput      # episodes/min (1 and 2 workers), rollouts/s
 
 Strength matches report both sides' measured time per move.
@@ -73,6 +75,36 @@ def part_random(args) -> dict:
         out[f"hex{size}"] = {"games": args.games, "wins": sum(wins), "win_rate": sum(wins) / args.games,
                              "as_first": f"{wins[0]}/{half}", "as_second": f"{wins[1]}/{args.games - half}",
                              "network": meta.get("layers"), "episodes": meta.get("episode")}
+        print(f"hex{size}: {out[f'hex{size}']}", file=sys.stderr)
+    return out
+
+
+def part_versus(args) -> dict:
+    """A candidate network against a baseline (default: the shipped one), both greedy: from every
+    one-stone opening (black's first stone on each cell), once with each network as black.  Greedy
+    play is deterministic, so the openings are what makes the games differ."""
+    from bench.strength import wilson
+    from engines.games import make_game
+    from engines.knowledge.network import greedy_move, load_network
+    if not args.candidate:
+        raise SystemExit("versus: --candidate PATTERN (a network file, {size} for the board size)")
+    out = {"command": f"nice .venv/bin/python -m bench.hex_learn versus --candidate '{args.candidate}' "
+                      f"--baseline '{args.baseline}'"}
+    for size in args.sizes:
+        game = make_game("hex", size=size)
+        nets = [load_network(pattern.format(size=size), size)[0] for pattern in (args.candidate, args.baseline)]
+        wins = [0, 0]  # the candidate's wins as black, as white
+        for cell in range(game.num_actions):
+            for black in (0, 1):  # which network plays black (0: the candidate)
+                state = game.play(game.initial_state(), cell)
+                while not game.is_terminal(state):
+                    net = nets[black if game.to_move(state) == 0 else 1 - black]
+                    state = game.play(state, greedy_move(game, state, net))
+                wins[black] += (game.winner(state) == 0) == (black == 0)
+        n = game.num_actions
+        low, high = wilson(sum(wins) / (2 * n), 2 * n)
+        out[f"hex{size}"] = {"games": 2 * n, "candidate_wins": sum(wins), "ci95": [round(low, 3), round(high, 3)],
+                             "as_black": f"{wins[0]}/{n}", "as_white": f"{wins[1]}/{n}"}
         print(f"hex{size}: {out[f'hex{size}']}", file=sys.stderr)
     return out
 
@@ -166,7 +198,8 @@ def rollout_rates(args) -> dict:
             "compiled_over_onnxruntime": compiled / ort}
 
 
-PARTS = {"topp": part_topp, "random": part_random, "openspiel": part_openspiel, "throughput": part_throughput}
+PARTS = {"topp": part_topp, "random": part_random, "openspiel": part_openspiel, "throughput": part_throughput,
+         "versus": part_versus}
 
 
 def write(results: dict) -> None:
@@ -198,6 +231,9 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=5.0, help="throughput: seconds of onnxruntime rollouts")
     p.add_argument("--out", help="topp: the training directory (default runs/hex-demo)")
     p.add_argument("--retrain", action="store_true", help="topp: train again even if the directory has a run")
+    p.add_argument("--candidate", help="versus: the candidate network, a path with {size} for the board size")
+    p.add_argument("--baseline", default=str(ROOT / "weights" / "hex" / "hex{size}.onnx"),
+                   help="versus: the network it plays (default: the shipped one)")
     args = p.parse_args(argv)
     path = RESULTS / "hex_learn.json"
     results = json.loads(path.read_text()) if path.is_file() else {}

@@ -204,3 +204,36 @@ def test_a_fit_stopped_after_an_epoch_leaves_its_best_network_so_far(tmp_path):
     assert (sidecar["training"]["epochs"], sidecar["training"]["of_epochs"]) == (2, 5)
     best = min(reports, key=lambda r: r["policy_loss"])
     assert sidecar["held_out"]["policy_epoch"] == best["epoch"]
+
+
+def edge_reader(offset: tuple[int, int], weight: float = 8.0) -> ConvNetwork:
+    """A 5x5 CNN whose logits are weight on the cells next to the frame row at offset ((-1, 0): the
+    top row, (1, 0): the bottom row; the frame rows hold player 0's stones) and 0 elsewhere."""
+    net = reader(0, offset)
+    net.arrays()[0][0][hexconv.TAPS.tolist().index(list(offset)), 0, 0] = weight
+    return net
+
+
+@pytest.mark.parametrize("use", ["puct priors", "rollouts"])
+def test_mcts_asks_a_cnn_for_its_priors_and_its_playouts_as_it_asks_an_mlp(use):
+    """MCTS with a CNN (the networks shipped for 5x5-7x7 are CNNs): PUCT over its priors, or its
+    greedy playouts, from the empty 5x5 board.  A CNN that favours the top row puts the search's
+    visits there; the mirror CNN, which favours the bottom row, puts them on the bottom row."""
+    from engines.knowledge.network import policy_knowledge
+    from engines.search import make_searcher
+    from engines.search.result import Limits
+    game = make_game("hex", size=5)
+    config = ({"selection": "puct", "c": 1.0} if use == "puct priors"
+              else {"selection": "uct", "rollout": "network", "epsilon": 0.0})
+    row_visits = {}
+    for name, offset, row in (("top", (-1, 0), 0), ("bottom", (1, 0), 4)):
+        net = edge_reader(offset)
+        assert logits(net, observation(game, game.initial_state())).reshape(5, 5)[row].min() == 8.0
+        result = make_searcher("mcts", game, config, policy_knowledge(net), 0).search(
+            game.initial_state(), Limits(simulations=400))
+        visits = dict(zip(result.moves, result.visits))
+        row_visits[name] = [sum(visits[game.action(r, c)] for c in range(5)) for r in (0, 4)]
+    if use == "puct priors":
+        assert row_visits["top"][0] > 0.8 * 400 and row_visits["bottom"][1] > 0.8 * 400, row_visits
+    else:  # greedy playouts along one edge: the two CNNs' searches differ, each the other's mirror
+        assert row_visits["top"] != row_visits["bottom"], row_visits

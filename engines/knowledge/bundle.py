@@ -23,6 +23,7 @@ import numpy as np
 
 from engines import kernels as K
 from engines.knowledge import mlp
+from engines.knowledge.hexconv import ConvNetwork
 from engines.validate import check_choice, check_int
 
 NETWORK_PRIOR = "network"  # Knowledge.prior value: priors from the softmax of the policy network
@@ -85,7 +86,7 @@ class Knowledge:
     prior: object = None
     prior_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rollout_weights: np.ndarray | None = None
-    network: Network | None = None
+    network: Network | ConvNetwork | None = None  # a policy network: an MLP, or a Hex CNN (hexconv)
     children: object = None
     playout: object = None  # SIG_PLAYOUT: replaces the game's playout for MCTS rollout="random"
 
@@ -100,8 +101,8 @@ class Knowledge:
                 raise ValueError('Knowledge.prior="network" needs Knowledge.network')
         else:
             _kernel("Knowledge.prior", self.prior, K.SIG_PRIOR)
-        if self.network is not None and not isinstance(self.network, Network):
-            raise ValueError(f"Knowledge.network must be a Network or None, got {self.network!r}")
+        if self.network is not None and not isinstance(self.network, (Network, ConvNetwork)):
+            raise ValueError(f"Knowledge.network must be a Network, a ConvNetwork or None, got {self.network!r}")
         for name in ("eval_params", "value_params", "prior_params"):
             object.__setattr__(self, name, _params(f"Knowledge.{name}", getattr(self, name)))
         if self.rollout_weights is not None:

@@ -138,7 +138,7 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
 
 # A policy network as RAVE's tree prior (network_experience): each new child gets NET_VISITS virtual
 # visits, won at a rate from NET_LOW (the least likely move) to NET_HIGH (the network's favourite) in
-# proportion to its probability.  params: [visits, low, high, the packed network (mlp.pack)].
+# proportion to its probability.  params: [visits, low, high, the packed network (hexconv.pack_policy)].
 # NET_AFTER: real visits a node needs before its children get the network's experience (until then
 # the even prior): a forward pass costs tens of simulations, so it runs once for many of them.
 NET_VISITS, NET_LOW, NET_HIGH, NET_AFTER = 20.0, 0.3, 0.8, 128
@@ -151,8 +151,7 @@ def network_experience_params(network, visits: float = NET_VISITS, low: float = 
                               high: float = NET_HIGH) -> np.ndarray:
     """network_experience's params for a policy network: an MLP (engines.knowledge.bundle.Network)
     or a CNN (engines.knowledge.hexconv.ConvNetwork)."""
-    packed = hexconv.pack(network) if isinstance(network, hexconv.ConvNetwork) else mlp.pack(network)
-    return np.concatenate([np.array([visits, low, high]), packed])
+    return np.concatenate([np.array([visits, low, high]), hexconv.pack_policy(network)])
 
 
 def network_prior_strength(text: str) -> dict:
@@ -183,10 +182,7 @@ def network_experience(s, actions, n, visits, wins, params):
     obs = np.empty(3 * size * size, dtype=np.float32)
     observe(s, obs)
     logits = np.empty(size * size, dtype=np.float32)
-    if params[3] == hexconv.CONV_CODE:
-        hexconv.forward_packed(obs, size, params[3:], logits)
-    else:
-        mlp.forward_packed(obs, params[3:], logits)
+    hexconv.policy_logits(obs, params[3:], logits)
     top = -np.inf
     for i in range(n):
         top = max(top, np.float64(logits[actions[i]]))

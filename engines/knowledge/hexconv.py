@@ -14,12 +14,17 @@ says the size it was taught on (engines/knowledge/network.py checks it).
 Representation: ``params`` (float32) holds, layer by layer, the weights W (7 taps x inputs x
 outputs, row-major) then the bias b.  A packed network (``pack``, for a kernel's one float64 params
 vector) is [CONV_CODE, channels, layers, params...]; ``forward_packed`` runs it on an observation.
+
+A policy network of either kind (an MLP of engines/knowledge/mlp.py, or a CNN) goes to a compiled
+search as ``pack_policy``'s vector, and ``policy_logits`` runs it: the searches' one way to ask a
+policy network (MCTS's network playouts and PUCT priors, RAVE's prior experience).
 """
 from dataclasses import dataclass
 
 import numba as nb
 import numpy as np
 
+from engines.knowledge import mlp
 from engines.validate import check_int
 
 TAPS = np.array([[-1, 0], [-1, 1], [0, -1], [0, 0], [0, 1], [1, -1], [1, 0]], dtype=np.int64)
@@ -70,6 +75,18 @@ class ConvNetwork:
 def pack(network: ConvNetwork) -> np.ndarray:
     return np.concatenate([np.array([CONV_CODE, network.channels, network.layers], np.float64),
                            network.params.astype(np.float64)])
+
+
+def pack_policy(network) -> np.ndarray:
+    """A policy network, an MLP (engines.knowledge.bundle.Network) or a CNN, as policy_logits' vector."""
+    return pack(network) if isinstance(network, ConvNetwork) else mlp.pack(network)
+
+
+def policy_shape(network) -> tuple[int, int]:
+    """(inputs, outputs) of a policy network, MLP or CNN."""
+    if isinstance(network, ConvNetwork):
+        return PLANES * network.size ** 2, network.size ** 2
+    return int(network.layers[0]), int(network.layers[-1])
 
 
 def frame(n: int) -> np.ndarray:
@@ -151,3 +168,13 @@ def forward(x, n, params, channels, layers, out):
 def forward_packed(x, n, packed, out):
     """forward() of a packed network."""
     forward(x, n, packed[3:], np.int64(packed[1]), np.int64(packed[2]), out)
+
+
+@nb.njit(cache=True)
+def policy_logits(x, packed, out):
+    """The logits of a packed policy network (pack_policy), MLP or CNN, on the flat observation x (a
+    CNN's board side is read from x: 3 * n * n values)."""
+    if packed[0] == CONV_CODE:
+        forward_packed(x, np.int64(np.sqrt(x.shape[0] // PLANES) + 0.5), packed, out)
+    else:
+        mlp.forward_packed(x, packed, out)

@@ -203,15 +203,9 @@ def policy_knowledge(network: Network) -> Knowledge:
 
 
 def logits(network: Network | ConvNetwork, x: np.ndarray) -> np.ndarray:
-    """The compiled forward pass (engines/knowledge/mlp.py or hexconv.py) on one flat input."""
-    if isinstance(network, ConvNetwork):
-        out = np.empty(network.size * network.size, dtype=np.float32)
-        hexconv.forward(np.ascontiguousarray(x, dtype=np.float32), network.size, network.params,
-                        network.channels, network.layers, out)
-        return out
-    out = np.empty(network.layers[-1], dtype=np.float32)
-    mlp.forward(np.ascontiguousarray(x, dtype=np.float32), network.params,
-                np.asarray(network.layers, dtype=np.int64), np.int64(network.activation_code), out)
+    """The compiled forward pass (hexconv.policy_logits: an MLP or a CNN) on one flat input."""
+    out = np.empty(hexconv.policy_shape(network)[1], dtype=np.float32)
+    hexconv.policy_logits(np.ascontiguousarray(x, dtype=np.float32), hexconv.pack_policy(network), out)
     return out
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from numba import types
 
 from engines import kernels as K
-from engines.knowledge import mlp
+from engines.knowledge.hexconv import pack_policy, policy_logits, policy_shape
 from engines.knowledge.bundle import NETWORK_PRIOR
 from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
 from engines.rng import below, make_rng, uniform
@@ -43,8 +43,8 @@ PRUNED = 1
 
 # params fields (float64 vector handed to the kernel, built from MCTSConfig)
 P_SELECT, P_C, P_PRIOR_USE, P_PRIOR_STRENGTH, P_PRIOR_BIAS, P_ROLLOUT, P_EPSILON, P_ROLLOUT_LIMIT, \
-    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_NET_ACT, P_PRIOR_NET, P_PARENT_VISITS, P_PRIOR_ROUNDED, \
-    P_PRIOR_PLAYER0, P_EXPAND_DESCENDS, P_NPARAMS = range(20)
+    P_PP, P_PP_RD, P_PP_MIN, P_EXPAND, P_FPU, P_PRIOR_NET, P_PARENT_VISITS, P_PRIOR_ROUNDED, \
+    P_PRIOR_PLAYER0, P_EXPAND_DESCENDS, P_NPARAMS = range(19)
 # codes of the parts chosen by MCTSConfig, as the kernel reads them from params
 SELECT_UCB1, SELECT_UCT, SELECT_PUCT = 0, 1, 2
 PRIOR_NONE, PRIOR_INIT, PRIOR_ADDITIVE, PRIOR_MULTIPLICATIVE = 0, 1, 2, 3
@@ -104,7 +104,7 @@ class MCTSConfig:
         check_bool("MCTSConfig.progressive_pruning", self.progressive_pruning)
         check_bool("MCTSConfig.expand_descends", self.expand_descends)
 
-    def to_params(self, net_activation: int = 0, prior_from_network: bool = False) -> np.ndarray:
+    def to_params(self, prior_from_network: bool = False) -> np.ndarray:
         p = np.zeros(P_NPARAMS, dtype=np.float64)
         p[P_SELECT] = SELECTIONS[self.selection]
         p[P_C] = self.c
@@ -119,7 +119,6 @@ class MCTSConfig:
         p[P_PP_MIN] = self.pp_min_samples
         p[P_EXPAND] = self.expand_visits
         p[P_FPU] = self.fpu
-        p[P_NET_ACT] = net_activation
         p[P_PRIOR_NET] = 1.0 if prior_from_network else 0.0
         p[P_PARENT_VISITS] = PARENT_VISITS[self.parent_visits]
         p[P_PRIOR_ROUNDED] = 1.0 if self.prior_counts == "rounded" else 0.0
@@ -199,8 +198,8 @@ def _prune(tree_f, tree_i, root, params):
 
 
 @nb.njit(cache=True)
-def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_params, net_layers,
-            obs, logits, legal, prior, observe):
+def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed, obs,
+            logits, legal, prior, observe):
     """Create the children of node, where player ``mover`` is to move; False when it has none or the
     pool is full."""
     n = legal(scratch, actions)
@@ -213,7 +212,7 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
     need_prior = params[P_PRIOR_USE] != PRIOR_NONE or params[P_SELECT] == SELECT_PUCT
     if need_prior and params[P_PRIOR_NET] != 0.0:  # softmax of the policy network over the legal moves
         observe(scratch, obs)
-        mlp.forward(obs, net_params, net_layers, np.int64(params[P_NET_ACT]), logits)
+        policy_logits(obs, net_packed, logits)
         top = -1e30
         for i in range(n):
             top = max(top, logits[actions[i]])
@@ -271,8 +270,8 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
 
 
 @nb.njit(cache=True)
-def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_params, net_layers, obs, logits,
-                    rollout_moves, apply, terminal, result, observe, prior):
+def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_packed, obs, logits, rollout_moves,
+                    apply, terminal, result, observe, prior):
     """A rollout driven by a weight vector (ROLLOUT_WEIGHTED), the prior kernel (ROLLOUT_PRIOR) or an
     epsilon-greedy network (ROLLOUT_NETWORK)."""
     mode = params[P_ROLLOUT]
@@ -316,7 +315,7 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
             pick = below(rng, n)
         else:
             observe(s, obs)
-            mlp.forward(obs, net_params, net_layers, np.int64(params[P_NET_ACT]), logits)
+            policy_logits(obs, net_packed, logits)
             best = -1e30
             for i in range(n):
                 if logits[actions[i]] > best:
@@ -330,7 +329,7 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
 _SIM_SIG = types.int64(
     K.STATE, K.STATE, types.float32[:, ::1], types.int32[:, ::1], types.int64[::1], K.PARAMS,
     types.int64[::1], types.int64[::1], K.ACTIONS, types.float64[::1], K.PARAMS, K.PARAMS, K.PARAMS,
-    types.float32[::1], types.int64[::1], types.float32[::1], types.float32[::1], K.RNG, types.int64,
+    K.PARAMS, types.float32[::1], types.float32[::1], K.RNG, types.int64,
     K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL),
     K.ftype(K.SIG_TO_MOVE), K.ftype(K.SIG_RESULT), K.ftype(K.SIG_PLAYOUT), K.ftype(K.SIG_OBSERVE),
     K.ftype(K.SIG_PRIOR), K.ftype(K.SIG_VALUE))
@@ -338,7 +337,7 @@ _SIM_SIG = types.int64(
 
 @nb.njit(_SIM_SIG, cache=True)
 def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, path_mover, actions, priors,
-                    prior_params, weights, value_params, net_params, net_layers, obs, logits, rng, n_sims,
+                    prior_params, weights, value_params, net_packed, obs, logits, rng, n_sims,
                     legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value):
     """Runs n_sims simulations from the root; returns how many ran."""
     root = meta[M_ROOT]
@@ -354,7 +353,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         path_mover[0] = 1 - to_move(scratch)
         if not descends and tree_i[root, COUNT] == 0 and not terminal(scratch):  # the root first
             _expand(tree_f, tree_i, meta, root, to_move(scratch), scratch, actions, priors, prior_params, params,
-                    net_params, net_layers, obs, logits, legal, prior, observe)
+                    net_packed, obs, logits, legal, prior, observe)
         # selection
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2 and not (flat and depth >= 1):
             mover = to_move(scratch)
@@ -367,8 +366,8 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         if not terminal(scratch) and depth < MAX_PATH - 2 and (depth == 0 or not flat) \
                 and (node == root or tree_f[node, VISITS] >= expand_visits):
             mover = to_move(scratch)
-            if _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_params,
-                       net_layers, obs, logits, legal, prior, observe) and (descends or node == root):
+            if _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed,
+                       obs, logits, legal, prior, observe) and (descends or node == root):
                 node = _select(tree_f, tree_i, node, params)
                 apply(scratch, tree_i[node, MOVE])
                 depth += 1
@@ -382,7 +381,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         elif rollout_mode == ROLLOUT_VALUE:
             r = value(scratch, value_params)
         else:
-            r = _policy_rollout(scratch, rng, params, actions, priors, prior_params, weights, net_params, net_layers,
+            r = _policy_rollout(scratch, rng, params, actions, priors, prior_params, weights, net_packed,
                                 obs, logits, rollout_moves, apply, terminal, result, observe, prior)
         # backup: each node's wins count for the player who made the move into it
         for i in range(depth + 1):
@@ -442,22 +441,19 @@ class MCTS(TreeSearch):
             self.rollout_weights = np.zeros(1)
         net = knowledge.network
         if net is not None:
-            if net.layers[0] != obs_size or net.layers[-1] != na:
-                raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got layers {list(net.layers)}")
-            self.net_params = net.params.copy()
-            self.net_layers = np.array(net.layers, dtype=np.int64)
-            self.net_activation = net.activation_code
+            if policy_shape(net) != (obs_size, na):
+                raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got "
+                                 f"{policy_shape(net)[0]} to {policy_shape(net)[1]}")
+            self.net_packed = pack_policy(net)
         elif config.rollout == "network":
             raise ValueError("rollout='network' needs Knowledge.network")
         else:
-            self.net_params = np.zeros(1, np.float32)
-            self.net_layers = np.array([1, 1], np.int64)
-            self.net_activation = mlp.ACT_LINEAR
+            self.net_packed = np.zeros(1)
         if config.rollout == "value" and knowledge.value is None:
             raise ValueError("rollout='value' needs a value kernel (Knowledge.value)")
         value = knowledge.value or no_value
         self.value_params = knowledge.value_params.copy()
-        self.params = config.to_params(self.net_activation, prior_from_network)
+        self.params = config.to_params(prior_from_network)
         self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
             (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
             (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
@@ -470,7 +466,7 @@ class MCTS(TreeSearch):
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
         self._obs = np.zeros(obs_size, dtype=np.float32)
-        self._logits = np.zeros(max(na, int(self.net_layers[-1])), dtype=np.float32)
+        self._logits = np.zeros(na, dtype=np.float32)
         self._path = np.empty(MAX_PATH, dtype=np.int64)
         self._path_mover = np.empty(MAX_PATH, dtype=np.int64)
         self._pool(4)
@@ -482,8 +478,8 @@ class MCTS(TreeSearch):
     def _run(self, n):
         return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
                                self._path, self._path_mover, self._actions, self._priors, self.prior_params,
-                               self.rollout_weights, self.value_params, self.net_params, self.net_layers,
-                               self._obs, self._logits, self.rng, n, *self._kernels)
+                               self.rollout_weights, self.value_params, self.net_packed, self._obs,
+                               self._logits, self.rng, n, *self._kernels)
 
     def _resume(self, root):
         first, count = self.tree_i[root, FIRST], self.tree_i[root, COUNT]
