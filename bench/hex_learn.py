@@ -74,7 +74,8 @@ def part_random(args) -> dict:
         half = args.games // 2
         out[f"hex{size}"] = {"games": args.games, "wins": sum(wins), "win_rate": sum(wins) / args.games,
                              "as_first": f"{wins[0]}/{half}", "as_second": f"{wins[1]}/{args.games - half}",
-                             "network": meta.get("layers"), "episodes": meta.get("episode")}
+                             "network": meta.get("layers") or meta.get("conv"),
+                             "trained_on": meta.get("episode") or meta.get("teacher", {}).get("games")}
         print(f"hex{size}: {out[f'hex{size}']}", file=sys.stderr)
     return out
 

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from adapters.gtp_hex import ANALYZE_COMMANDS, HexSession, Settings, make_engine
 from engines.games import make_game
+from engines.knowledge.hexconv import policy_shape
 from engines.knowledge.network import NetworkError, shipped_sizes
 from protocols import hex_gtp
 from protocols.common import ProtocolError
@@ -460,7 +461,7 @@ def test_shipped_networks_play_their_sizes_and_refuse_the_others():
     assert session.game.size == 5
     for size in sizes:
         assert engine.handle(f"boardsize {size}") == "= \n\n"
-        assert uses_network(session) and session.network.layers[-1] == size * size
+        assert uses_network(session) and policy_shape(session.network)[1] == size * size
     with pytest.raises(NetworkError, match="no shipped network for 11x11"):
         HexSession(Settings(size=11, time=0, simulations=50, seed=0, network="shipped"))
 

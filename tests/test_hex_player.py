@@ -13,6 +13,7 @@ from conftest import ROOT
 from adapters import oht_client as C
 from adapters.config import ConfigError
 from adapters.hex_player import HexPlayer, Settings
+from engines.knowledge.hexconv import policy_shape
 from engines.knowledge.network import NetworkError, shipped_network_path
 from standins.oht_server import EngineOpponent, HexBoard
 
@@ -34,7 +35,7 @@ def test_a_file_that_is_not_a_network_is_refused_when_the_player_is_built(tmp_pa
 @pytest.mark.parametrize("size", [5, 6, 7])
 def test_the_shipped_network_is_the_one_for_the_size(size):
     player = HexPlayer(Settings(network="shipped", simulations=20), size)
-    assert player.network is not None and player.network.layers[-1] == size * size
+    assert player.network is not None and policy_shape(player.network) == (3 * size * size, size * size)
     assert "network rollout" in player.describe()
 
 

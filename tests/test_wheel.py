@@ -38,7 +38,7 @@ def test_the_wheel_holds_the_shipped_networks_and_the_stand_ins(wheel):
     assert "weights/hex/hex5.onnx" in shipped
     for network in shipped:
         assert network in names and network.replace(".onnx", ".json") in names
-    assert {"weights/__init__.py", "weights/hex/hex.toml", "weights/hex/ship5.toml",
+    assert {"weights/__init__.py", "weights/hex/hex.toml",
             "weights/hex/topp5/anet_00000.onnx", "weights/hex/topp5/anet_00000.json"} <= names
     assert {"standins/__init__.py", "standins/oht_server.py", "standins/hex_referee.py",
             "engines/knowledge/network.py", "adapters/gtp_hex.py"} <= names

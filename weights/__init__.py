@@ -1,8 +1,8 @@
 """The shipped model files, installed as package data (setup.cfg [options.package_data]) so that an
 installed plies finds them wherever it lives:
 
-  hex/hex{size}.onnx + .json   the Hex actor networks played by the adapters (sidecar: how each was made)
-  hex/ship{size}.toml          the training recipe of each of them
+  hex/hex{size}.onnx + .json   the Hex actor networks played by the adapters: policy CNNs taught by the
+                               knowledge-rich search (sidecar: recipe, teacher, fitting, CPU hours, figures)
   hex/prior{size}.onnx + .json a policy CNN the adapters' RAVE search takes as its prior where one is
                                shipped (none is yet; sidecar: its teacher, its fitting, "plays")
   hex/hex.toml                 the seed's demonstration run (make train-hex)
