@@ -5,7 +5,7 @@ networks from the knowledge-rich search (engines/learn/hex_teacher.py: teacher g
   plies hex train --config weights/hex/hex.toml --episodes 200 --size 5 --display 10 --out runs/hex5
   plies hex topp runs/hex5 --games 20 [--policy stochastic] [--display]
   plies hex play [--network FILE | --size 5] [--opponent random|FILE] [--simulations 2000]
-  plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher
+  plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher [--workers 2 | --ray-address H:P]
   plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 | --conv 32,4] [--epochs 20]
 
 Every configuration key (engines/learn/config.py; `plies hex train --print-config` lists them with
@@ -134,6 +134,9 @@ def add_parsers(hexsub):
     p.add_argument("--seed", type=int, default=1, help="processes with different seeds can fill one folder")
     p.add_argument("--shard-games", type=int, default=25, help="games a shard (a file)")
     p.add_argument("--out", type=pathlib.Path, default=RUNS / "teacher", help="the shards' folder")
+    p.add_argument("--workers", type=int, default=1, help="worker processes playing shards at once")
+    p.add_argument("--ray-address", default="", help="play the shards as Ray tasks on the cluster at host:port "
+                                                     "(or 'auto'), instead of --workers")
     p.set_defaults(func=cmd_teach)
 
     p = hexsub.add_parser("fit", help="fit a policy and value network to the teacher games of --data",
@@ -152,15 +155,24 @@ def add_parsers(hexsub):
 def cmd_teach(args) -> int:
     from engines.games.hex import MAX_SIZE, MIN_SIZE
     from engines.learn.hex_teacher import write_shards
-    if not MIN_SIZE <= args.size <= MAX_SIZE or min(args.games, args.simulations, args.shard_games) < 1:
-        return fail("teach", f"--size {MIN_SIZE}..{MAX_SIZE}, and --games, --simulations, --shard-games >= 1",
-                    "settings")
+    from engines.learn.selfplay import ClusterUnreachable, check_ray_address
+    if not MIN_SIZE <= args.size <= MAX_SIZE or min(args.games, args.simulations, args.shard_games, args.workers) < 1:
+        return fail("teach", f"--size {MIN_SIZE}..{MAX_SIZE}, and --games, --simulations, --shard-games, --workers "
+                             f">= 1", "settings")
     try:
+        if args.ray_address:
+            check_ray_address(args.ray_address)  # before any file is written
         out = writable_folder(args.out, "--out")
+    except ClusterUnreachable as err:
+        return fail("teach", err, "cluster")
     except Refused as err:
         return fail("teach", err)
-    written = write_shards(out, args.size, args.games, args.simulations, args.seed, args.shard_games,
-                           progress=lambda text: print(text, flush=True))
+    try:
+        written = write_shards(out, args.size, args.games, args.simulations, args.seed, args.shard_games,
+                               progress=lambda text: print(text, flush=True), workers=args.workers,
+                               ray_address=args.ray_address)
+    except ClusterUnreachable as err:
+        return fail("teach", err, "cluster")
     print(f"{len(written)} new shards in {out}")
     return 0
 

@@ -90,7 +90,7 @@ def run(name: str, generation: str, args, certs) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         record_path = Path(tmp) / "record.json"
         command = [sys.executable, "-m", "adapters.oht_client", "--generation", generation, "--port", str(server.port),
-                   "--cert", str(certs[0]), "--seconds", str(seconds), "--network", args.network,
+                   "--cert", str(certs[0]), "--seconds", str(seconds), "--network", args.network, "--mode", args.mode,
                    "--log", str(Path(tmp) / "games.log"), "--record", str(record_path), "--quiet",
                    "--username", "bench", "--timeout", "600"]
         env = dict(os.environ, PLIES_OHT_PASSWORD="bench", IT3105_AUTH="bench")
@@ -163,6 +163,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="our time per move against OpenSpiel")
     parser.add_argument("--spiel-seconds", type=float, default=1.0, help="OpenSpiel's time per move")
     parser.add_argument("--network", default="shipped", help="our client's --network")
+    parser.add_argument("--mode", default="search", choices=("search", "greedy"), help="our client's --mode")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tag", help="a label added to the run names (to keep rows of several configurations)")
     parser.add_argument("--out", default=str(RESULTS / "oht"))

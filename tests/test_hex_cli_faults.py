@@ -102,6 +102,17 @@ def test_train_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
     assert not (tmp_path / "run").exists()  # nothing written before the check
 
 
+
+def test_teach_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
+    from adapters.hex_train import EXIT
+    with socket.socket() as s:  # a port nobody listens on (bound, never listening)
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        r = run(["hex", "teach", "--size", "3", "--games", "1", "--simulations", "10", "--ray-address",
+                 f"127.0.0.1:{port}", "--out", str(tmp_path / "teacher")], timeout=120)
+    one_line(r, EXIT["cluster"][0], f"no Ray cluster at 127.0.0.1:{port}", "ray start --head")
+    assert not (tmp_path / "teacher").exists()  # nothing written before the check
+
 def test_check_ray_address_times_out_rather_than_waiting():
     from engines.learn.selfplay import ClusterUnreachable, check_ray_address
     with pytest.raises(ClusterUnreachable, match="not host:port"):

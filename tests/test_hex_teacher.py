@@ -49,6 +49,32 @@ def test_shards_resume_where_a_run_stopped(tmp_path):
         assert set(np.unique(data["game"])) == {0}
 
 
+
+def shard_arrays(folder):
+    """Each shard file's arrays, by name (the settings' timing and date left out)."""
+    out = {}
+    for path in sorted(pathlib.Path(folder).glob("teacher-*.npz")):
+        with np.load(path) as data:
+            out[path.name] = [data[k].copy() for k in ("x", "d", "z", "game")]
+    return out
+
+
+def same_shards(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(all(np.array_equal(u, v) for u, v in zip(a[k], b[k])) for k in a)
+
+
+def test_a_shard_is_the_same_played_here_in_worker_processes_or_again_after_a_stop(tmp_path):
+    """A shard's games depend on the seed and the shard's number only: two worker processes write
+    the shards one process writes, and a shard played again (resumed) is the shard it was."""
+    T.write_shards(tmp_path / "here", 4, games=4, simulations=40, seed=3, shard_games=1)
+    T.write_shards(tmp_path / "workers", 4, games=4, simulations=40, seed=3, shard_games=1, workers=2)
+    here = shard_arrays(tmp_path / "here")
+    assert len(here) == 4 and same_shards(here, shard_arrays(tmp_path / "workers"))
+    assert not np.array_equal(here["teacher-4x4-s3-0000.npz"][0], here["teacher-4x4-s3-0001.npz"][0])
+    (tmp_path / "here" / "teacher-4x4-s3-0002.npz").unlink()
+    T.write_shards(tmp_path / "here", 4, games=4, simulations=40, seed=3, shard_games=1)
+    assert same_shards(here, shard_arrays(tmp_path / "here"))
+
 def test_a_run_stopped_while_writing_leaves_no_half_shard(tmp_path, monkeypatch):
     def stopped(file, **arrays):  # the process is stopped with half the file written
         pathlib.Path(file).write_bytes(b"half a shard")

@@ -142,3 +142,16 @@ def test_self_play_on_a_local_ray_cluster(ray_cluster, tmp_path):
     assert all(np.allclose(a.d, b.d) for a, b in zip(episodes, inline))
     trainer = Trainer(cfg, tmp_path)
     assert len(trainer.run()) == 2 and trainer.rbuf.added > 0
+
+
+def test_teacher_games_on_a_local_ray_cluster(ray_cluster, tmp_path):
+    """plies hex teach --ray-address: the shards are Ray tasks, and the same shards as played here."""
+    import numpy as np
+    from engines.learn import hex_teacher as T
+    written = T.write_shards(tmp_path / "ray", 3, games=2, simulations=20, seed=4, shard_games=1,
+                             ray_address=ray_cluster)
+    T.write_shards(tmp_path / "here", 3, games=2, simulations=20, seed=4, shard_games=1)
+    assert sorted(p.name for p in written) == ["teacher-3x3-s4-0000.npz", "teacher-3x3-s4-0001.npz"]
+    for path in written:
+        with np.load(path) as ray, np.load(tmp_path / "here" / path.name) as here:
+            assert all(np.array_equal(ray[k], here[k]) for k in ("x", "d", "z", "game"))

@@ -8,7 +8,9 @@ n*n actions (0 on the cells the search kept out: occupied, dead or dominated); z
 won the game.  The first ``sample_moves`` moves are drawn in proportion to d (so that games differ),
 the others are the search's own choice.  Games are written in shards of ``shard_games`` games
 (``teacher-<n>x<n>-s<seed>-<k>.npz``, each with the settings that made it), so a run stopped anywhere
-resumes at its first missing shard and two processes with different seeds fill one folder.
+resumes at its first missing shard and two processes with different seeds fill one folder.  A shard's
+games depend only on the seed and the shard's number (``teacher_shard``), so they are the same
+whether played here, in ``workers`` processes, or as Ray tasks on the cluster at ``ray_address``.
 
 Fitting.  ANET (engines/learn/anet.py: policy logits and the value head) on the cases of every
 shard of one board size, each case also turned by 180 degrees (Hex's symmetry); the games of every
@@ -69,37 +71,71 @@ def shard_path(folder, size: int, seed: int, shard: int) -> pathlib.Path:
     return pathlib.Path(folder) / SHARD.format(size=size, seed=seed, shard=shard)
 
 
+def teacher_shard(size: int, simulations: int, sample_moves: int, seed: int, shard: int, count: int) -> dict:
+    """The count games of one shard: the arrays of its file and its settings (the same arguments
+    give the same games wherever they run: the searcher and the sampling are seeded by seed and
+    shard)."""
+    manager = HexStateManager(size)
+    searcher = teacher_searcher(manager.game, int(np.random.SeedSequence([seed, shard]).generate_state(1)[0]))
+    rng = np.random.default_rng([seed, shard])
+    started = time.perf_counter()
+    parts = [teacher_game(manager, searcher, simulations, sample_moves, rng) for _ in range(count)]
+    x, d, z = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    game_of = np.concatenate([np.full(len(p[0]), g, np.int32) for g, p in enumerate(parts)])
+    settings = {"size": size, "simulations": simulations, "sample_moves": sample_moves, "seed": seed,
+                "shard": shard, "games": count, "teacher": "rave:all", "seconds": time.perf_counter() - started,
+                "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    return {"x": x, "d": d, "z": z, "game": game_of, "settings": settings,
+            "first_player_wins": int(sum(p[2][0] for p in parts))}
+
+
+def _teacher_shard(job: tuple) -> dict:
+    return teacher_shard(*job)
+
+
+def _played(jobs: list[tuple], workers: int, ray_address: str):
+    """teacher_shard of each job, as each is done: here, in worker processes, or as Ray tasks."""
+    if ray_address:
+        from engines.learn.selfplay import connect_ray
+        ray = connect_ray(ray_address)
+        remote = ray.remote(num_cpus=1)(teacher_shard)
+        pending = [remote.remote(*job) for job in jobs]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+    elif workers > 1 and len(jobs) > 1:
+        import multiprocessing
+        # spawn: a fresh interpreter per worker (no forked threads); numba loads its cache
+        with multiprocessing.get_context("spawn").Pool(min(workers, len(jobs))) as pool:
+            yield from pool.imap_unordered(_teacher_shard, jobs)
+    else:
+        yield from map(_teacher_shard, jobs)
+
+
 def write_shards(folder, size: int, games: int, simulations: int, seed: int = 1, shard_games: int = 20,
-                 sample_moves: int | None = None, progress=None) -> list[pathlib.Path]:
-    """Play ``games`` teacher games in shards of ``shard_games`` into folder; shards already there
-    (a resumed run) are kept and not played again.  progress(text) is told of each shard."""
+                 sample_moves: int | None = None, progress=None, workers: int = 1,
+                 ray_address: str = "") -> list[pathlib.Path]:
+    """Play ``games`` teacher games in shards of ``shard_games`` into folder (here, in ``workers``
+    processes, or as Ray tasks at ``ray_address``); shards already there (a resumed run) are kept
+    and not played again.  progress(text) is told of each shard as it is written."""
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    manager = HexStateManager(size)
     sample_moves = size if sample_moves is None else sample_moves
-    searcher = teacher_searcher(manager.game, seed)
+    jobs = [(size, simulations, sample_moves, seed, shard, min(shard_games, games - shard * shard_games))
+            for shard in range((games + shard_games - 1) // shard_games)
+            if not shard_path(folder, size, seed, shard).exists()]
     written = []
-    for shard in range((games + shard_games - 1) // shard_games):
-        path = shard_path(folder, size, seed, shard)
-        if path.exists():
-            continue
-        count = min(shard_games, games - shard * shard_games)
-        rng = np.random.default_rng([seed, shard])
-        started = time.perf_counter()
-        parts = [teacher_game(manager, searcher, simulations, sample_moves, rng) for _ in range(count)]
-        x, d, z = (np.concatenate([p[i] for p in parts]) for i in range(3))
-        game_of = np.concatenate([np.full(len(p[0]), g, np.int32) for g, p in enumerate(parts)])
-        settings = {"size": size, "simulations": simulations, "sample_moves": sample_moves, "seed": seed,
-                    "shard": shard, "games": count, "teacher": "rave:all", "seconds": time.perf_counter() - started,
-                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    for played in _played(jobs, workers, ray_address):
+        settings = played["settings"]
+        path = shard_path(folder, size, seed, settings["shard"])
         tmp = path.with_name("." + path.name)  # a hidden name: the shards' pattern never reads a half-written file
-        np.savez_compressed(tmp, x=x, d=d, z=z, game=game_of, settings=json.dumps(settings))
+        np.savez_compressed(tmp, x=played["x"], d=played["d"], z=played["z"], game=played["game"],
+                            settings=json.dumps(settings))
         tmp.replace(path)  # whole shards only: a run stopped mid-shard leaves no half shard behind
         written.append(path)
         if progress is not None:
-            wins = sum(p[2][0] for p in parts)
-            progress(f"{path.name}: {count} games, {len(x)} positions, player 0 won {wins:g}, "
-                     f"{settings['seconds']:.0f} s")
+            progress(f"{path.name}: {settings['games']} games, {len(played['x'])} positions, player 0 won "
+                     f"{played['first_player_wins']}, {settings['seconds']:.0f} s")
     return written
 
 

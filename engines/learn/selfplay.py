@@ -101,6 +101,20 @@ def _play_many(args):
     return [play_episode(cfg, network, value, s) for s in seeds]
 
 
+def connect_ray(address: str):
+    """The ray module, connected to the cluster at address (the project on its workers' path);
+    ClusterUnreachable when there is none there."""
+    check_ray_address(address)  # before Ray, which would retry for minutes
+    import ray
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, log_to_driver=False, logging_level="ERROR",
+                     runtime_env={"env_vars": {"PYTHONPATH": str(PROJECT)}})
+        except ConnectionError as err:
+            raise ClusterUnreachable(f"no Ray cluster at {address}: {err}") from None
+    return ray
+
+
 class SelfPlay:
     """Plays batches of episodes: in this process (workers = 1), in a pool of worker processes, or as
     Ray tasks on the cluster at ``ray_address``.  Use as a context manager."""
@@ -113,16 +127,8 @@ class SelfPlay:
 
     def __enter__(self):
         if self.engine == "ray":
-            check_ray_address(self.cfg.ray_address)  # before Ray, which would retry for minutes
-            import ray
-            if not ray.is_initialized():
-                try:
-                    ray.init(address=self.cfg.ray_address, log_to_driver=False, logging_level="ERROR",
-                             runtime_env={"env_vars": {"PYTHONPATH": str(PROJECT)}})
-                except ConnectionError as err:
-                    raise ClusterUnreachable(f"no Ray cluster at {self.cfg.ray_address}: {err}") from None
-            self.ray = ray
-            self._remote = ray.remote(num_cpus=1)(play_episode)
+            self.ray = connect_ray(self.cfg.ray_address)
+            self._remote = self.ray.remote(num_cpus=1)(play_episode)
         elif self.engine == "processes":
             import multiprocessing
             # spawn: a fresh interpreter per worker (no forked PyTorch threads); numba loads its cache
