@@ -238,6 +238,9 @@ def warm_up(game):
     network_experience(state, out, n, visits, wins, network_experience_params(tiny))
     tiny_cnn = hexconv.ConvNetwork(np.zeros(hexconv.param_count(2, 1), np.float32), 2, 1, game.size)
     network_experience(state, out, n, visits, wins, network_experience_params(tiny_cnn))
+    from engines.knowledge.network import logits  # the greedy moves' forward passes, called from Python
+    for network in (tiny, tiny_cnn):
+        logits(network, game.observation(state).reshape(-1))
     trace = np.empty(HP.playout_scratch(game.size), dtype=np.int64)
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))

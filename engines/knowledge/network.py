@@ -203,9 +203,16 @@ def policy_knowledge(network: Network) -> Knowledge:
 
 
 def logits(network: Network | ConvNetwork, x: np.ndarray) -> np.ndarray:
-    """The compiled forward pass (hexconv.policy_logits: an MLP or a CNN) on one flat input."""
+    """The compiled forward pass (engines/knowledge/mlp.py or hexconv.py) on one flat input.  Called
+    per move, so it runs the network's own arrays: packing it (hexconv.pack_policy, the searches'
+    one vector) would copy every parameter each time."""
+    x = np.ascontiguousarray(x, dtype=np.float32)
     out = np.empty(hexconv.policy_shape(network)[1], dtype=np.float32)
-    hexconv.policy_logits(np.ascontiguousarray(x, dtype=np.float32), hexconv.pack_policy(network), out)
+    if isinstance(network, ConvNetwork):
+        hexconv.forward(x, network.size, network.params, network.channels, network.layers, out)
+    else:
+        mlp.forward(x, network.params, np.asarray(network.layers, dtype=np.int64), np.int64(network.activation_code),
+                    out)
     return out
 
 

@@ -441,9 +441,9 @@ class MCTS(TreeSearch):
             self.rollout_weights = np.zeros(1)
         net = knowledge.network
         if net is not None:
-            if policy_shape(net) != (obs_size, na):
-                raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got "
-                                 f"{policy_shape(net)[0]} to {policy_shape(net)[1]}")
+            inputs, outputs = policy_shape(net)
+            if (inputs, outputs) != (obs_size, na):
+                raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got {inputs} to {outputs}")
             self.net_packed = pack_policy(net)
         elif config.rollout == "network":
             raise ValueError("rollout='network' needs Knowledge.network")
