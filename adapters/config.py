@@ -81,6 +81,9 @@ def read_toml(path) -> dict:
             return tomllib.load(f)
     except FileNotFoundError:
         return {}
+    except UnicodeDecodeError as err:  # tomllib reads UTF-8 only
+        raise ConfigError(f"cannot read the settings file {path}: not UTF-8 text ({err.reason} at byte "
+                          f"{err.start})") from None
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"cannot read the settings file {path}: {err}") from None
 
@@ -116,6 +119,26 @@ def load(cls, *, file=None, env_prefix: str | None = None, env=os.environ, flags
     except (TypeError, ValueError) as err:  # the dataclass's own checks: say where the values came from
         given = "; ".join(f"{key} from {source}" for key, source in sources.items())
         raise ConfigError(f"{err}" + (f" ({given})" if given else "")) from None
+
+
+def add_setting_flags(parser, cls, skip=()) -> None:
+    """One command-line flag per field of the settings dataclass cls (``--key-name``; dest the key),
+    with its meaning and default as help; None when not given, so the file and the environment
+    decide.  Values are text converted by ``load`` (one conversion for flags, files and environment:
+    a bool flag takes true/false/1/0/yes/no/on/off).  ``skip``: keys the adapter gives flags itself."""
+    for f in dataclasses.fields(cls):
+        if f.name in skip:
+            continue
+        choices = f.metadata.get("choices")
+        parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
+                            metavar=None if choices else f.name.upper(),
+                            choices=None if choices is None else [str(c) for c in choices],
+                            help=f"{f.metadata.get('meaning', '')} [default {f.default!r}]")
+
+
+def setting_flags(args, cls) -> dict:
+    """The flags ``add_setting_flags`` made, read back from argparse's namespace (None: not given)."""
+    return {f.name: getattr(args, f.name, None) for f in dataclasses.fields(cls)}
 
 
 def describe(cls, env_prefix: str | None = None) -> str:

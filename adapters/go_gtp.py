@@ -23,7 +23,7 @@ cleanup phase).  The engine resigns when its win rate stays below ``resign_thres
 when the opponent has passed and counting the board (dead stones removed) wins.
 
 Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
-(adapters/go_clock.py: more in the opening and middle game, a safety margin, never more than the
+(engines/players/clock.py: more in the opening and middle game, a safety margin, never more than the
 time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds
 and/or ``--simulations`` simulations.  Time counts from the command's arrival.  ``--threads K``
 searches K trees at once, one per core (root parallelism, engines/search/parallel.py).
@@ -35,7 +35,7 @@ shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones re
 
 Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
 plies-gtp says so on stderr and compiles in the background.  While the controller has set a time
-limit, genmove answers at once with a legal fallback move (adapters/go_rules.py), so the compile
+limit, genmove answers at once with a legal fallback move (engines/games/reference/go.py), so the compile
 never loses a game on time; with no time limit (GoGui, Sabaki, regression runs: nobody's clock runs)
 a genmove waits for the compile and plays the engine's move.  Commands the fallback board cannot
 answer (scoring, analysis, SGF, handicap) wait for the compile.
@@ -56,16 +56,17 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from adapters import go_rules, gtp_serve
-from adapters.coldstart import Compiler
+from adapters import gtp_serve
+from engines.games.reference import go as go_rules
+from engines.players.coldstart import Compiler
 from adapters.config import ConfigError, setting
-from adapters.go_clock import GameClock, TimeControl, TimeSettingsError
+from engines.players.clock import GameClock, TimeControl, TimeSettingsError
 from engines.errors import IllegalMove
 from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
-# The engine is imported once its compiled kernels are in the cache (adapters/coldstart.py).
+# The engine is imported once its compiled kernels are in the cache (engines/players/coldstart.py).
 np = Go = Limits = make_searcher = go_ownership = None
 
 NAME = "plies"
@@ -654,7 +655,7 @@ class GoSession(gtp_serve.TreeRecord, Board):
 
 class ColdStart(Board):
     """The session while the compiled-kernel cache is cold: the game on a pure-Python board
-    (adapters/go_rules.py); a timed genmove gets a quick legal fallback move, an untimed one and
+    (engines/games/reference/go.py); a timed genmove gets a quick legal fallback move, an untimed one and
     every command the board cannot answer wait for the compile; then a GoSession replays the game
     and answers everything."""
 

@@ -53,15 +53,16 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from adapters import gtp_serve, hex_rules, hex_search
-from adapters.coldstart import Compiler
+from adapters import gtp_serve, hex_search
+from engines.games.reference import hex as hex_rules
+from engines.players.coldstart import Compiler
 from adapters.config import ConfigError, setting
-from adapters.hex_rules import MAX_SIZE, MIN_SIZE
+from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from protocols import gtp, hex_gtp
 from protocols.common import ProtocolError, Quit
 
 # The engine is imported only once its compiled kernels are in the cache (``_import_engine``): an
-# import from a cold cache compiles them, longer than anyone waits for an answer (adapters/coldstart.py).
+# import from a cold cache compiles them, longer than anyone waits for an answer (engines/players/coldstart.py).
 np = make_game = Limits = None
 NetworkError = load_network = network_size = shipped_network_path = shipped_sizes = None
 
@@ -410,8 +411,8 @@ def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
 
 
 class ColdStart(PlayRules):
-    """The session while the compiled-kernel cache is cold (adapters/coldstart.py): the same commands
-    and answers on a pure-Python board (adapters/hex_rules.py), genmove a quick fallback move (never a
+    """The session while the compiled-kernel cache is cold (engines/players/coldstart.py): the same commands
+    and answers on a pure-Python board (engines/games/reference/hex.py), genmove a quick fallback move (never a
     swap); at the first command after the background compile is done, a HexSession is built from the
     board and its history, and every command goes to it from then on."""
 

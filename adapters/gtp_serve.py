@@ -79,7 +79,7 @@ class TreeRecord:
     def went_on(self, before, action: int, after, record) -> None:
         """The game went from before to after by action (record goes into ``moves``); the tree is
         kept when it stood at before."""
-        import numpy as np  # here, not at the top: a cold start answers without numpy (adapters/coldstart.py)
+        import numpy as np  # here, not at the top: a cold start answers without numpy (engines/players/coldstart.py)
         if self.tree_state is not None and np.array_equal(self.tree_state, before):
             self.searcher.advance(action)
             self.tree_state = after

@@ -18,7 +18,7 @@ empty cell, noted in ``notes``): a tournament forfeits nothing for a slow or bro
 for an illegal or missing move.
 
 This module imports the engine only when a player is built (``engine()``): importing it (for
-``Settings``) from a cold compiled-kernel cache compiles nothing (adapters/coldstart.py).
+``Settings``) from a cold compiled-kernel cache compiles nothing (engines/players/coldstart.py).
 """
 import time
 from dataclasses import dataclass

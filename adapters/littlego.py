@@ -8,7 +8,7 @@ handler (``Player.position``) and the small file transport around it (``play``).
      when they cannot follow each other by the host's rules (a chain without liberty; the current
      board is not the previous one after one opponent stone and its captures, or unchanged after a
      pass; a colour that does not match the stones), judged in pure Python
-     (adapters/littlego_rules.py), a warning goes to stderr and the player plays on the current
+     (engines/games/reference/littlego.py), a warning goes to stderr and the player plays on the current
      board as given, its ko judged against the previous board as the host judges it;
   2. a fallback move (the most captures, milliseconds) is written to output.txt and a CPU-time
      watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs long
@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters import config
-from adapters import littlego_rules as rules
+from engines.games.reference import littlego as rules
 from adapters.config import ConfigError, setting
 from engines.errors import IllegalMove
 from protocols.common import PASS, EndOfInput, ProtocolError

@@ -14,10 +14,10 @@ Every way a session ends is an exception (protocols/oht.py, protocols/common.py,
 the socket's OSError, a NetworkError for a network that cannot play the series' size), turned into
 an exit status and a line of the record in one place (OUTCOMES); the socket is closed in every case.
 
-A cold compiled-kernel cache (adapters/coldstart.py) costs no time on the server's clock: the agent
+A cold compiled-kernel cache (engines/players/coldstart.py) costs no time on the server's clock: the agent
 builds its ``Compiler`` before any engine module is imported (this module imports none), and until
 the kernels are compiled (in a background process) it answers each action with a quick legal move
-of the board the server sent (adapters/hex_rules.py ``fallback_move``); once they are, it builds the
+of the board the server sent (engines/games/reference/hex.py ``fallback_move``); once they are, it builds the
 series' HexPlayer as from a warm cache (which changes nothing at all).
 
 Credentials: the username, player name and answers come from ``Login``; the password (generation A)
@@ -38,8 +38,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters import config, hex_rules
-from adapters.coldstart import Compiler   # first: nothing here imports the engine (adapters/coldstart.py)
+from adapters import config
+from engines.games.reference import hex as hex_rules
+from engines.players.coldstart import Compiler   # first: nothing here imports the engine (engines/players/coldstart.py)
 from adapters.config import ConfigError
 from adapters.hex_player import HexPlayer, Settings, engine
 from engines.errors import NetworkError  # light: the engine itself is imported once compiled

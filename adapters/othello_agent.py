@@ -115,8 +115,8 @@ import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
 from adapters import config  # noqa: E402
-from adapters import othello_rules as rules  # noqa: E402
-from adapters.coldstart import Compiler  # noqa: E402
+from engines.games.reference import othello as rules  # noqa: E402
+from engines.players.coldstart import Compiler  # noqa: E402
 from adapters.othello_time import move_seconds  # noqa: E402
 from adapters.config import ConfigError, setting  # noqa: E402
 from engines.validate import check_int, check_number  # noqa: E402
@@ -187,7 +187,7 @@ class PipeAgent:
     The board given is the truth: one that does not follow from the last (a position we did not
     expect, reachable or not) is played with a warning (``warn``).  While ``compiler`` is not ready
     (a cold cache), or for a size the engine does not play, the move is the pure-Python rules'
-    fallback (adapters/othello_rules.py); ``fallbacks`` and ``searched`` count both kinds.
+    fallback (engines/games/reference/othello.py); ``fallbacks`` and ``searched`` count both kinds.
     """
 
     def __init__(self, settings: OthelloAgentSettings = OthelloAgentSettings(), clock=time.perf_counter, log=None,

@@ -20,9 +20,9 @@ adapters/othello_time.py's rule (a forced move at once, the opening opening_shar
 all of it unless solved sooner).  Every tunable is a key of ``OtpSettings``: a flag, a key of the
 --config TOML file, or PLIES_OTP_<KEY> in the environment.
 
-Cold start (adapters/coldstart.py): the compiled-kernel cache is checked before any engine module is
+Cold start (engines/players/coldstart.py): the compiled-kernel cache is checked before any engine module is
 imported; when it is cold, plies-otp says so on stderr, connects at once, compiles in a background
-process, and keeps its board with the pure-Python rules (adapters/othello_rules.py) meanwhile: every
+process, and keeps its board with the pure-Python rules (engines/games/reference/othello.py) meanwhile: every
 message is answered in time and a genmove before the compile is done gets a quick legal fallback
 move (a corner, never next to an empty corner, the most flips).  The engine is loaded at the first
 genmove after the compile (a cache hit), inside that genmove's budget.
@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters import config
-from adapters import othello_rules as rules
-from adapters.coldstart import Compiler
+from engines.games.reference import othello as rules
+from engines.players.coldstart import Compiler
 from adapters.othello_time import move_seconds
 from adapters.config import ConfigError, setting
 from engines.errors import IllegalMove  # a plain module: no kernels (none of the engine is imported here)

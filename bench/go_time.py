@@ -6,7 +6,7 @@ One plies-gtp process per time system plays both colours of self-play games on a
 (``genmove b`` / ``genmove w`` in turn, ``--no-resign``, at most n*n + 20 plies a game), with small
 budgets so that the clock runs low and every phase is met (main time, byo-yomi, the last period).
 Before each genmove the bench, as the controller, sends ``time_left`` from its own clocks (the
-rules of adapters/go_clock.py GameClock, charged with the time measured around each reply: from the
+rules of engines/players/clock.py GameClock, charged with the time measured around each reply: from the
 write of the command to the read of the answer, pipe and process noise included).  The engine's
 ``--verbose`` line gives its allocation and its own count of the time used (from the command's
 arrival).  For each system: moves, the allocation's and the time's median and maximum, the largest
@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from adapters.go_clock import GameClock, TimeControl
+from engines.players.clock import GameClock, TimeControl
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = (  # (label, command, control for the controller's clock)

@@ -16,6 +16,8 @@ directory).  An edit of any engine source, or another numba, makes every stamp s
 that run on a harness's clock read it at start and say so at once on stderr when it is cold.
 """
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -26,8 +28,8 @@ from pathlib import Path
 
 ENGINES = Path(__file__).resolve().parent
 GAMES = ("go", "othello", "hex")
-# engine sources that hold no compiled kernel: an edit of them leaves the cache warm
-NO_KERNELS = ("learn", "warmup.py")
+# engine sources that hold no compiled kernel (paths under engines/): an edit of them leaves the cache warm
+NO_KERNELS = ("learn", "players", "games/reference", "warmup.py")
 COMMAND = "python -m engines.warmup"  # what the cold-cache message tells the user to run (or `make warmup`)
 
 
@@ -41,7 +43,8 @@ def fingerprint() -> str:
             h.update(f"{name}=none;".encode())
     h.update(f"{sys.version};{os.environ.get('NUMBA_CACHE_DIR', '')};".encode())
     for path in sorted(ENGINES.rglob("*.py")):
-        if path.relative_to(ENGINES).parts[0] in NO_KERNELS:
+        relative = path.relative_to(ENGINES).as_posix()
+        if any(relative == skip or relative.startswith(skip + "/") for skip in NO_KERNELS):
             continue
         st = path.stat()
         h.update(f"{path.relative_to(ENGINES)}:{st.st_size}:{st.st_mtime_ns};".encode())
@@ -69,6 +72,25 @@ def is_warm(*games: str) -> bool:
         if not isinstance(data, dict) or data.get("fingerprint") != current:
             return False
     return True
+
+
+@contextlib.contextmanager
+def compile_lock():
+    """Held while a warm-up compiles: compiles run one at a time (several cold adapters started
+    together compile once; the others wait, then find the cache warm)."""
+    path = stamp_path("lock").with_name("plies-warm.lock")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a")
+    except OSError:  # nowhere to put the lock: compile unlocked, as before
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _write_stamp(game: str, seconds: float) -> None:
@@ -138,8 +160,11 @@ def main(argv=None) -> int:
         print(f"plies: the compiled-kernel cache of {', '.join(games)} is {'warm' if warm_now else 'cold'}",
               file=sys.stderr)
         return 0 if warm_now else 1
-    seconds = warm(games)
-    print(f"plies: kernels compiled and cached in {seconds:.1f} s", file=sys.stderr)
+    with compile_lock():  # another warm-up may have compiled some of these while we waited
+        todo = tuple(game for game in games if not is_warm(game))
+        seconds = warm(todo) if todo else 0.0
+    print(f"plies: kernels compiled and cached in {seconds:.1f} s" if todo else
+          f"plies: the compiled-kernel cache of {', '.join(games)} is warm", file=sys.stderr)
     return 0
 
 

@@ -1,6 +1,6 @@
 """A local stand-in for the Little-Go course host (specs/littlego.md), and the match runner.
 
-The host judges by the host's rules in pure Python (adapters/littlego_rules.py, which the player's
+The host judges by the host's rules in pure Python (engines/games/reference/littlego.py, which the player's
 fallback move and the opponents in standins/littlego_opponents.py use too): ``Game`` keeps the
 record the host keeps, namely the board, the previous board (the board before the last stone
 placement; after a PASS the current board, so for the player to move it is the board after its own
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adapters.littlego import PLAYER_FILE, SETTINGS_FILE, settings_text
-from adapters.littlego_rules import KOMI, MAX_MOVES, SIZE, black_wins, copy_board, empty_board, place, stones
+from engines.games.reference.littlego import KOMI, MAX_MOVES, SIZE, black_wins, copy_board, empty_board, place, stones
 from engines.errors import GameOver, IllegalMove
 from protocols.common import PASS, ProtocolError
 from protocols.littlego import parse_move, write_input

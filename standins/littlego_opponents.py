@@ -2,7 +2,7 @@
 
 Run in a folder with input.txt as ``python -m standins.littlego_opponents NAME``: each reads
 input.txt and writes output.txt exactly like my_player3.py, so the host treats all players alike.
-Pure Python on the host's own rules (adapters/littlego_rules.py): no engine, quick to start.
+Pure Python on the host's own rules (engines/games/reference/littlego.py): no engine, quick to start.
 
   random      a uniformly random valid move; PASS only when there is none
   greedy      the move capturing the most enemy stones (ties at random)
@@ -20,7 +20,7 @@ import os
 import random
 import sys
 
-from adapters.littlego_rules import KOMI, SIZE, Position, group, stones
+from engines.games.reference.littlego import KOMI, SIZE, Position, group, stones
 from protocols.common import PASS, ProtocolError
 from protocols.littlego import POSITION, PlayerSession
 from standins.littlego_host import SEED_VARIABLE

@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adapters import hex_rules, oht_client
+from adapters import oht_client
+from engines.games.reference import hex as hex_rules
 from adapters.hex_player import HexPlayer, Settings
 from engines.games import make_game
 from protocols import oht
@@ -72,7 +73,7 @@ class HexBoard:
         self.moves.append((player, point[0], point[1]))
 
     def winner(self) -> int | None:
-        """The player (1 or 2) who joined their edges, else None (adapters/hex_rules.py's rules)."""
+        """The player (1 or 2) who joined their edges, else None (engines/games/reference/hex.py's rules)."""
         won = hex_rules.winner(self.cells)
         return None if won is None else won + 1
 

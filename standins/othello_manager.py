@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from adapters import othello_rules
+from engines.games.reference import othello as othello_rules
 from protocols.common import ProtocolError
 from protocols.othello_pipe import (COLOR_NAMES, Flags, OffBoard, format_board, format_final, format_flags,
                                     format_score, parse_move)
@@ -46,7 +46,7 @@ def initial_board(size: int) -> list[list[int]]:
 
 def flips(board, color: int, i: int, j: int) -> list[tuple[int, int]]:
     """The (column, row) discs a placement of color at column i, row j would flip (the rules are
-    adapters/othello_rules.py's; the manager speaks column first)."""
+    engines/games/reference/othello.py's; the manager speaks column first)."""
     return [(c, r) for r, c in othello_rules.flips(board, color, (j, i))]
 
 

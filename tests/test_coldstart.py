@@ -1,5 +1,5 @@
 """The compiled-kernel cache's state, known without importing the engine (engines.warmup), and the
-background compile an adapter starts when it is cold (adapters/coldstart.py)."""
+background compile an adapter starts when it is cold (engines/players/coldstart.py)."""
 import io
 import os
 import subprocess
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from adapters.coldstart import Compiler
+from engines.players.coldstart import Compiler
 from conftest import ROOT
 from engines import warmup
 

@@ -1,4 +1,4 @@
-"""plies-gtp (adapters/go_gtp.py, adapters/go_clock.py, protocols/gtp_go.py, protocols/sgf.py,
+"""plies-gtp (adapters/go_gtp.py, engines/players/clock.py, protocols/gtp_go.py, protocols/sgf.py,
 engines/knowledge/go_ownership.py): byte-exact dialogues through the real process with ids echoed;
 every time-control mode under a simulated clock (budgets asserted as not exceeded, never wall
 time); SGF round trips with handicap and setup stones; final_status_list on hand-made positions (a
@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from conftest import ROOT
 
-from adapters import go_gtp, go_rules
-from adapters.go_clock import ABSOLUTE, BYOYOMI, CANADIAN, NONE, GameClock, TimeControl, TimeSettingsError
+from adapters import go_gtp
+from engines.games.reference import go as go_rules
+from engines.players.clock import ABSOLUTE, BYOYOMI, CANADIAN, NONE, GameClock, TimeControl, TimeSettingsError
 from engines.errors import IllegalMove
 from engines.games.go import Go
 from engines.knowledge.go_ownership import ownership, stone_status, to_view

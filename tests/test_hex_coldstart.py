@@ -1,5 +1,5 @@
 """plies-gtp-hex from a cold compiled-kernel cache: every command is answered at once from the pure-Python
-board (adapters/hex_rules.py), genmove is a legal fallback move, and the engine takes over (the same
+board (engines/games/reference/hex.py), genmove is a legal fallback move, and the engine takes over (the same
 board and history) at the first command after the background compile is done."""
 import io
 import os
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from adapters import hex_rules
+from engines.games.reference import hex as hex_rules
 from conftest import ROOT
 
 

@@ -1,5 +1,5 @@
 """The Little-Go player's shape: the pure session of protocols/littlego.py, the host's rules in pure
-Python (adapters/littlego_rules.py), the exit statuses of adapters/littlego.py and its settings
+Python (engines/games/reference/littlego.py), the exit statuses of adapters/littlego.py and its settings
 (my_player3.toml beside the player, PLIES_LITTLEGO_<KEY>)."""
 import io
 import json
@@ -11,7 +11,7 @@ import tomllib
 import pytest
 
 from adapters import littlego as player
-from adapters import littlego_rules as rules
+from engines.games.reference import littlego as rules
 from engines.errors import IllegalMove, Reason
 from protocols.common import PASS, EndOfInput, ProtocolError
 from protocols.littlego import POSITION, PlayerSession, Turn, player_of, read_input, write_input

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from adapters import littlego as player
-from adapters import littlego_rules as rules
+from engines.games.reference import littlego as rules
 from adapters.cli import add_littlego_parser
 from engines.errors import IllegalMove, Reason
 from engines.games.go import Go

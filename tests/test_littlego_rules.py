@@ -1,10 +1,10 @@
 """Little-Go rules (specs/littlego.md): Go(rules="littlego") against the host's rules in pure Python
-(adapters/littlego_rules.py, by which the local host judges and the player writes its fallback move;
+(engines/games/reference/littlego.py, by which the local host judges and the player writes its fallback move;
 boards as the host keeps them, i = row from the top), plus every listed case."""
 import numpy as np
 import pytest
 
-from adapters.littlego_rules import Position, place
+from engines.games.reference.littlego import Position, place
 from engines.errors import IllegalMove, Reason
 from engines.games import go as G
 from engines.games.go import Go

@@ -1,5 +1,5 @@
-"""The Online Hex Tournament client from a cold compiled-kernel cache (adapters/coldstart.py): importing
-it loads no engine, each action is answered at once with a legal fallback move (adapters/hex_rules.py)
+"""The Online Hex Tournament client from a cold compiled-kernel cache (engines/players/coldstart.py): importing
+it loads no engine, each action is answered at once with a legal fallback move (engines/games/reference/hex.py)
 while the kernels compile in the background, and the series' HexPlayer plays once they are compiled."""
 import json
 import os

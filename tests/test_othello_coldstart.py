@@ -1,5 +1,5 @@
 """Othello's adapters never lose a game to a cold start, a strange board or a crash path: the
-pure-Python rules (adapters/othello_rules.py) against the engine's, the fallback move, the judge and
+pure-Python rules (engines/games/reference/othello.py) against the engine's, the fallback move, the judge and
 the manager's board as the truth, plies-otp and the pipe agent from an empty kernel cache for real
 (NUMBA_CACHE_DIR an empty folder: the stamp lives there too), and their bad paths."""
 import os
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from adapters import othello_agent
-from adapters import othello_rules as rules
+from engines.games.reference import othello as rules
 from adapters.otp import EXIT_STATUS as OTP_EXIT, Engine, OtpSession, OtpSettings, make_engine
 from conftest import ROOT
 from engines.games import make_game

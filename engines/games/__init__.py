@@ -1,5 +1,7 @@
-"""Game registry: ``make_game("othello", size=8)`` and friends."""
-from engines.games.base import Game
+"""Game registry: ``make_game("othello", size=8)`` and friends.
+
+Nothing compiled is imported here, so that the pure-Python reference rules (engines/games/reference/)
+load without numba while a cold cache compiles; ``Game`` is loaded on first use."""
 
 GAMES = ("go", "othello", "hex")
 
@@ -12,7 +14,7 @@ REPRESENTATIVES = (
 )
 
 
-def make_game(name: str, **options) -> Game:
+def make_game(name: str, **options) -> "Game":
     """Build a game by name ('go', 'othello', 'hex') with its options; ValueError on bad input."""
     name = name.lower() if isinstance(name, str) else name
     if name == "go":
@@ -27,5 +29,12 @@ def make_game(name: str, **options) -> Game:
     raise ValueError(f"unknown game {name!r}; choose go, othello or hex")
 
 
-def representative_games() -> list[Game]:
+def representative_games() -> list:
     return [make_game(name, **options) for name, options in REPRESENTATIVES]
+
+
+def __getattr__(name):
+    if name == "Game":  # the compiled games' base class, loaded (with numba) only when asked for
+        from engines.games.base import Game
+        return Game
+    raise AttributeError(f"module 'engines.games' has no attribute {name!r}")

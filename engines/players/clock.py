@@ -1,4 +1,16 @@
-"""Per-move time allocation of the Go GTP engine from the controller's time settings (pure Python).
+"""The one time manager: from whatever clock a harness gives to the deadline of a move (pure Python).
+
+A harness gives a move its time in one of these ways (python-chess's ``Limit`` names them):
+  * a fixed budget per move (the Othello judge's 10 s, the manager's limit, Little-Go's CPU seconds,
+    ``--time`` of the GTP engines): ``Limit(time=...)``;
+  * a count of simulations or a depth instead of seconds (Go5's ``num_total_sim``, a regress file):
+    ``Limit(simulations=...)``, ``Limit(depth=...)``;
+  * a game clock: GTP's ``time_settings`` / ``time_left`` and KGS's ``kgs-time_settings`` (below).
+``TimeManager`` turns either into a ``Deadline`` on the right clock (wall time, or the process's CPU
+time where the harness counts that, as the Little-Go host does), less a safety margin, counted from
+the request's arrival.  The players ask it for every move; nothing else computes a deadline.
+
+The game clock, in detail:
 
 The controller sets the time system with ``time_settings main byo_yomi_time byo_yomi_stones`` (GTP
 v2: Canadian byo-yomi; ``0 0`` after the main time means absolute time, ``byo_yomi_time > 0`` with
@@ -27,6 +39,9 @@ The clock is injected (``clock``: seconds, e.g. time.perf_counter), so tests run
 import math
 import time
 from dataclasses import dataclass
+
+WALL, CPU = "wall", "cpu"
+CLOCKS = {WALL: time.perf_counter, CPU: time.process_time}  # which seconds a budget counts
 
 NONE, ABSOLUTE, BYOYOMI, CANADIAN = "none", "absolute", "byoyomi", "canadian"
 MODES = (NONE, ABSOLUTE, BYOYOMI, CANADIAN)
@@ -234,3 +249,90 @@ class GameClock:
                 limit = self._safe(p.main + per_stone)
                 spend = min(spend, limit)
         return max(spend, self.floor)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What a move may spend, as a harness gives it (python-chess's Limit): seconds, simulations or a
+    depth; None where not given.  ``time`` 0 or None with nothing else means: no limit of this kind."""
+    time: float | None = None
+    simulations: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self):
+        if self.time is not None and not (isinstance(self.time, (int, float)) and math.isfinite(self.time)
+                                          and self.time >= 0):
+            raise ValueError(f"time must be a finite number of seconds >= 0, got {self.time!r}")
+        for name in ("simulations", "depth"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+
+
+class Deadline:
+    """The instant a move must be decided by, on one clock (wall or CPU seconds)."""
+
+    def __init__(self, at: float, clock=time.perf_counter):
+        self.at, self.clock = at, clock
+
+    @classmethod
+    def after(cls, seconds: float, clock=time.perf_counter, start: float | None = None) -> "Deadline":
+        return cls((clock() if start is None else start) + max(seconds, 0.0), clock)
+
+    def left(self) -> float:
+        """Seconds left (never below 0)."""
+        return max(self.at - self.clock(), 0.0)
+
+    def passed(self) -> bool:
+        return self.clock() >= self.at
+
+    def __repr__(self):
+        return f"Deadline(left={self.left():.3f})"
+
+
+class TimeManager:
+    """Every clock a harness can give, to one deadline a move: a fixed budget per move (``per_move``
+    seconds) or the game clock (``game_clock``, a GameClock once time_settings are given, which then
+    wins), measured on wall or CPU time (``kind``), less ``margin`` seconds kept for the reply.
+
+    ``deadline(player, moves_played, points, start, share)`` is the move's deadline (None: no limit in
+    seconds); ``share`` scales the allocation (a player's policy: less for the opening, more for an
+    unstable root), never past the budget.  ``charge(player, seconds)`` counts a move's time on the
+    game clock (until the controller's next time_left corrects it)."""
+
+    def __init__(self, per_move: float | None = None, *, margin: float = 0.05, kind: str = WALL,
+                 game_clock: "GameClock | None" = None, clock=None):
+        if per_move is not None and not (math.isfinite(per_move) and per_move >= 0):
+            raise ValueError(f"per_move must be a finite number of seconds >= 0, got {per_move!r}")
+        if not (math.isfinite(margin) and margin >= 0):
+            raise ValueError(f"margin must be a finite number of seconds >= 0, got {margin!r}")
+        if kind not in CLOCKS:
+            raise ValueError(f"kind must be {WALL} or {CPU}, got {kind!r}")
+        self.per_move = per_move or None
+        self.margin, self.kind = margin, kind
+        self.clock = clock if clock is not None else CLOCKS[kind]
+        self.game_clock = game_clock
+
+    def now(self) -> float:
+        return self.clock()
+
+    def seconds(self, player: int = 0, moves_played: int = 0, points: int = 0) -> float | None:
+        """The move's budget in seconds before the margin (None: no limit in seconds)."""
+        if self.game_clock is not None and self.game_clock.control.limited:
+            return self.game_clock.allocation(player, moves_played, points)
+        return self.per_move
+
+    def deadline(self, player: int = 0, moves_played: int = 0, points: int = 0, start: float | None = None,
+                 share: float = 1.0) -> Deadline | None:
+        """The move's deadline from ``start`` (default: now) on this manager's clock; None when no limit."""
+        budget = self.seconds(player, moves_played, points)
+        if budget is None:
+            return None
+        spend = min(budget * max(share, 0.0), budget) - self.margin
+        return Deadline.after(max(spend, 0.0), self.clock, start)
+
+    def charge(self, player: int, seconds: float) -> bool:
+        """Count a move of ``seconds`` on the game clock; False when it lost on time."""
+        if self.game_clock is None:
+            return True
+        return self.game_clock.spent(player, seconds)

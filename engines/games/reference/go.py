@@ -4,7 +4,7 @@ While the compiled-kernel cache is cold, plies-gtp keeps the game on this board 
 timed genmove with a quick legal move from it (adapters/go_gtp.py ``ColdStart``); once the engine
 can load, the game is replayed into the engine.  Only what that needs: any size, captures, suicide
 illegal, simple ko, positional superko as an option, and a fallback move that never fills an own
-eye (adapters/littlego_rules.py is the Little-Go host's 5x5 rules with its own ko and end rules,
+eye (engines/games/reference/littlego.py is the Little-Go host's 5x5 rules with its own ko and end rules,
 so it cannot serve here).
 
 A board is a list of n lists of n ints (0 empty, 1 black, 2 white), row 0 at the top; a point is

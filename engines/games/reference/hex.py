@@ -1,5 +1,5 @@
 """Hex in pure Python (no numba, no engine import): the board an adapter keeps while its compiled
-kernels are still being compiled (a cold cache, adapters/coldstart.py), and a sensible quick move.
+kernels are still being compiled (a cold cache, engines/players/coldstart.py), and a sensible quick move.
 
 The engine's conventions (engines/games/hex.py): cells row-major, 0 empty, 1 player 0 (joins row 0 to
 row n-1), 2 player 1 (joins column 0 to column n-1); neighbours of (r, c): (r-1,c) (r-1,c+1) (r,c-1)

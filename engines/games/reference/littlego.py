@@ -12,7 +12,7 @@ only such a move is checked for ko: a violation when the last move captured ston
 the resulting board equals the board before that move.  The outcome of a forbidden placement is
 engines.errors.IllegalMove (a plain Python module) with its Reason.
 """
-from adapters.go_rules import group  # (stones, liberties) of the group at (i, j): the same flood fill
+from engines.games.reference.go import group  # (stones, liberties) of the group at (i, j): the same flood fill
 from engines.errors import IllegalMove, Reason
 
 SIZE = 5

@@ -2,7 +2,7 @@
 harnesses use 4..16).
 
 An adapter on a harness's clock keeps its board and answers with these while the engine's kernels
-compile in the background (adapters/coldstart.py), and plays the board a harness gives even where the
+compile in the background (engines/players/coldstart.py), and plays the board a harness gives even where the
 engine would not take it (a size it does not play); the local stand-ins referee with them.  The engine's
 own rules are engines/games/othello.py; the tests hold the two to the same games.
 
