@@ -527,13 +527,16 @@ class GoSession(gtp_serve.TreeRecord, Board):
         except OSError as err:
             raise ProtocolError(f"cannot load file: {err.strerror or err}") from None
         record = parse_sgf(text, up_to)
-        saved = (self.komi, self.record())
+        saved = dict(vars(self))  # a failed load leaves the game as it was: size, komi, history, to-move
         try:
             self.load_record(record)
-        except IllegalMove as err:
-            self.komi = saved[0]
-            self.load_record(saved[1])
-            raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+        except (ProtocolError, ValueError) as err:
+            vars(self).clear()
+            vars(self).update(saved)
+            self.tree_state = None  # the load may have reset this size's tree
+            if isinstance(err, IllegalMove):
+                raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+            raise ProtocolError(str(err) if isinstance(err, ProtocolError) else f"bad SGF position: {err}") from None
         return ("black", "white")[self.to_move()]
 
     def cmd_printsgf(self, args):
