@@ -2,9 +2,15 @@
 leaves the game exactly as it was (size, komi, setup, history, to-move) and says why in its own
 words; ``lz-genmove_analyze`` with an argument outside Leela Zero's grammar is refused and plays
 nothing.  Sessions are seeded and bounded by simulation counts (``--search mcts``)."""
+import subprocess
+import sys
+
 import pytest
 
+from conftest import ROOT
+
 from adapters import go_gtp
+from protocols import gtp_go
 from protocols.common import ProtocolError
 from protocols.sgf import parse_sgf
 
@@ -78,3 +84,41 @@ def test_parse_sgf_still_reads_good_records():
     record = parse_sgf("(;GM[1]FF[4]SZ[9]KM[6.5]HA[2]AB[cc][gg]AW[ee];W[dd];B[];W[ff])")
     assert record.komi == 6.5 and record.handicap == 2 and record.black_setup == [(2, 2), (6, 6)]
     assert record.white_setup == [(4, 4)] and record.moves == [(1, (3, 3)), (0, None), (1, (5, 5))]
+
+
+# ==== lz-analyze / lz-genmove_analyze: Leela Zero's tag grammar ===================================
+
+@pytest.mark.parametrize("args, expected", [
+    ([], (1, 0)), (["b"], (0, 0)), (["50"], (1, 50)), (["W", "50"], (1, 50)), (["interval", "20", "black"], (0, 20)),
+    (["b", "10", "minmoves", "3", "maxmoves", "9"], (0, 10)),
+    (["avoid", "b", "d4,q16,pass", "30", "w", "interval", "5"], (1, 5)),
+    (["allow", "white", "e5", "1", "100"], (1, 100)),
+])
+def test_lz_analyze_reads_leela_zeros_tags(args, expected):
+    assert gtp_go.parse_lz_analyze(args, to_move=1) == expected
+
+
+@pytest.mark.parametrize("args", [["x"], ["b", "x"], ["-5"], ["interval"], ["interval", "x"], ["minmoves"],
+                                  ["avoid", "b", "d4"], ["avoid", "y", "d4", "3"], ["allow", "b", "d4,zz9x", "3"],
+                                  ["b", "50", "ponder"]])
+def test_lz_analyze_refuses_unknown_tags(args):
+    with pytest.raises(ProtocolError):
+        gtp_go.parse_lz_analyze(args, to_move=0)
+
+
+def test_lz_genmove_analyze_with_an_unknown_tag_plays_nothing():
+    """Through the real process: the streaming path hands a line it cannot parse to the ordinary
+    reply, which refuses it; the board is as before and the next genmove is black's."""
+    lines = "1 play b e5\n2 lz-genmove_analyze x\n3 lz-genmove_analyze w 5 frobnicate\n4 lz-analyze b ponder\n" \
+            "5 showboard\nquit\n"
+    done = subprocess.run([sys.executable, "-m", "adapters.go_gtp", "--search", "mcts", "--time", "0",
+                           "--simulations", "50", "--size", "5"], input=lines, capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    replies = done.stdout.split("\n\n")
+    assert done.returncode == 0, done.stderr
+    assert replies[0] == "=1 "
+    assert replies[1] == "?2 cannot parse analyze tags: unknown tag 'x'"
+    assert replies[2] == "?3 cannot parse analyze tags: unknown tag 'frobnicate'"
+    assert replies[3] == "?4 cannot parse analyze tags: unknown tag 'ponder'"
+    assert replies[4].startswith("=5 \n") and replies[4].count("X") == 1 and "O" not in replies[4]
+    assert "white to move" in replies[4]
