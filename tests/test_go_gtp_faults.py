@@ -122,3 +122,59 @@ def test_lz_genmove_analyze_with_an_unknown_tag_plays_nothing():
     assert replies[3] == "?4 cannot parse analyze tags: unknown tag 'ponder'"
     assert replies[4].startswith("=5 \n") and replies[4].count("X") == 1 and "O" not in replies[4]
     assert "white to move" in replies[4]
+
+
+# ==== positional superko: plies-gtp's default; genmove never recreates a board =====================
+# A ko on 5x5: black C3 takes the white stone B3; white's retake at B3 would recreate the board
+# before black's capture.  After two passes (the session goes on: a controller's cleanup) simple ko
+# allows the retake; positional superko forbids it.
+KO_SETUP = ("play b b4", "play w c4", "play b a3", "play w b3", "play b b2", "play w c2", "play w d3")
+RETAKE = (2, 1)  # B3
+
+
+def ko_after_two_passes(**overrides):
+    s = session(size=5, komi=0.5, **overrides)
+    engine = go_gtp.make_engine(s)
+    for line in ("boardsize 5",) + KO_SETUP + ("play b c3", "play w pass", "play b pass"):
+        assert engine.handle(line) == "= \n\n", line
+    return s, engine
+
+
+def test_plies_gtp_defaults_to_positional_superko():
+    assert go_gtp.Settings().rules == "superko"
+    s, _ = ko_after_two_passes()
+    assert not s.game.is_legal(s.position_for(1), s.game.action_at(RETAKE))
+    standard, _ = ko_after_two_passes(rules="standard")  # the premise: simple ko allows it here
+    assert standard.game.is_legal(standard.position_for(1), standard.game.action_at(RETAKE))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_genmove_never_recreates_a_board_in_a_position_that_cycles(seed):
+    """The retake is white's best move under simple ko (it wins the ko, the game is even); under
+    the default rules every genmove of the cycle is a fresh board."""
+    standard, engine = ko_after_two_passes(rules="standard", seed=seed, simulations=400)
+    assert engine.handle("genmove w") == "= B3\n\n"  # the premise: the search wants the cycle
+    s, engine = ko_after_two_passes(seed=seed, simulations=400)
+    boards = {s.game.cells(state).tobytes() for state in s.states}
+    assert engine.handle("genmove w") != "= B3\n\n"
+    boards.add(s.game.cells(s.state).tobytes())
+    for _ in range(6):  # plies plays both sides on: no stone move repeats a board
+        for colour in "bw":
+            reply = engine.handle(f"genmove {colour}")
+            if reply not in ("= pass\n\n", "= resign\n\n"):
+                board = s.game.cells(s.state).tobytes()
+                assert board not in boards, reply
+                boards.add(board)
+
+
+def test_play_accepts_a_controllers_superko_repetition_and_genmove_does_not_repeat_it():
+    """The controller's rules decide what was played (simple ko, KGS's Japanese rules): the
+    retake is accepted, and black's immediate recapture, now a repetition, is not played."""
+    s, engine = ko_after_two_passes()
+    assert engine.handle("play w b3") == "= \n\n"
+    assert s.game.cells(s.state)[RETAKE] == 2
+    assert not s.game.is_legal(s.position_for(0), s.game.action_at((2, 2)))  # C3 again: a repetition
+    assert engine.handle("reg_genmove b") != "= C3\n\n"
+    assert engine.handle("play b c3").startswith("? illegal move: ko")  # simple ko still holds for play
+    assert engine.handle("play b pass") == "= \n\n" and engine.handle("play w pass") == "= \n\n"
+    assert engine.handle("play b c3") == "= \n\n"  # the controller's superko repetition is accepted
