@@ -129,6 +129,7 @@ def run_oht(games: int, seconds: float, args) -> tuple:
         thread.start()
         command = [sys.executable, "-m", "adapters.oht_client", "--generation", "A", "--port", str(server.port),
                    "--cert", str(certs[0]), "--seconds", str(seconds), "--quiet", "--username", "bench",
+                   "--log", str(Path(tmp) / "games.log"),
                    "--timeout", "600"]
         env = dict(os.environ, PLIES_OHT_PASSWORD="bench", IT3105_AUTH="bench")
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
