@@ -159,7 +159,8 @@ def report(rows: list, settings: dict) -> str:
         return "-" if x is None else f"{x:.3f}"
     lines = ["# Seconds a move of each adapter through its harness's stand-in, on a busy machine", "",
              f"{settings['date']} - {settings['machine']} - {settings['cpus']} CPUs - load average "
-             f"{settings['load']} at start - {settings['busy']} busy processes - {settings['games']} games an "
+             f"{settings['load']} at start - {settings['busy']} busy processes - cold caches: {settings['cold']} - "
+             f"{settings['games']} games an "
              f"adapter at {settings['seconds']:g} s a move", "",
              f"    {settings['command']}", "",
              "| adapter | moves | median s | max s | CPU median s | CPU max s | over budget | harness limit s | "
@@ -194,6 +195,12 @@ def main(argv=None) -> int:
                 "load": " ".join(f"{x:.2f}" for x in os.getloadavg()), "busy": args.busy, "games": args.games,
                 "seconds": args.seconds, "command": "python -m bench.adapter_deadlines " + " ".join(
                     argv if argv is not None else sys.argv[1:])}
+    from engines import warmup
+    cold = [game for game in ("go", "othello", "hex") if not warmup.is_warm(game)]
+    if cold:  # a cold adapter plays fallback moves while it compiles: not the figure this bench is for
+        print(f"warning: the compiled-kernel cache of {', '.join(cold)} is cold; run `python -m engines.warmup` "
+              f"first", file=sys.stderr)
+    settings["cold"] = ", ".join(cold) or "none"
     busy = start_busy(args.busy)
     rows = []
     try:
