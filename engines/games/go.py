@@ -872,7 +872,7 @@ class Go(Game):
 
     def play_tolerant(self, state: np.ndarray, move: int) -> np.ndarray:
         """The state after ``move`` when only superko forbids it (as ``play`` otherwise): a move
-        someone else's rules allowed (a GTP controller's ``play``: KataGo's tolerance) is
+        someone else's rules allowed (an opponent's move that a referee passed on: KataGo's tolerance) is
         recorded, and its board enters the superko history, so our own moves still never repeat it."""
         if self.illegal_reason(state, move) is Reason.SUPERKO:
             new = state.copy()

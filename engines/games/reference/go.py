@@ -66,7 +66,7 @@ class Position:
 
     def play(self, colour: int, point, tolerate_superko: bool = False) -> None:
         """Play colour's stone on point, or pass (None); IllegalMove otherwise (nothing changes).
-        ``tolerate_superko``: a repetition is played all the same (a GTP controller's move, whose
+        ``tolerate_superko``: a repetition is played all the same (a move a referee passed on, whose
         rules may know no superko; engines/games/go.py ``play_tolerant``)."""
         if point is None:
             self.ko = None
