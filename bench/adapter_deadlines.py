@@ -14,7 +14,7 @@ each adapter plays ``--games`` games at ``--seconds`` a move through the stand-i
              (standins/littlego_host.py), a fresh process a move; seconds: wall time of the process
              (spawn to exit) and its CPU time, which the host grades (limit 10 s of CPU);
   gtp-go     plies-gtp ``--time S --no-resign`` on 9x9 playing both colours (genmove b / genmove w),
-             driven by standins/gtp_client.py (the referee's controller); seconds: command to reply;
+             driven by regress/gtp_client.py (the referee's controller); seconds: command to reply;
   gtp-hex    plies-gtp-hex ``--time S`` on 7x7, both colours, the same way;
   oht        the tournament client (adapters/oht_client.py ``--seconds S``) against the server's random
              opponent on 7x7, through the local server over TLS (standins/oht_server.py); seconds: the
@@ -90,7 +90,7 @@ def run_littlego(games: int, seconds: float, args) -> tuple:
 
 
 def gtp_self_play(command: list, games: int, cap: int) -> list:
-    from standins.gtp_client import GtpClient
+    from regress.gtp_client import GtpClient
     client = GtpClient(command, cwd=ROOT)
     try:
         for game in range(games):
