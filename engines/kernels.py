@@ -44,6 +44,9 @@ SIG_VALUE = types.float64(STATE, PARAMS)
 SIG_OBSERVE = types.void(STATE, types.float32[::1])
 # prior(state, actions, n, out, params): writes a prior probability for each of the n actions.
 SIG_PRIOR = types.void(STATE, ACTIONS, types.int64, types.float64[::1], PARAMS)
+# policy(observation, packed, out): a policy network's forward pass, writing one logit per action into
+# out from a float32 observation (observe's) and the network packed as one float64 vector.
+SIG_POLICY = types.void(types.float32[::1], PARAMS, types.float32[::1])
 
 
 def ftype(sig):

@@ -27,9 +27,8 @@ import numpy as np
 from numba import types
 
 from engines import kernels as K
-from engines.knowledge.hexconv import pack_policy, policy_logits, policy_shape
 from engines.knowledge.bundle import NETWORK_PRIOR
-from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
+from engines.knowledge.priors import no_policy, no_value, uniform_prior, weighted_prior
 from engines.rng import below, make_rng, uniform
 from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
                                  TreeSearch)
@@ -199,7 +198,7 @@ def _prune(tree_f, tree_i, root, params):
 
 @nb.njit(cache=True)
 def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed, obs,
-            logits, legal, prior, observe):
+            logits, legal, prior, observe, policy):
     """Create the children of node, where player ``mover`` is to move; False when it has none or the
     pool is full."""
     n = legal(scratch, actions)
@@ -212,7 +211,7 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
     need_prior = params[P_PRIOR_USE] != PRIOR_NONE or params[P_SELECT] == SELECT_PUCT
     if need_prior and params[P_PRIOR_NET] != 0.0:  # softmax of the policy network over the legal moves
         observe(scratch, obs)
-        policy_logits(obs, net_packed, logits)
+        policy(obs, net_packed, logits)
         top = -1e30
         for i in range(n):
             top = max(top, logits[actions[i]])
@@ -271,7 +270,7 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
 
 @nb.njit(cache=True)
 def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_packed, obs, logits, rollout_moves,
-                    apply, terminal, result, observe, prior):
+                    apply, terminal, result, observe, prior, policy):
     """A rollout driven by a weight vector (ROLLOUT_WEIGHTED), the prior kernel (ROLLOUT_PRIOR) or an
     epsilon-greedy network (ROLLOUT_NETWORK)."""
     mode = params[P_ROLLOUT]
@@ -315,7 +314,7 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
             pick = below(rng, n)
         else:
             observe(s, obs)
-            policy_logits(obs, net_packed, logits)
+            policy(obs, net_packed, logits)
             best = -1e30
             for i in range(n):
                 if logits[actions[i]] > best:
@@ -332,13 +331,13 @@ _SIM_SIG = types.int64(
     K.PARAMS, types.float32[::1], types.float32[::1], K.RNG, types.int64,
     K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL),
     K.ftype(K.SIG_TO_MOVE), K.ftype(K.SIG_RESULT), K.ftype(K.SIG_PLAYOUT), K.ftype(K.SIG_OBSERVE),
-    K.ftype(K.SIG_PRIOR), K.ftype(K.SIG_VALUE))
+    K.ftype(K.SIG_PRIOR), K.ftype(K.SIG_VALUE), K.ftype(K.SIG_POLICY))
 
 
 @nb.njit(_SIM_SIG, cache=True)
 def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, path_mover, actions, priors,
                     prior_params, weights, value_params, net_packed, obs, logits, rng, n_sims,
-                    legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value):
+                    legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value, policy):
     """Runs n_sims simulations from the root; returns how many ran."""
     root = meta[M_ROOT]
     flat = params[P_SELECT] == SELECT_UCB1  # flat Monte-Carlo: the tree never grows below the root
@@ -353,7 +352,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         path_mover[0] = 1 - to_move(scratch)
         if not descends and tree_i[root, COUNT] == 0 and not terminal(scratch):  # the root first
             _expand(tree_f, tree_i, meta, root, to_move(scratch), scratch, actions, priors, prior_params, params,
-                    net_packed, obs, logits, legal, prior, observe)
+                    net_packed, obs, logits, legal, prior, observe, policy)
         # selection
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2 and not (flat and depth >= 1):
             mover = to_move(scratch)
@@ -367,7 +366,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
                 and (node == root or tree_f[node, VISITS] >= expand_visits):
             mover = to_move(scratch)
             if _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed,
-                       obs, logits, legal, prior, observe) and (descends or node == root):
+                       obs, logits, legal, prior, observe, policy) and (descends or node == root):
                 node = _select(tree_f, tree_i, node, params)
                 apply(scratch, tree_i[node, MOVE])
                 depth += 1
@@ -382,7 +381,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
             r = value(scratch, value_params)
         else:
             r = _policy_rollout(scratch, rng, params, actions, priors, prior_params, weights, net_packed,
-                                obs, logits, rollout_moves, apply, terminal, result, observe, prior)
+                                obs, logits, rollout_moves, apply, terminal, result, observe, prior, policy)
         # backup: each node's wins count for the player who made the move into it
         for i in range(depth + 1):
             v = r if path_mover[i] == 0 else 1.0 - r
@@ -439,12 +438,14 @@ class MCTS(TreeSearch):
             raise ValueError("rollout='weighted' needs Knowledge.rollout_weights")
         else:
             self.rollout_weights = np.zeros(1)
-        net = knowledge.network
+        net = knowledge.network  # a policy network: its forward pass is a kernel, its weights one vector
+        policy = no_policy
         if net is not None:
-            inputs, outputs = policy_shape(net)
+            inputs, outputs = net.policy_shape()
             if (inputs, outputs) != (obs_size, na):
                 raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got {inputs} to {outputs}")
-            self.net_packed = pack_policy(net)
+            self.net_packed = net.packed()
+            policy = net.policy_kernel()
         elif config.rollout == "network":
             raise ValueError("rollout='network' needs Knowledge.network")
         else:
@@ -461,7 +462,7 @@ class MCTS(TreeSearch):
             (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
             (knowledge.playout or kernels.playout, K.SIG_PLAYOUT, "playout"),
             (kernels.observe, K.SIG_OBSERVE, "observe"),
-            (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
+            (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value"), (policy, K.SIG_POLICY, "policy")))
         self.rng = make_rng(self.seed)
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)

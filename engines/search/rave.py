@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.knowledge.bundle import knowledge_for, registered_module
+from engines.knowledge.registry import heavy_knowledge_for
 from engines.rng import below, make_rng
 from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
                                  TreeSearch)
@@ -297,11 +297,8 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
 
 
 def default_knowledge(game):
-    """The game's RAVE knowledge (its knowledge module's ``heavy_knowledge(game)``), else its
-    registered default bundle."""
-    module = registered_module(game)
-    heavy = getattr(module, "heavy_knowledge", None) if module is not None else None
-    return heavy(game) if heavy is not None else knowledge_for(game)
+    """The game's RAVE knowledge (engines.knowledge.registry.heavy_knowledge_for)."""
+    return heavy_knowledge_for(game)
 
 
 class Rave(TreeSearch):
