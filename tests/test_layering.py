@@ -238,6 +238,17 @@ def test_the_search_names_no_game():
     assert {k: v for k, v in named.items() if v} == {}
 
 
+def test_the_factory_and_the_registry_sit_on_top():
+    """make_searcher's factory is imported by the package's __init__ only, which no search imports;
+    no knowledge module imports the registry, and the bundle dataclasses import no game."""
+    graph = import_graph()
+    importers = {m: sorted(n for n in graph if m in graph[n] and n.startswith(("engines.search", "engines.knowledge")))
+                 for m in ("engines.search", "engines.search.factory", "engines.knowledge.registry")}
+    assert importers["engines.search"] == [] and importers["engines.search.factory"] == ["engines.search"]
+    assert [m for m in importers["engines.knowledge.registry"] if m.startswith("engines.knowledge")] == []
+    assert not graph["engines.knowledge.bundle"] & game_specific(graph)
+
+
 def test_the_graph_checks_see_a_circle_and_a_game(tmp_path):
     """The scanner itself, on a small tree: a circle through a function-level import of a submodule
     named in ``from X import Y`` is found, and a search that imports a game's network is caught."""
