@@ -148,6 +148,7 @@ def warm_up(game):
     from engines.knowledge.network import logits  # the greedy moves' forward passes, called from Python
     for network in (tiny, tiny_cnn):
         logits(network, game.observation(state).reshape(-1))
+        K.function_value(network.policy_kernel(), K.SIG_POLICY, "policy")  # as MCTS takes a policy network
     trace = np.empty(HP.playout_scratch(game.size), dtype=np.int64)
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))
