@@ -116,7 +116,7 @@ def make_player(kind: str, game, seed: int, seconds: float | None = None, simula
         return random_player
     knowledge = None
     if evaluation is not None:
-        from engines.knowledge.bundle import knowledge_for
+        from engines.knowledge.registry import knowledge_for
         knowledge = knowledge_for(game, evaluation)
     searcher = make_searcher(kind, game, config or {}, knowledge, seed)
     if kind == "mcts":

@@ -218,7 +218,7 @@ class PipeAgent:
         search = {**search_config(flags), "tt_size": self.settings.tt_size, "stop_share": stop_share}
         key = (size, tuple(sorted(search.items())))
         if key not in self._searchers:
-            from engines.knowledge.bundle import knowledge_for
+            from engines.knowledge.registry import knowledge_for
             from engines.search import make_searcher
             game = self.game(size)
             knowledge = knowledge_for(game, self.settings.evaluation)

@@ -138,7 +138,7 @@ class Player:
         self.settings = settings
         self.clock = clock
         if settings.algo == "default":
-            from engines.knowledge.bundle import knowledge_for
+            from engines.knowledge.registry import knowledge_for
             from engines.search.alphabeta import load_probcut
             search = {"tt_size": settings.tt_size, "stop_share": settings.stop_share}
             if settings.probcut:
