@@ -103,19 +103,15 @@ class LittleGoSettings:
     expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
                                     "search within capacity)")
     capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
-    batch_seconds: float = setting(0.02, "wall seconds of simulations between two readings of the CPU clock")
-    first_batch: int = setting(256, "simulations of the first batch, before the rate is known")
-    min_batch: int = setting(64, "the fewest simulations of a batch")
     min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
                                          "start-up has all but spent searches this many, with a warning (with "
                                          "~256 the player passed early)")
 
     def __post_init__(self):
-        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds",
-                     "batch_seconds"):
+        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("capacity", "first_batch", "min_batch", "min_simulations"):
+        for name in ("capacity", "min_simulations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         if self.simulations is not None and self.simulations < 1:
@@ -280,62 +276,32 @@ def estimate_moves(colour: int, current) -> int:
 
 
 # ---- the move ----------------------------------------------------------------------------------
-def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, cpu=time.process_time,
-           wall=time.perf_counter, warn=None):
-    """(action, SearchResult or None) for state: ``settings.simulations`` simulations when set, else
-    a search until ``cpu()`` (CPU seconds since process start) reaches deadline less the margin, and
-    at least ``settings.min_simulations`` (the floor is told to ``warn``).
-
-    The timed search runs in batches of simulations on one tree (a search of the same state goes
-    on with its tree), the CPU clock read between them.  ``process_time`` can tick coarsely (every
-    4-10 ms under a CPU-time limit such as a host's RLIMIT_CPU), so batches are sized from wall
-    time: a single-threaded process never uses more CPU time than wall time, so the rate per wall
-    second never overstates what a batch costs, and the last batch takes at most half of what is
-    left."""
-    legal = game.legal_moves(state)
-    if len(legal) == 1:
-        return legal[0], None
-    from engines.search import Limits
-    searcher = make_search(game, settings, seed)
-    if settings.simulations is not None:
-        result = searcher.search(state, Limits(simulations=settings.simulations))
-        return result.move, result
-    stop = deadline - settings.margin
-    batch, total = settings.first_batch, 0
-    while True:
-        w0 = wall()
-        result = searcher.search(state, Limits(simulations=batch))
-        total += result.stats.get("simulations", batch)
-        rate = batch / max(wall() - w0, 1e-6)
-        left = stop - cpu()
-        if left <= 0:
-            break
-        batch = int(max(settings.min_batch, min(rate * settings.batch_seconds, rate * left * 0.5)))
-    if total < settings.min_simulations:
-        if warn:
-            warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
-                 f"{total} simulations; searching the floor of min_simulations = {settings.min_simulations} "
-                 f"(raise seconds for a stronger move)")
-        result = searcher.search(state, Limits(simulations=settings.min_simulations - total))
-        total = settings.min_simulations
-    result.stats["simulations"] = total
-    return result.move, result
+def make_player(settings: LittleGoSettings, cpu=time.process_time):
+    """The Go player (engines/players/go.py) on the host's clock: ``seconds`` of CPU time counted
+    from process start less ``margin`` (a TimeManager on CPU time; the search's own batch loop reads
+    it), at least ``min_simulations``; or exactly ``simulations`` when that is set.  The search:
+    plain MCTS (selection, c, expand_visits), or RAVE with the heavy Go knowledge whose children are
+    every legal move (under stones-only scoring and the 24-move horizon, filling an own eye is a
+    point; plain MCTS keeps it too)."""
+    from engines.players.clock import CPU, TimeManager
+    from engines.players.go import GoPlayer, GoSettings
+    timed = settings.simulations is None
+    manager = TimeManager(settings.seconds if timed else None, margin=settings.margin, kind=CPU, clock=cpu)
+    return GoPlayer(GoSettings.of(settings, seed=0, legal_children=True,
+                                  min_simulations=settings.min_simulations if timed else 0),
+                    manager, simulations=settings.simulations, komi=None, rules="littlego")
 
 
-def make_search(game, settings: LittleGoSettings, seed: int):
-    """The searcher of the ``search`` setting: plain MCTS (selection, c, expand_visits), or RAVE with
-    the heavy Go knowledge (engines.knowledge.go.heavy_knowledge: michi playouts, tree priors with the
-    shipped MM gammas) and its own tuned RaveConfig.  The RAVE tree's children are every legal move
-    (the game's legal kernel) rather than the knowledge's non-eye candidates: under stones-only
-    scoring and the 24-move horizon, filling an own eye is a point (the last move of a game can be
-    worth it), and plain MCTS keeps it too."""
-    from engines.search import make_searcher
-    if settings.search == "rave":
-        from engines.knowledge.go import heavy_knowledge
-        knowledge = dataclasses.replace(heavy_knowledge(game), children=game.kernels.legal)
-        return make_searcher("rave", game, None, knowledge, seed, capacity=settings.capacity)
-    search = {"selection": settings.selection, "c": settings.c, "expand_visits": settings.expand_visits}
-    return make_searcher("mcts", game, search, None, seed, capacity=settings.capacity)
+def choose(game, state, settings: LittleGoSettings, started: float, seed: int, cpu=time.process_time, warn=None):
+    """(action, SearchResult or None) for state: the player's move on the budget counted from
+    ``started`` (CPU seconds at process start); a budget that start-up has all but spent searches
+    the floor of ``min_simulations``, told to ``warn``."""
+    action, result = make_player(settings, cpu).single_move(game, state, seed, started)
+    if result is not None and "floor" in result.stats and warn:
+        warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
+             f"{result.stats['floor']} simulations; searching the floor of min_simulations = "
+             f"{settings.min_simulations} (raise seconds for a stronger move)")
+    return action, result
 
 
 def best_allowed(game, action, result, allowed) -> int:
@@ -362,7 +328,7 @@ def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, star
         seed = int.from_bytes(os.urandom(6), "little")
     else:
         seed = hash_seed(settings.seed, previous, current)
-    action, result = choose(game, state, settings, started + settings.seconds, seed, cpu, warn=warn)
+    action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
     allowed = host_moves(turn)
     chosen = best_allowed(game, action, result, {game.action_at(p) for p in allowed})
     if chosen != action and warn:
@@ -442,14 +408,10 @@ def write_move(out_path: Path, text: str) -> None:
 def report_cold_cache(warn) -> bool:
     """Tell ``warn`` at once when the compiled-kernel cache of Go is cold (before any engine import);
     True when it is."""
-    from engines import warmup  # reads a stamp: imports neither numba nor the engine
-    if warmup.is_warm("go"):
-        return False
-    warn(f"the compiled-kernel cache of go is cold (no warm-up since plies was installed or its engine "
-         f"edited): the kernels compile within this move's budget, so the quick fallback move may stand "
-         f"for this move and the next few. Fix: run `{sys.executable} -m engines.warmup --game go` once "
-         f"(`plies littlego install DIR` does)")
-    return True
+    from engines.players import coldstart  # reads a stamp: imports neither numba nor the engine
+    return coldstart.report_cold_cache(
+        "go", "the kernels compile within this move's budget, so the quick fallback move may stand for this "
+        "move and the next few", warn, " (`plies littlego install DIR` does)")
 
 
 def arm_watchdog(limit: float) -> None:

@@ -438,23 +438,24 @@ EARLY_PREVIOUS = grid("00000", "00200", "01000", "00000", "00000")  # White's se
 EARLY_CURRENT = grid("00000", "00200", "01000", "00000", "00010")
 
 
-@pytest.mark.parametrize("floor", [2000, 1])
+@pytest.mark.parametrize("floor", [2000, 256])
 def test_a_budget_spent_by_start_up_still_searches_the_floor(floor):
-    """A CPU clock that says the budget is gone after the first batch (seconds of 1 or less, a slow
+    """A CPU clock that says the budget is gone before the first batch (seconds of 1 or less, a slow
     start-up): 256 simulations pass here as White's second move with this seed; the floor of
     min_simulations (with a warning) plays a stone."""
     game = Go(rules="littlego")
     state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
     settings = player.LittleGoSettings(seconds=0.5, min_simulations=floor)
     warnings = []
-    action, result = player.choose(game, state, settings, 0.5, player.hash_seed("15", EARLY_PREVIOUS, EARLY_CURRENT),
+    action, result = player.choose(game, state, settings, 0.0, player.hash_seed("15", EARLY_PREVIOUS, EARLY_CURRENT),
                                    cpu=lambda: 10.0, warn=warnings.append)
-    if floor == 1:  # the cause, pinned: the first batch alone passes
-        assert result.stats["simulations"] == settings.first_batch and action == game.pass_action and not warnings
+    assert len(warnings) == 1 and "min_simulations" in warnings[0] and "seconds" in warnings[0]
+    assert result.stats["simulations"] == floor
+    if floor == 256:  # the cause, pinned: a floor of 256 simulations passes
+        assert action == game.pass_action
         return
     assert player.LittleGoSettings().min_simulations == floor
-    assert result.stats["simulations"] == floor and action != game.pass_action
-    assert len(warnings) == 1 and "min_simulations" in warnings[0] and "seconds" in warnings[0]
+    assert action != game.pass_action
 
 
 def test_a_budget_with_time_left_searches_without_a_warning():
@@ -462,7 +463,7 @@ def test_a_budget_with_time_left_searches_without_a_warning():
     state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
     ticks = iter(range(10 ** 6))
     warnings = []
-    _, result = player.choose(game, state, player.LittleGoSettings(seconds=2.0), 40.0, 1,
+    _, result = player.choose(game, state, player.LittleGoSettings(seconds=2.0), 38.0, 1,
                               cpu=lambda: float(next(ticks)), warn=warnings.append)
     assert result.stats["simulations"] >= player.LittleGoSettings().min_simulations and warnings == []
 
@@ -512,9 +513,9 @@ def test_the_search_setting_takes_mcts_or_rave_and_names_a_bad_value(tmp_path):
     from engines.search.mcts import MCTS
     from engines.search.rave import Rave
     game = Go(rules="littlego")
-    rave = player.make_search(game, player.LittleGoSettings(search="rave"), 1)
+    rave = player.make_player(player.LittleGoSettings(search="rave")).build_searcher(game, 1)
     assert isinstance(rave, Rave) and rave.knowledge.traced_playout is not None  # the heavy knowledge
-    assert isinstance(player.make_search(game, player.LittleGoSettings(), 1), MCTS)
+    assert isinstance(player.make_player(player.LittleGoSettings()).build_searcher(game, 1), MCTS)
 
 
 # White plays move 24, the last: Black leads by 12 stones to 9 (+0.5 after komi); filling one of

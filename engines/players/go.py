@@ -362,6 +362,12 @@ class GoPlayer:
         return result.move, result
 
     # ---- Go5's genmove -------------------------------------------------------------------------
+    def go5_reset(self, game):
+        """Go5's new board (or in-tree knowledge switched on): no tree, the next genmove builds one."""
+        self.game = game
+        self.searcher = None
+        self.go5_toplay = 0   # the colour the kept tree is for
+
     def go5_move(self, state, colour: int) -> tuple[int, dict]:
         """Go5's genmove for colour: ``simulations`` playouts, then the most visited root child (the
         first in child order on a tie); (action, the search's stats).  The tree is kept for the next
