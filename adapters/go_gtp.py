@@ -48,7 +48,6 @@ import argparse
 import dataclasses
 import os
 import random
-import select
 import sys
 import time
 import traceback
@@ -153,8 +152,10 @@ class Settings:
 
 
 def time_manager(settings: Settings, clock) -> TimeManager:
-    """The engine's clock: --time a move, or the controller's game clock once time_settings come."""
-    return TimeManager(settings.time or None, margin=0.05, clock=clock,
+    """The engine's clock: --time a move, or the controller's game clock once time_settings come.  A
+    tenth of --time (at most time_margin) is kept for the reply: on a busy machine (a controller, an
+    opponent and a GUI on two cores) the last batch of a search and the reply can be held back."""
+    return TimeManager(settings.time or None, margin=min(settings.time_margin, 0.1 * settings.time), clock=clock,
                        game_clock=GameClock(margin=settings.time_margin, clock=clock))
 
 
@@ -648,48 +649,7 @@ class ColdSession(Board):
 
 # ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
 
-class LineReader:
-    """Lines from a file descriptor, with a non-blocking test for a waiting line (lz-analyze runs
-    until the controller sends anything)."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.buffer = b""
-        self.eof = False
-
-    def _fill(self, timeout) -> bool:
-        if self.eof:
-            return False
-        ready, _, _ = select.select([self.fd], [], [], timeout)
-        if not ready:
-            return False
-        chunk = os.read(self.fd, 65536)
-        if not chunk:
-            self.eof = True
-            return False
-        self.buffer += chunk
-        return True
-
-    def waiting(self) -> bool:
-        """True when a line (or the end of input) has arrived."""
-        while b"\n" not in self.buffer and not self.eof:
-            if not self._fill(0):
-                break
-        return b"\n" in self.buffer or self.eof
-
-    def readline(self) -> str | None:
-        while b"\n" not in self.buffer:
-            if self.eof or not self._fill(None):
-                if self.eof:
-                    if self.buffer:
-                        line, self.buffer = self.buffer, b""
-                        return line.decode("utf-8", "surrogateescape")
-                    return None
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line.decode("utf-8", "surrogateescape") + "\n"
-
-
-def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReader, out) -> bool:
+def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: gtp_serve.LineReader, out) -> bool:
     """Answer an lz-analyze / lz-genmove_analyze line by streaming info lines until the next command
     arrives (lz-genmove_analyze: until its time is spent, then 'play MOVE').  False when the line
     is not one (or not well formed: the ordinary reply then says why)."""
@@ -731,26 +691,6 @@ def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReade
     out.write("\n")
     out.flush()
     return True
-
-
-def serve(engine: gtp.GtpEngine, session, stdin_fd: int, out) -> int:
-    """Answer commands from stdin_fd on out until quit or the end of input; 0, or 1 when cut off."""
-    reader = LineReader(stdin_fd)
-    try:
-        while True:
-            line = reader.readline()
-            if line is None:
-                return 0
-            if stream_analysis(engine, session, line, reader, out):
-                continue
-            reply = engine.handle(line)
-            if reply is not None:
-                out.write(reply)
-                out.flush()
-            if engine.finished:
-                return 0
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
 
 
 # ==== settings and main ===========================================================================
@@ -798,7 +738,9 @@ def main(argv=None) -> int:
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="surrogateescape")
     try:
-        served = serve(make_engine(session), session, sys.stdin.fileno(), out) == 0
+        engine = make_engine(session)
+        stream = lambda line, reader: stream_analysis(engine, session, line, reader, out)  # noqa: E731
+        served = gtp_serve.serve(engine, sys.stdin.fileno(), out, stream) == 0
     finally:
         cold.close()
     return EXIT_STATUS["served" if served else "interrupted"][0]
