@@ -50,7 +50,6 @@ by PLIES_LITTLEGO_<KEY> (PLIES_LITTLEGO_SECONDS, PLIES_LITTLEGO_SEED, PLIES_LITT
 import dataclasses
 import json
 import os
-import random
 import shutil
 import sys
 import time
@@ -61,7 +60,6 @@ from pathlib import Path
 from adapters import config
 from engines.games.reference import littlego as rules
 from adapters.config import ConfigError, setting
-from engines.errors import IllegalMove
 from protocols.common import PASS, EndOfInput, ProtocolError
 from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, player_of, write_output
 
@@ -172,58 +170,12 @@ def stone_count(board) -> int:
     return sum(1 for row in board for v in row if v)
 
 
-def why_unreachable(turn: Turn) -> str | None:
-    """Why input.txt's boards cannot be a game's, or None when they can: neither has a chain without
-    liberty, and the current one follows the previous by one opponent move (a stone and the captures
-    it makes, or a pass).  The player plays such boards all the same (the host is the authority)."""
-    colour, previous, current = turn
-    opp = 3 - colour
-    for name, board in (("previous", previous), ("current", current)):
-        if any(rules.dead_stones(board, c) for c in (1, 2)):
-            return f"the {name} board has a chain without liberties"
-    if previous == current:
-        return None  # the opponent passed (or the game starts)
-    points = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j]]
-    added = [(i, j) for i, j in points if current[i][j]]
-    gone = [(i, j) for i, j in points if not current[i][j]]
-    why = None
-    if len(added) != 1 or previous[added[0][0]][added[0][1]] != 0 or current[added[0][0]][added[0][1]] != opp:
-        why = f"the current board must differ from the previous one by one new stone of the opponent ({opp})"
-    elif any(previous[i][j] != colour for i, j in gone):
-        why = f"only our stones ({colour}) can disappear, captured by the opponent's move"
-    else:
-        i, j = added[0]
-        try:
-            after, _ = rules.place(previous, previous, False, opp, i, j)
-        except IllegalMove:
-            why = f"the opponent's stone at {i},{j} could not have been played"
-        else:
-            if after != current:
-                why = f"the stones captured by the opponent's move at {i},{j} do not match"
-    return f"the boards cannot follow each other: {why}" if why else None
-
-
-def host_moves(turn: Turn) -> dict:
-    """{point: the board after it} of every stone the host accepts on the current board as given
-    (its ko judged against the previous board), in board order."""
-    return {point: after.board for point, after, _ in rules.Position.from_input(*turn).placements()}
-
-
-def engine_board(board) -> list[list[int]]:
-    """The board for the engine: chains without liberty left out (only an impossible board has
-    them; the host removes the opponent's with our next stone, ours with the opponent's)."""
-    clean = rules.copy_board(board)
-    for colour in (1, 2):
-        for i, j in rules.dead_stones(board, colour):
-            clean[i][j] = 0
-    return clean
+why_unreachable, host_moves, engine_board = rules.why_unreachable, rules.host_moves, rules.engine_board
 
 
 def fallback_move(turn: Turn):
-    """A valid move found in pure Python in milliseconds: the most captures (ties drawn by a fixed
-    generator, so a run repeats), PASS when no stone can be placed."""
-    best = rules.Position.from_input(*turn).most_captures()
-    return random.Random(0).choice(best) if best else PASS
+    """A valid move found in pure Python in milliseconds (engines/games/reference/littlego.py)."""
+    return rules.fallback_move(*turn)
 
 
 # ---- notes -------------------------------------------------------------------------------------
@@ -304,15 +256,6 @@ def choose(game, state, settings: LittleGoSettings, started: float, seed: int, c
     return action, result
 
 
-def best_allowed(game, action, result, allowed) -> int:
-    """The search's action when the host allows it (``allowed``: the host's valid stones, as
-    actions; the pass is always valid), else the most visited one it allows, else the pass."""
-    if action == game.pass_action or action in allowed:
-        return action
-    ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
-    return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
-
-
 def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time,
           warn=None):
     """(point, the notes to keep) for the position of input.txt, searched with the engine; the
@@ -330,6 +273,7 @@ def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, star
         seed = hash_seed(settings.seed, previous, current)
     action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
     allowed = host_moves(turn)
+    from engines.players.go import best_allowed
     chosen = best_allowed(game, action, result, {game.action_at(p) for p in allowed})
     if chosen != action and warn:
         warn(f"the search's move {write_output(game.point_of(action)).strip()} is not valid on the board as "

@@ -309,14 +309,15 @@ def test_boards_that_cannot_follow_are_played_as_given(tmp_path, name):
 
 
 def test_the_searched_move_gives_way_to_the_most_visited_valid_one():
+    from engines.players.go import best_allowed
     from engines.search.result import SearchResult
     game = Go(rules="littlego")
     a, b, c = game.action(0, 0), game.action(1, 1), game.action(2, 2)
     result = SearchResult(a, 0.5, "win_probability", moves=[a, b, c], visits=[50, 10, 30])
-    assert player.best_allowed(game, a, result, {a, b, c}) == a
-    assert player.best_allowed(game, a, result, {b, c}) == c
-    assert player.best_allowed(game, a, result, set()) == game.pass_action
-    assert player.best_allowed(game, game.pass_action, result, {b}) == game.pass_action
+    assert best_allowed(game, a, result, {a, b, c}) == a
+    assert best_allowed(game, a, result, {b, c}) == c
+    assert best_allowed(game, a, result, set()) == game.pass_action
+    assert best_allowed(game, game.pass_action, result, {b}) == game.pass_action
 
 
 def test_think_plays_only_what_the_host_allows_on_the_board_as_given(monkeypatch):

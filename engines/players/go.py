@@ -94,6 +94,15 @@ def free_handicap_points(n: int, stones: int, fixed_points: list) -> list:
     return points
 
 
+def best_allowed(game, action, result, allowed) -> int:
+    """Little-Go: the search's action when the host allows it (``allowed``: the host's valid stones, as
+    actions; the pass is always valid), else the most visited one it allows, else the pass."""
+    if action == game.pass_action or action in allowed:
+        return action
+    ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
+    return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
+
+
 class GoPlayer:
     """The Go player of one session (see the module's comment): ``start(size)`` a game, ``moved``
     when a move is played, ``choose`` a move (the policies), ``search`` / ``analysis`` for the
