@@ -32,7 +32,7 @@ from adapters.config import ConfigError, setting
 from engines.players import coldstart  # reads the cache's stamp: imports neither numba nor the engine
 from engines.errors import IllegalMove
 from engines.knowledge.go_weights import GoWeights, load_weights  # plain Python and NumPy
-from protocols import gtp
+from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 
 NAME, VERSION = "Go5", "0.22"
@@ -54,36 +54,6 @@ BAD_COLOUR = ("Error: Valid color characters are: b, w, e, BORDER and FLOODFILL.
 NO_WEIGHTS = "no move weights loaded: start the engine with --weights PATH"
 ANALYZE_COMMANDS = ("pstring/Legal Moves For ToPlay/legal_moves_for_toPlay\n"
                     "pstring/Policy Moves/policy_moves\npstring/Random Moves/random_moves")
-
-
-def parse_colour(text: str) -> int:
-    """Go5's colours: 'b' or 'w' in any case (and 'black'/'white')."""
-    return gtp.parse_colour(text)
-
-
-def parse_vertex(text: str, size: int):
-    """Go5's vertex rule (spec 1.2): 'pass' in any case, or a column letter (no 'i') followed by
-    anything Python's int() reads as a row >= 1 ('a01', 'a+3', non-ASCII digits), as (row, col)
-    of the board view.  gtp.InvalidPoint / gtp.OffBoard with the lowercased text otherwise."""
-    t = text.lower()
-    if t == "pass":
-        return PASS
-    if not t or t[0] not in gtp.COLUMNS:
-        raise gtp.InvalidPoint(f"invalid point: '{t}'")
-    digits = t[1:]
-    try:
-        row = int(digits)
-    except ValueError:  # not an integer, or more digits than int() converts (leading zeros count)
-        significant = digits.lstrip("0")
-        if not (digits.isascii() and digits.isdigit() and significant):
-            raise gtp.InvalidPoint(f"invalid point: '{t}'") from None
-        row = int(significant) if len(significant) <= sys.get_int_max_str_digits() else size + 1
-    if row < 1:
-        raise gtp.InvalidPoint(f"invalid point: '{t}'")
-    col = gtp.COLUMNS.index(t[0])
-    if col >= size or row > size:
-        raise gtp.OffBoard(f"point is off board: '{t}'")
-    return size - row, col
 
 
 @dataclass(frozen=True)
@@ -169,11 +139,11 @@ class Go5Session:
     def cmd_play(self, args):
         colour_text, vertex = args[0].lower(), args[1]
         try:
-            colour = parse_colour(colour_text)
+            colour = gtp.parse_colour(colour_text)
         except ProtocolError:
             return BAD_COLOUR
         try:
-            point = parse_vertex(vertex, self.game.size)
+            point = gtp_go.parse_go5_vertex(vertex, self.game.size)
         except ProtocolError as err:
             return f"Error: {err}"
         try:
@@ -184,7 +154,7 @@ class Go5Session:
         return ""
 
     def cmd_genmove(self, args):
-        colour = parse_colour(args[0].lower())
+        colour = gtp.parse_colour(args[0].lower())
         move = self.search_move(colour)
         if move == self.game.pass_action:
             return "pass"
@@ -192,7 +162,7 @@ class Go5Session:
         return self._vertex(move)
 
     def cmd_legal_moves(self, args):
-        return self._sorted_names(self.game.go5_legal_points(self.state, parse_colour(args[0].lower())))
+        return self._sorted_names(self.game.go5_legal_points(self.state, gtp.parse_colour(args[0].lower())))
 
     def cmd_legal_moves_for_toPlay(self, args):
         return self._sorted_names(self.game.go5_legal_points(self.state, self.game.to_move(self.state)))
@@ -226,7 +196,7 @@ class Go5Session:
         self.state = self.game.with_komi(self.state, self.komi)
         for vertex in args:
             try:
-                point = parse_vertex(vertex, self.game.size)
+                point = gtp_go.parse_go5_vertex(vertex, self.game.size)
             except ProtocolError:
                 continue
             if point is not None:

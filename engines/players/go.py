@@ -1,4 +1,4 @@
-"""The Go player: every Go adapter's search, knowledge, policies and time (plies-gtp, plies-go5, Little-Go).
+"""The Go player: every Go adapter's search, knowledge, policies and time (the Go engines and Little-Go).
 
 How its data is represented: a position is the engine's state (engines/games/go.py: a flat int64
 array, the game's ``Go`` object says how to read it); a point is ``(row, col)`` of the board view
@@ -17,7 +17,7 @@ What it owns:
     in a row), pass when the opponent passed and counting the board wins, cleanup (kgs-genmove_cleanup
     captures dead stones before it passes), the placement of free handicap stones;
   * the time: every deadline comes from ``engines.players.clock.TimeManager`` (a per-move budget on
-    wall or CPU time, or a GTP/KGS game clock), and a fixed simulation count (``simulations``,
+    wall or CPU time, or a controller's game clock), and a fixed simulation count (``simulations``,
     Go5's ``num_total_sim``) bounds the search as well; the time a move took is charged to the game
     clock (``TimeManager.charge``).
 
