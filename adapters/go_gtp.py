@@ -24,9 +24,12 @@ when the opponent has passed and counting the board (dead stones removed) wins.
 
 Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
 (engines/players/clock.py: more in the opening and middle game, a safety margin, never more than the
-time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds
-and/or ``--simulations`` simulations.  Time counts from the command's arrival.  ``--threads K``
-searches K trees at once, one per core (root parallelism, engines/search/parallel.py).
+time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds less a
+tenth kept for the reply (at most time_margin), and/or ``--simulations`` simulations.  Time counts
+from the command's arrival.  ``--threads K`` searches K trees at once, one per core (root
+parallelism, engines/search/parallel.py).  The search, its knowledge, the policies above and the
+deadlines are the Go player's (engines/players/go.py); this module maps GTP onto it and keeps the
+game record.
 
 Dead stones: final_score and final_status_list come from ownership: the search's
 ``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
@@ -34,11 +37,12 @@ playouts (engines/knowledge/go_ownership.py); seki is told apart (neither side c
 shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
 
 Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
-plies-gtp says so on stderr and compiles in the background.  While the controller has set a time
-limit, genmove answers at once with a legal fallback move (engines/games/reference/go.py), so the compile
-never loses a game on time; with no time limit (GoGui, Sabaki, regression runs: nobody's clock runs)
-a genmove waits for the compile and plays the engine's move.  Commands the fallback board cannot
-answer (scoring, analysis, SGF, handicap) wait for the compile.
+plies-gtp says so on stderr and compiles in a background process that outlives it
+(engines/players/coldstart.py).  While the controller has set a time limit, genmove answers from a
+shallow alpha-beta search over the pure-Python rules (engines/games/reference/go.py) within the
+move's allocation, so the compile never loses a game on time; with no time limit (GoGui, Sabaki,
+regression runs: nobody's clock runs) a genmove waits for the compile and plays the engine's move.
+Commands the fallback board cannot answer (scoring, analysis, SGF, handicap) wait for the compile.
 
 Settings (class Settings, each key with its default and meaning under --help) come from, in
 increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
