@@ -20,8 +20,10 @@ handler (``Player.position``) and the small file transport around it (``play``).
   4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
      scoring, komi 2.5, the host's ko) with that move number (chains without liberty, which only an
      impossible board has, left out), and the search (plain MCTS, or RAVE with the heavy Go knowledge:
-     the ``search`` setting) searches it until the CPU budget ``seconds``,
-     counted from process start (imports and compiled-code loading included), is spent, but at least
+     the ``search`` setting; engines/players/go.py, the Go player every Go adapter uses) searches it
+     until the CPU budget ``seconds`` less ``margin``, counted from process start (imports and
+     compiled-code loading included), is spent (a TimeManager on CPU time, read between the
+     search's own batches, sized by wall time), but at least
      ``min_simulations`` simulations (a budget that start-up has all but spent gets a warning and
      this floor), or for exactly ``simulations`` simulations when that is set; the move is the most
      visited one the host's rules allow on the board as given;
