@@ -34,6 +34,7 @@ from engines.games.go import Go
 from engines.knowledge import go_ownership
 from engines.players.clock import CPU, TimeManager
 from engines.search import Limits, make_searcher
+from engines.settings import setting
 
 PASS = None
 RESIGN = "resign"
@@ -44,24 +45,27 @@ GO5_ROLLOUTS = ("random", "probabilistic")
 @dataclass(frozen=True)
 class GoSettings:
     """The Go player's tunables (one meaning each, the same name in every Go adapter)."""
-    search: str = "auto"              # rave, mcts, auto (rave when it can be built, else mcts), go5
-    c: float | None = None            # mcts / go5: the UCT exploration constant (None: the search's default)
-    selection: str | None = None      # mcts: the selection rule (None: the search's default)
-    expand_visits: int | None = None  # mcts: visits a leaf needs before it grows children (None: default)
-    rollout_limit: int | None = None  # go5: rollout moves after the tree, at most
-    capacity: int = 1 << 22           # search tree nodes (per tree)
-    threads: int = 1                  # rave: trees searched at once, merged at the root
-    seed: int = 0                     # the search's (and the ownership playouts') random seed
-    weights: str | None = None        # a move-weights file: rave's priors; go5's priors and rollouts
-    legal_children: bool = False      # rave: every legal move is a child (Little-Go's stones-only scoring)
-    go5_knowledge: bool = False       # go5: new nodes start from the weights' priors (in_tree_knowledge)
-    go5_rollouts: str = "random"      # go5: random or probabilistic (drawn by the move weights) rollouts
-    min_simulations: int = 0          # a timed search searches at least this many simulations
-    resign: bool = True               # resign lost games at all
-    resign_threshold: float = 0.1     # resign when the win rate stays below this ...
-    resign_moves: int = 3             # ... for this many of our moves in a row
-    ownership_playouts: int = 400     # playouts of the ownership estimate when the search gave none
-    dead_threshold: float = 0.2       # a chain is dead when its mean ownership is below minus this
+    search: str = setting("auto", "rave, mcts, auto (rave when it can be built, else mcts), go5", choices=SEARCHES)
+    c: float | None = setting(None, "mcts / go5: the UCT exploration constant (None: the search's default)",
+                              kind=float)
+    selection: str | None = setting(None, "mcts: the selection rule (None: the search's default)", kind=str)
+    expand_visits: int | None = setting(None, "mcts: visits a leaf needs before it grows children (None: default)",
+                                        kind=int)
+    rollout_limit: int | None = setting(None, "go5: rollout moves after the tree, at most", kind=int)
+    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
+    threads: int = setting(1, "rave: trees searched at once, merged at the root")
+    seed: int = setting(0, "the search's (and the ownership playouts') random seed")
+    weights: str | None = setting(None, "a move-weights file: rave's priors; go5's priors and rollouts", kind=str)
+    legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
+    go5_knowledge: bool = setting(False, "go5: new nodes start from the weights' priors (in_tree_knowledge)")
+    go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",
+                                choices=GO5_ROLLOUTS)
+    min_simulations: int = setting(0, "a timed search searches at least this many simulations")
+    resign: bool = setting(True, "resign lost games at all")
+    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
+    resign_moves: int = setting(3, "... for this many of our moves in a row")
+    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
+    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership is below minus this")
 
     def __post_init__(self):
         if self.search not in SEARCHES:
