@@ -13,7 +13,6 @@ A board is a list of n lists of n ints (0 empty, 1 black, 2 white), row 0 at the
 plain module).  A search node (SearchRules) is a tuple (Position, colour to move, passes in a row).
 """
 import math
-import random
 
 from engines.errors import IllegalMove, Reason
 
@@ -158,20 +157,6 @@ class Position:
         off = any(not (0 <= a < n and 0 <= b < n) for a, b in diagonals)
         bad = sum(1 for a, b in diagonals if 0 <= a < n and 0 <= b < n and self.board[a][b] == 3 - colour)
         return bad + off < 2
-
-    def fallback_move(self, colour: int, rng: random.Random):
-        """A random legal point that is not colour's own eye, or None (pass) when there is none."""
-        points = [(i, j) for i in range(self.size) for j in range(self.size) if self.board[i][j] == 0]
-        rng.shuffle(points)
-        for point in points:
-            if self.is_eye(colour, point):
-                continue
-            try:
-                self.copy().play(colour, point)
-            except IllegalMove:
-                continue
-            return point
-        return None
 
 
 class SearchRules:
