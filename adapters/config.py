@@ -13,6 +13,7 @@ it from, in increasing priority:
 A bad key or value raises ConfigError naming the key and where it came from.  ``describe`` lists the
 keys with their defaults and meanings (for ``--help`` and the README).
 """
+import argparse
 import dataclasses
 import math
 import os
@@ -117,11 +118,19 @@ def add_setting_flags(parser, cls, skip=()) -> None:
     """One command-line flag per field of the settings dataclass cls (``--key-name``; dest the key),
     with its meaning and default as help; None when not given, so the file and the environment
     decide.  Values are text converted by ``load`` (one conversion for flags, files and environment:
-    a bool flag takes true/false/1/0/yes/no/on/off).  ``skip``: keys the adapter gives flags itself."""
+    a bool flag takes true/false/1/0/yes/no/on/off, or nothing: true; ``--no-key`` is false).  ``skip``:
+    keys the adapter gives flags itself."""
     for f in dataclasses.fields(cls):
         if f.name in skip:
             continue
         choices = f.metadata.get("choices")
+        if f.metadata.get("kind") is bool:
+            flag = f.name.replace("_", "-")
+            parser.add_argument("--" + flag, dest=f.name, default=None, nargs="?", const="true", metavar="BOOL",
+                                help=f"{f.metadata.get('meaning', '')} [default {f.default!r}]")
+            parser.add_argument("--no-" + flag, dest=f.name, action="store_const", const="false",
+                                help=argparse.SUPPRESS)
+            continue
         parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
                             metavar=None if choices else f.name.upper(),
                             choices=None if choices is None else [str(c) for c in choices],

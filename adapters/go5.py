@@ -29,10 +29,10 @@ import numpy as np
 
 from adapters import config
 from adapters.config import ConfigError, setting
-from engines import warmup  # reads the cache's stamp: imports neither numba nor the engine
+from engines.players import coldstart  # reads the cache's stamp: imports neither numba nor the engine
 from engines.errors import IllegalMove
 from engines.knowledge.go_weights import GoWeights, load_weights  # plain Python and NumPy
-from protocols import gtp
+from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 
 NAME, VERSION = "Go5", "0.22"
@@ -54,36 +54,6 @@ BAD_COLOUR = ("Error: Valid color characters are: b, w, e, BORDER and FLOODFILL.
 NO_WEIGHTS = "no move weights loaded: start the engine with --weights PATH"
 ANALYZE_COMMANDS = ("pstring/Legal Moves For ToPlay/legal_moves_for_toPlay\n"
                     "pstring/Policy Moves/policy_moves\npstring/Random Moves/random_moves")
-
-
-def parse_colour(text: str) -> int:
-    """Go5's colours: 'b' or 'w' in any case (and 'black'/'white')."""
-    return gtp.parse_colour(text)
-
-
-def parse_vertex(text: str, size: int):
-    """Go5's vertex rule (spec 1.2): 'pass' in any case, or a column letter (no 'i') followed by
-    anything Python's int() reads as a row >= 1 ('a01', 'a+3', non-ASCII digits), as (row, col)
-    of the board view.  gtp.InvalidPoint / gtp.OffBoard with the lowercased text otherwise."""
-    t = text.lower()
-    if t == "pass":
-        return PASS
-    if not t or t[0] not in gtp.COLUMNS:
-        raise gtp.InvalidPoint(f"invalid point: '{t}'")
-    digits = t[1:]
-    try:
-        row = int(digits)
-    except ValueError:  # not an integer, or more digits than int() converts (leading zeros count)
-        significant = digits.lstrip("0")
-        if not (digits.isascii() and digits.isdigit() and significant):
-            raise gtp.InvalidPoint(f"invalid point: '{t}'") from None
-        row = int(significant) if len(significant) <= sys.get_int_max_str_digits() else size + 1
-    if row < 1:
-        raise gtp.InvalidPoint(f"invalid point: '{t}'")
-    col = gtp.COLUMNS.index(t[0])
-    if col >= size or row > size:
-        raise gtp.OffBoard(f"point is off board: '{t}'")
-    return size - row, col
 
 
 @dataclass(frozen=True)
@@ -111,15 +81,22 @@ class Go5Session:
                  settings: Settings = Settings()):
         if simulations not in PLAYABLE_POLICIES:
             raise ValueError(f"simulations must be one of {', '.join(PLAYABLE_POLICIES)}, got {simulations!r}")
+        from engines.players.clock import TimeManager
+        from engines.players.go import GoPlayer, GoSettings
         self.weights = weights
-        self.num_total_sim = num_total_sim
-        self.simulations = simulations
         self.movefilter = movefilter
-        self.knowledge = knowledge
         self.settings = settings
+        # Go5's search is the Go player's "go5" search; its budget a simulation count (no clock)
+        self.player = GoPlayer(GoSettings.of(settings, search="go5", go5_knowledge=knowledge, go5_rollouts=simulations),
+                               TimeManager(None), simulations=num_total_sim, weights=weights)
         self.komi = START_KOMI
         self.searched = False  # mcts_info: has a genmove built a tree yet
         self.new_board(START_SIZE)
+
+    num_total_sim = property(lambda self: self.player.simulations)
+    simulations = property(lambda self: self.player.settings.go5_rollouts)
+    knowledge = property(lambda self: self.player.settings.go5_knowledge)
+    searcher = property(lambda self: self.player.searcher)
 
     # ---- the board --------------------------------------------------------------------------
     def new_board(self, size: int):
@@ -129,8 +106,7 @@ class Go5Session:
         self.reset_search()
 
     def reset_search(self):
-        self.searcher = None
-        self.toplay = 0  # the colour the kept tree is for
+        self.player.go5_reset(self.game)
 
     def _vertex(self, action: int) -> str:
         return gtp.format_vertex(self.game.point_of(action), self.game.size)
@@ -163,11 +139,11 @@ class Go5Session:
     def cmd_play(self, args):
         colour_text, vertex = args[0].lower(), args[1]
         try:
-            colour = parse_colour(colour_text)
+            colour = gtp.parse_colour(colour_text)
         except ProtocolError:
             return BAD_COLOUR
         try:
-            point = parse_vertex(vertex, self.game.size)
+            point = gtp_go.parse_go5_vertex(vertex, self.game.size)
         except ProtocolError as err:
             return f"Error: {err}"
         try:
@@ -178,7 +154,7 @@ class Go5Session:
         return ""
 
     def cmd_genmove(self, args):
-        colour = parse_colour(args[0].lower())
+        colour = gtp.parse_colour(args[0].lower())
         move = self.search_move(colour)
         if move == self.game.pass_action:
             return "pass"
@@ -186,7 +162,7 @@ class Go5Session:
         return self._vertex(move)
 
     def cmd_legal_moves(self, args):
-        return self._sorted_names(self.game.go5_legal_points(self.state, parse_colour(args[0].lower())))
+        return self._sorted_names(self.game.go5_legal_points(self.state, gtp.parse_colour(args[0].lower())))
 
     def cmd_legal_moves_for_toPlay(self, args):
         return self._sorted_names(self.game.go5_legal_points(self.state, self.game.to_move(self.state)))
@@ -220,7 +196,7 @@ class Go5Session:
         self.state = self.game.with_komi(self.state, self.komi)
         for vertex in args:
             try:
-                point = parse_vertex(vertex, self.game.size)
+                point = gtp_go.parse_go5_vertex(vertex, self.game.size)
             except ProtocolError:
                 continue
             if point is not None:
@@ -252,7 +228,7 @@ class Go5Session:
 
     def cmd_num_total_sim(self, args):
         value = parse_int(args[0], "num_total_sim", low=1)
-        self.num_total_sim = value
+        self.player.simulations = value
         return ""
 
     def cmd_in_tree_knowledge(self, args):
@@ -260,7 +236,7 @@ class Go5Session:
             raise ProtocolError(f"unknown in_tree_knowledge value {args[0]!r}: the only one is probabilistic")
         self._need_weights()
         if not self.knowledge:  # already on: Go5 keeps its tree
-            self.knowledge = True
+            self.player.settings = dataclasses.replace(self.player.settings, go5_knowledge=True)
             self.reset_search()
         return ""
 
@@ -277,43 +253,15 @@ class Go5Session:
 
     # ---- the search -------------------------------------------------------------------------
     def new_searcher(self):
-        """Go5's search for the current board: UCT over the children K(X) then the pass, knowledge
-        as node initialisation (the integers prior_knowledge prints, as Black wins), rollouts random
-        or drawn in proportion to the move weights."""
-        # the knowledge modules are imported when first used: their kernels would slow the start-up
-        from engines.knowledge.bundle import Knowledge
-        from engines.knowledge.go_prior import STRENGTH, go5_children, go5_prior, prior_params
-        knowledge = Knowledge(children=go5_children)
-        config = {"selection": "uct", "c": self.settings.c, "rollout_limit": self.settings.rollout_limit,
-                  "final_move": "first_most_visited", "parent_visits": "node", "expand_descends": False}
-        if self.knowledge or self.simulations == "probabilistic":
-            knowledge = knowledge.replace(prior=go5_prior, prior_params=prior_params(self.weights))
-        if self.knowledge:
-            config.update(prior_use="init", prior_strength=float(STRENGTH), prior_counts="rounded",
-                          prior_view="player0")
-        if self.simulations == "probabilistic":
-            config.update(rollout="prior")
-        from engines.search import make_searcher
-        return make_searcher("mcts", self.game, config, knowledge, self.settings.seed,
-                             capacity=self.settings.capacity)
+        """Go5's search for the current board (engines/players/go.py: the "go5" search)."""
+        return self.player.build_searcher(self.game)
 
     def search_move(self, colour: int) -> int:
-        """The move of Go5's genmove for colour: num_total_sim playouts, then the most visited root
-        child (the first in child order on a tie).  The tree is kept for the next genmove of the
-        other colour (Go5's tree reuse) and thrown away otherwise."""
+        """The move of Go5's genmove for colour (engines/players/go.py: GoPlayer.go5_move)."""
         state = self.game.resumed(self.game.set_to_move(self.state, colour))
-        if self.searcher is None or colour != self.toplay:
-            self.searcher = self.new_searcher()
-        from engines.search import Limits
-        result = self.searcher.search(state, Limits(simulations=self.num_total_sim))
+        move, self.last_stats = self.player.go5_move(state, colour)
         self.searched = True
-        self.last_stats = result.stats
-        if result.move == self.game.pass_action:  # a pass never keeps the tree
-            self.searcher = None
-        else:
-            self.searcher.advance(result.move)
-        self.toplay = 1 - colour
-        return result.move
+        return move
 
     # ---- the command table ------------------------------------------------------------------
     def commands(self) -> dict:
@@ -379,13 +327,10 @@ class Refused(Exception):
 
 def report_cold_cache(err=None) -> bool:
     """Say on stderr when the compiled-kernel cache of Go is cold (True then); imports no engine module."""
-    if warmup.is_warm("go"):
-        return False
-    print(f"plies-go5: the compiled-kernel cache of go is cold (no warm-up since plies was installed or its engine "
-          f"edited): the first command that needs the engine waits for the compile (about 20 s). Fix: run "
-          f"`{sys.executable} -m engines.warmup --game go` once (or `make warmup`)",
-          file=err if err is not None else sys.stderr, flush=True)
-    return True
+    return coldstart.report_cold_cache(
+        "go", "the first command that needs the engine waits for the compile (about 20 s)",
+        lambda text: print(f"plies-go5: {text}", file=err if err is not None else sys.stderr, flush=True),
+        " (or `make warmup`)")
 
 
 def start(args) -> Go5Session:

@@ -27,9 +27,12 @@ when the opponent has passed and counting the board (dead stones removed) wins.
 
 Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
 (engines/players/clock.py: more in the opening and middle game, a safety margin, never more than the
-time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds
-and/or ``--simulations`` simulations.  Time counts from the command's arrival.  ``--threads K``
-searches K trees at once, one per core (root parallelism, engines/search/parallel.py).
+time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds less a
+tenth kept for the reply (at most time_margin), and/or ``--simulations`` simulations.  Time counts
+from the command's arrival.  ``--threads K`` searches K trees at once, one per core (root
+parallelism, engines/search/parallel.py).  The search, its knowledge, the policies above and the
+deadlines are the Go player's (engines/players/go.py); this module maps GTP onto it and keeps the
+game record.
 
 Dead stones: final_score and final_status_list come from ownership: the search's
 ``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
@@ -37,11 +40,12 @@ playouts (engines/knowledge/go_ownership.py); seki is told apart (neither side c
 shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
 
 Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
-plies-gtp says so on stderr and compiles in the background.  While the controller has set a time
-limit, genmove answers at once with a legal fallback move (engines/games/reference/go.py), so the compile
-never loses a game on time; with no time limit (GoGui, Sabaki, regression runs: nobody's clock runs)
-a genmove waits for the compile and plays the engine's move.  Commands the fallback board cannot
-answer (scoring, analysis, SGF, handicap) wait for the compile.
+plies-gtp says so on stderr and compiles in a background process that outlives it
+(engines/players/coldstart.py).  While the controller has set a time limit, genmove answers from a
+shallow alpha-beta search over the pure-Python rules (engines/games/reference/go.py) within the
+move's allocation, so the compile never loses a game on time; with no time limit (GoGui, Sabaki,
+regression runs: nobody's clock runs) a genmove waits for the compile and plays the engine's move.
+Commands the fallback board cannot answer (scoring, analysis, SGF, handicap) wait for the compile.
 
 Settings (class Settings, each key with its default and meaning under --help) come from, in
 increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
@@ -51,7 +55,6 @@ import argparse
 import dataclasses
 import os
 import random
-import select
 import sys
 import time
 import traceback
@@ -60,17 +63,17 @@ from importlib import metadata
 from pathlib import Path
 
 from adapters import gtp_serve
-from engines.games.reference import go as go_rules
-from engines.players.coldstart import Compiler
 from adapters.config import ConfigError, setting
-from engines.players.clock import GameClock, TimeControl, TimeSettingsError
 from engines.errors import IllegalMove, Reason
+from engines.games.reference import go as go_rules
+from engines.players.clock import GameClock, TimeControl, TimeManager, TimeSettingsError
+from engines.players.coldstart import ColdStart, fallback_search
 from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
-# The engine is imported once its compiled kernels are in the cache (engines/players/coldstart.py).
-np = Go = Limits = make_searcher = go_ownership = None
+# The engine (engines/players/go.py) is imported once its compiled kernels are in the cache.
+np = players = None
 
 NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
@@ -92,17 +95,18 @@ ANALYZE_COMMANDS = "\n".join((  # GoGui's "type/label/command" lines
     "string/Final score/final_score",
 ))
 STATUSES = ("alive", "dead", "seki")
+FALLBACK_COMMANDS = ("boardsize", "clear_board", "komi", "play", "undo", "showboard", "time_settings", "time_left",
+                     "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
+                     "name", "version", "gogui-analyze_commands")  # what a cold session answers itself
+GENMOVES = ("genmove", "reg_genmove", "kgs-genmove_cleanup")
 
 
 def _import_engine():
-    global np, Go, Limits, make_searcher, go_ownership
-    if Go is not None:
-        return
-    import numpy
-    from engines.games.go import Go as _Go
-    from engines.knowledge import go_ownership as _own
-    from engines.search import Limits as _Limits, make_searcher as _make_searcher
-    np, Go, Limits, make_searcher, go_ownership = numpy, _Go, _Limits, _make_searcher, _own
+    global np, players
+    if players is None:
+        import numpy
+        from engines.players import go as _players
+        np, players = numpy, _players
 
 
 def version() -> str:
@@ -114,7 +118,8 @@ def version() -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    """Every tunable of the engine, with its default and meaning (adapters/config.py)."""
+    """Every tunable of the engine, with its default and meaning (adapters/config.py); the player's
+    (engines/players/go.py: GoSettings) under the player's names."""
     size: int = setting(19, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; controllers send boardsize anyway)")
     komi: float = setting(7.0, "komi at start (area scoring; the controller's komi command overrides it)")
     rules: str = setting("superko", "superko (positional superko, as CGOS) or standard (simple ko)",
@@ -153,15 +158,27 @@ class Settings:
             raise ValueError("; ".join(problems))
 
 
-class Board:
-    """What every session shares: size, komi, the record of the game (setup stones, moves) and
-    the clock; the time commands and the commands' argument checks."""
+def time_manager(settings: Settings, clock) -> TimeManager:
+    """The engine's clock: --time a move, or the controller's game clock once time_settings come.  A
+    tenth of --time (at most time_margin) is kept for the reply: on a busy machine (a controller, an
+    opponent and a GUI on two cores) the last batch of a search and the reply can be held back."""
+    return TimeManager(settings.time or None, margin=min(settings.time_margin, 0.1 * settings.time), clock=clock,
+                       game_clock=GameClock(margin=settings.time_margin, clock=clock))
 
-    def init_common(self, settings: Settings, clock):
+
+class Board:
+    """What both sessions (warm: GoSession; cold: ColdSession) share: size, komi, the time manager
+    with the game clock, the time commands, the commands' argument checks and the command table."""
+
+    def init_common(self, settings: Settings, clock, time_manager_=None):
         self.settings = settings
         self.clock = clock
-        self.game_clock = GameClock(margin=settings.time_margin, clock=clock)
+        self.time = time_manager_ if time_manager_ is not None else time_manager(settings, clock)
         self.komi = settings.komi
+
+    @property
+    def game_clock(self) -> GameClock:
+        return self.time.game_clock
 
     # ---- time -----------------------------------------------------------------------------------
     def cmd_time_settings(self, args):
@@ -196,6 +213,14 @@ class Board:
     def cmd_quit(self, args):
         raise Quit("")
 
+    def cmd_boardsize(self, args):
+        self.new_game(self.parse_size(args))
+        return ""
+
+    def cmd_clear_board(self, args):
+        self.new_game(self.size)
+        return ""
+
     def parse_size(self, args) -> int:
         size = parse_int(args[0], "board size")
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -215,7 +240,7 @@ class Board:
         return ""
 
     def commands(self) -> dict:
-        """The command table (ColdStart routes every entry through its ``call``)."""
+        """The command table (a ColdSession routes the entries through its ``call``)."""
         def C(name, min_args=0, usage=""):
             return gtp.Command(getattr(self, "cmd_" + name.replace("-", "_"), None), min_args, usage)
         return {
@@ -252,74 +277,25 @@ class Board:
 
 
 class GoSession(gtp_serve.TreeRecord, Board):
-    """One engine session: the game (size, komi, setup stones, moves and the states after each),
-    the clock and the search with its tree."""
+    """The engine's session: the game record (size, komi, setup stones, moves and the states after
+    each); the player (engines/players/go.py) searches, decides and keeps the time."""
 
-    def __init__(self, settings: Settings, clock=time.perf_counter, err=None):
+    def __init__(self, settings: Settings, clock=time.perf_counter, err=None, time_manager_=None):
         _import_engine()
-        self.init_common(settings, clock)
+        self.init_common(settings, clock, time_manager_)
         self.err = err if err is not None else sys.stderr
-        self.searchers = {}      # board size -> searcher (kept across games of that size)
-        self.search_name = None
-        self.game = None
-        self.low = [0, 0]        # our moves in a row with a win rate below the resign threshold, per colour
-        self.last_limits = None
+        self.player = players.GoPlayer(players.GoSettings.of(settings), self.time, settings.simulations,
+                                       komi=self.komi, rules=settings.rules, clock=clock)
         self.new_game(settings.size)
 
-    # ---- the game -------------------------------------------------------------------------------
-    def make_game(self, size):
-        return Go(size, komi=self.komi, rules=self.settings.rules)
-
-    def new_game(self, size: int):
-        self.game = self.make_game(size)
-        self.searcher = self.searcher_for(size)
-        self.searcher.reset()
-        self.states = [self.game.initial_state()]
-        self.moves = []                   # (colour, point or PASS) after the setup
-        self.setup = ([], [])             # black, white setup stones (handicap stones are black's)
-        self.handicap = 0
-        self.tree_state = None            # the position the searcher's tree stands at
-        self.last_result = None           # (state, SearchResult) of the last search
-        self.low = [0, 0]
-
-    def searcher_for(self, size: int):
-        if size not in self.searchers:
-            searcher = self.build_searcher(self.game)
-            # load the compiled kernels now (numba loads cached code at the first call), not on the clock
-            searcher.search(self.game.initial_state(), Limits(simulations=16))
-            searcher.reset()
-            go_ownership.ownership(self.game.initial_state(), 1)
-            self.searchers[size] = searcher
-        return self.searchers[size]
-
-    def build_searcher(self, game):
-        s = self.settings
-        names = ["rave", "mcts"] if s.search == "auto" else [s.search]
-        last = None
-        for name in names:
-            config = {"c": s.c} if name == "mcts" else None
-            options = {"capacity": s.capacity, "clock": self.clock}
-            if name == "rave" and s.threads > 1:
-                options["threads"] = s.threads
-            try:
-                searcher = make_searcher(name, game, config, self.knowledge(name, game), s.seed, **options)
-            except (ValueError, ImportError, FileNotFoundError) as err:
-                last = err
-                continue
-            self.search_name = name
-            return searcher
-        raise ValueError(f"cannot build the search {s.search!r}: {last}")
-
-    def knowledge(self, name, game):
-        """The search's knowledge: its default (None: rave's heavy Go knowledge with the newest shipped
-        weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
-        if self.settings.weights is None:
-            return None
-        if name != "rave":
-            raise ValueError(f"the {name} search takes no weights file")
-        from engines.knowledge.go import heavy_knowledge
-        from engines.knowledge.go_weights import load_weights
-        return heavy_knowledge(game, weights=load_weights(self.settings.weights))
+    # ---- what the player holds, read by the commands (and the tests) ----------------------------
+    game = property(lambda self: self.player.game)
+    searcher = property(lambda self: self.player.searcher)
+    search_name = property(lambda self: self.player.search_name)
+    last_result = property(lambda self: self.player.last_result)
+    last_limits = property(lambda self: self.player.last_limits)
+    tree_state = property(lambda self: self.player.tree_state,
+                          lambda self, value: self.player.forget() if value is None else None)
 
     @property
     def state(self):
@@ -329,12 +305,24 @@ class GoSession(gtp_serve.TreeRecord, Board):
     def size(self) -> int:
         return self.game.size
 
+    # ---- the game -------------------------------------------------------------------------------
+    def new_game(self, size: int):
+        self.player.komi = self.komi
+        self.player.start(size)
+        self.states = [self.game.initial_state()]
+        self.moves = []                   # (colour, point or PASS) after the setup
+        self.setup = ([], [])             # black, white setup stones (handicap stones are black's)
+        self.handicap = 0
+
+    def went_on(self, before, action: int, after, record) -> None:
+        self.player.moved(before, action, after)
+        self.states.append(after)
+        self.moves.append(record)
+
     def set_komi(self, komi: float):
         self.komi = komi
-        self.game = self.make_game(self.size)
+        self.player.set_komi(komi)
         self.states = [self.game.with_komi(s, komi) for s in self.states]
-        self.tree_state = None
-        self.searcher.reset()
 
     def to_move(self) -> int:
         return self.game.to_move(self.state)
@@ -371,8 +359,7 @@ class GoSession(gtp_serve.TreeRecord, Board):
         self.states = [state]
         self.moves = []
         self.setup = (list(black), list(white))
-        self.tree_state = None
-        self.searcher.reset()
+        self.player.forget()
 
     def record(self) -> GameRecord:
         return GameRecord(size=self.size, komi=self.komi, handicap=self.handicap, black_setup=list(self.setup[0]),
@@ -393,98 +380,30 @@ class GoSession(gtp_serve.TreeRecord, Board):
         for colour, point in record.moves:
             self.place(colour, point)
 
-    # ---- the search -----------------------------------------------------------------------------
+    # ---- the player's answers -------------------------------------------------------------------
     def limits(self, colour: int, arrival: float):
-        allocation = self.game_clock.allocation(colour, self.game.nmoves(self.state), self.size * self.size)
-        if allocation is None:
-            return Limits(time=self.settings.time or None, simulations=self.settings.simulations, start=arrival)
-        return Limits(time=allocation, simulations=self.settings.simulations, start=arrival, margin=0.02)
+        return self.player.limits(colour, self.game.nmoves(self.state), arrival)
 
     def search(self, colour: int, limits):
-        state = self.position_for(colour)
-        result = self.searcher.search(state, limits)
-        self.tree_state = state
-        self.last_result = (state, result)
-        return result
+        return self.player.search(self.position_for(colour), limits)
 
-    def timed_search(self, colour: int, arrival: float):
-        limits = self.limits(colour, arrival)
-        result = self.search(colour, limits)
-        self.game_clock.spent(colour, self.clock() - arrival)
-        self.last_limits = limits
-        return result
-
-    def ownership(self, state=None) -> "np.ndarray":
-        """Ownership of the board view (+1 Black): the last search's when it was on this position,
-        else seeded playouts."""
-        state = self.state if state is None else state
-        if self.last_result is not None:
-            searched, result = self.last_result
-            own = result.stats.get("ownership")
-            if own is not None and np.array_equal(self.game.cells(searched), self.game.cells(state)):
-                return go_ownership.to_view(own, self.size)
-        own = go_ownership.ownership(state, self.settings.ownership_playouts, self.settings.seed)
-        return go_ownership.to_view(own, self.size)
+    def ownership(self, state=None):
+        return self.player.ownership(self.state if state is None else state)
 
     def statuses(self) -> dict:
-        return go_ownership.stone_status(self.game.cells(self.state), self.ownership(),
-                                         self.settings.dead_threshold)
+        return self.player.statuses(self.state)
 
     def counted_score(self) -> float:
-        """Black minus White by area with komi, dead stones removed."""
-        cells = self.game.cells(self.state).copy()
-        for r, c in self.statuses()["dead"]:
-            cells[r, c] = 0
-        return self.game.score(self.game.state_from_cells(cells, 0))
-
-    def choose(self, colour: int, arrival: float, cleanup: bool = False):
-        """The move genmove plays: a point, PASS or "resign"."""
-        state = self.position_for(colour)
-        last = self.moves[-1] if self.moves else None
-        if not cleanup and last is not None and last[1] is PASS and last[0] != colour:
-            score = self.counted_score()
-            if (score > 0) == (colour == 0) and score != 0:
-                return PASS  # the opponent passed and counting wins: end the game
-        if cleanup:
-            point = self.cleanup_move(state)
-            if point is not PASS:
-                return point
-        result = self.timed_search(colour, arrival)
-        low = self.settings.resign and result.value < self.settings.resign_threshold
-        self.low[colour] = self.low[colour] + 1 if low else 0
-        if self.low[colour] >= self.settings.resign_moves and not cleanup:
-            return "resign"
-        return self.game.point_of(result.move)
-
-    def cleanup_move(self, state):
-        """kgs-genmove_cleanup: a legal liberty of dead opponent stones (the capture goes on until
-        none are left); PASS when there is none."""
-        colour = self.game.to_move(state)
-        dead = set(self.statuses()["dead"])
-        cells = self.game.cells(self.state)
-        targets = [p for p in dead if cells[p] == 2 - colour]
-        n = self.size
-        liberties = sorted({(r + dr, c + dc) for r, c in targets for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                            if 0 <= r + dr < n and 0 <= c + dc < n and cells[r + dr, c + dc] == 0})
-        for point in liberties:
-            if self.game.is_legal(state, self.game.action_at(point)):
-                return point
-        return PASS
-
-    # ---- commands -------------------------------------------------------------------------------
-    def cmd_boardsize(self, args):
-        self.new_game(self.parse_size(args))
-        return ""
-
-    def cmd_clear_board(self, args):
-        self.new_game(self.size)
-        return ""
+        return self.player.counted_score(self.state)
 
     def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
-        self.last_limits = None
-        point = self.choose(colour, arrival, cleanup)
-        text = "resign" if point == "resign" else gtp_go.format_move(point, self.size)
-        if point != "resign":
+        self.player.last_limits = None
+        last = self.moves[-1] if self.moves else None
+        opponent_passed = last is not None and last[1] is PASS and last[0] != colour
+        point = self.player.choose(self.position_for(colour), colour, arrival, opponent_passed, cleanup,
+                                   board=self.state)
+        text = "resign" if point == players.RESIGN else gtp_go.format_move(point, self.size)
+        if point != players.RESIGN:
             self.place(colour, point)
         if self.settings.verbose:
             limits, result = self.last_limits, self.last_result[1] if self.last_result else None
@@ -496,6 +415,7 @@ class GoSession(gtp_serve.TreeRecord, Board):
                   f"search {self.search_name}", file=self.err, flush=True)
         return text
 
+    # ---- commands -------------------------------------------------------------------------------
     def cmd_genmove(self, args):
         arrival = self.clock()
         return self.genmove(gtp.parse_colour(args[0]), arrival)
@@ -574,18 +494,10 @@ class GoSession(gtp_serve.TreeRecord, Board):
         if not 2 <= stones <= n * n - 1:
             raise ProtocolError(f"invalid handicap {stones} on {n}x{n}")
         try:
-            points = gtp_go.fixed_handicap_points(n, min(stones, 9))
+            fixed = gtp_go.fixed_handicap_points(n, min(stones, 9))
         except ProtocolError:
-            points = []
-        if len(points) < stones:  # more than the fixed points: spread the rest on the third line and inwards
-            candidates = sorted(((r, c) for r in range(n) for c in range(n)),
-                                key=lambda p: (abs(min(p[0], n - 1 - p[0], p[1], n - 1 - p[1]) - min(2, n // 3)),
-                                               p))
-            for p in candidates:
-                if len(points) == stones:
-                    break
-                if p not in points:
-                    points.append(p)
+            fixed = []
+        points = players.free_handicap_points(n, stones, fixed)
         self.place_handicap(points)
         return gtp_go.format_handicap(points, n)
 
@@ -600,23 +512,15 @@ class GoSession(gtp_serve.TreeRecord, Board):
     # ---- analysis -------------------------------------------------------------------------------
     def analysis(self, colour: int, seconds: float):
         """Search the current position for colour for seconds more (the tree grows on)."""
-        return self.search(colour, Limits(time=seconds, simulations=None, margin=0.0))
+        return self.player.analysis(self.position_for(colour), seconds)
 
     def analysis_colour(self, args) -> int:
         return gtp.parse_colour(args[0]) if args else self.to_move()
 
     def lines(self, result) -> list:
         """lz-analyze's candidates: the root moves with visits (win rates for the mover)."""
-        total = sum(result.visits) or 1.0
-        pv_rest = result.pv[1:] if result.pv else []
-        out = []
-        for move, visits, value in zip(result.moves, result.visits, result.values):
-            if visits < 1:
-                continue
-            pv = [move] + (pv_rest if result.pv and move == result.pv[0] else [])
-            out.append(gtp_go.AnalysisLine(self.game.point_of(move), int(visits), float(value), 0.0,
-                                           [self.game.point_of(m) for m in pv]))
-        return out
+        return [gtp_go.AnalysisLine(point, visits, winrate, 0.0, pv)
+                for point, visits, winrate, pv in self.player.candidates(result)]
 
     def analyze_step(self, colour: int, seconds: float) -> str:
         """One lz-analyze line after seconds more of search."""
@@ -659,25 +563,21 @@ class GoSession(gtp_serve.TreeRecord, Board):
         return "\n" + gtp_go.format_gfx(n, influence=influence)
 
 
-class ColdStart(Board):
-    """The session while the compiled-kernel cache is cold: the game on a pure-Python board
-    (engines/games/reference/go.py); a timed genmove gets a quick legal fallback move, an untimed one and
-    every command the board cannot answer wait for the compile; then a GoSession replays the game
-    and answers everything."""
+class ColdSession(Board):
+    """The session while the compiled-kernel cache is cold (engines/players/coldstart.py): the game on
+    the reference board (engines/games/reference/go.py); a timed genmove is a shallow search over it
+    within the move's deadline, an untimed one and every command the board cannot answer wait for
+    the compile; then ``cold.player``, a GoSession, replays the game and answers everything."""
 
-    OWN = ("boardsize", "clear_board", "komi", "play", "undo", "showboard", "time_settings", "time_left",
-           "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
-           "name", "version", "gogui-analyze_commands")
-
-    def __init__(self, settings: Settings, compiler: Compiler, clock=time.perf_counter, err=None):
+    def __init__(self, settings: Settings, cold: ColdStart, clock=time.perf_counter, err=None):
         self.init_common(settings, clock)
-        self.compiler = compiler
-        self.err = err if err is not None else sys.stderr
-        self.engine = None
-        self.engine_commands = None
+        self.cold, self.err = cold, err
         self.rng = random.Random(settings.seed)
-        self.fallback_moves = 0
+        cold.make_player = self.hand_over
         self.new_game(settings.size)
+
+    engine = property(lambda self: self.cold.player)
+    fallback_moves = property(lambda self: self.cold.fallbacks)
 
     def new_game(self, size: int):
         self.size = size
@@ -690,57 +590,54 @@ class ColdStart(Board):
     def to_move(self) -> int:
         return 1 - self.record_.moves[-1][0] if self.record_.moves else 0
 
-    # ---- the switch to the engine ---------------------------------------------------------------
+    def hand_over(self):
+        """The engine's session, the game replayed into it, the clock carried over."""
+        engine = GoSession(dataclasses.replace(self.settings, size=self.size, komi=self.komi), self.clock, self.err,
+                           time_manager_=self.time)
+        engine.load_record(dataclasses.replace(self.record_, komi=self.komi))
+        self.engine_commands = engine.commands()
+        return engine
+
     def switch(self, wait: bool) -> bool:
-        if self.engine is not None:
-            return True
-        if not (self.compiler.wait() if wait else self.compiler.ready()):
-            if wait:
+        if not self.cold.ready() and wait:
+            if not self.cold.compiler.wait() or not self.cold.ready():
                 raise ProtocolError("the engine's compile failed; only the fallback moves are available")
-            return False
-        engine = GoSession(dataclasses.replace(self.settings, size=self.size, komi=self.komi), self.clock, self.err)
-        engine.game_clock = self.game_clock
-        record = dataclasses.replace(self.record_, komi=self.komi)
-        engine.load_record(record)
-        self.engine, self.engine_commands = engine, engine.commands()
-        return True
+        return self.engine is not None
 
     def call(self, name: str, args):
-        timed = self.game_clock.control.limited
-        waits = name not in self.OWN or (name in ("genmove", "reg_genmove", "kgs-genmove_cleanup") and not timed)
+        waits = name not in FALLBACK_COMMANDS or (name in GENMOVES and not self.game_clock.control.limited)
         if self.switch(wait=waits):
             return self.engine_commands[name].handler(args)
         return getattr(self, "cmd_" + name.replace("-", "_"))(args)
 
     # ---- commands on the fallback board ---------------------------------------------------------
-    def cmd_boardsize(self, args):
-        self.new_game(self.parse_size(args))
-        return ""
-
-    def cmd_clear_board(self, args):
-        self.new_game(self.size)
-        return ""
-
     def place(self, colour: int, point):
         position = self.positions[-1].copy()
         position.play(colour + 1, point, tolerate_superko=True)  # as GoSession.place
         self.positions.append(position)
         self.record_.moves.append((colour, point))
 
+    def fallback(self, colour: int, arrival: float):
+        """A shallow search's move within the deadline the time manager gives this move."""
+        moves = sum(1 for _ in self.record_.moves)
+        deadline = self.time.deadline(colour, moves, self.size * self.size, start=arrival)
+        rules = go_rules.SearchRules(self.komi)
+        return fallback_search(rules, rules.node(self.positions[-1], colour + 1), deadline, self.rng)
+
     def cmd_genmove(self, args):
         arrival = self.clock()
         colour = gtp.parse_colour(args[0])
-        point = self.positions[-1].fallback_move(colour + 1, self.rng)
+        point = self.fallback(colour, arrival)
         self.place(colour, point)
-        self.fallback_moves += 1
-        self.game_clock.spent(colour, self.clock() - arrival)
+        self.cold.fallbacks += 1
+        self.time.charge(colour, self.clock() - arrival)
         return gtp_go.format_move(point, self.size)
 
     cmd_kgs_genmove_cleanup = cmd_genmove
 
     def cmd_reg_genmove(self, args):
-        colour = gtp.parse_colour(args[0])
-        return gtp_go.format_move(self.positions[-1].fallback_move(colour + 1, self.rng), self.size)
+        arrival = self.clock()
+        return gtp_go.format_move(self.fallback(gtp.parse_colour(args[0]), arrival), self.size)
 
     def cmd_undo(self, args):
         if not self.record_.moves:
@@ -762,55 +659,14 @@ class ColdStart(Board):
 
 # ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
 
-class LineReader:
-    """Lines from a file descriptor, with a non-blocking test for a waiting line (lz-analyze runs
-    until the controller sends anything)."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.buffer = b""
-        self.eof = False
-
-    def _fill(self, timeout) -> bool:
-        if self.eof:
-            return False
-        ready, _, _ = select.select([self.fd], [], [], timeout)
-        if not ready:
-            return False
-        chunk = os.read(self.fd, 65536)
-        if not chunk:
-            self.eof = True
-            return False
-        self.buffer += chunk
-        return True
-
-    def waiting(self) -> bool:
-        """True when a line (or the end of input) has arrived."""
-        while b"\n" not in self.buffer and not self.eof:
-            if not self._fill(0):
-                break
-        return b"\n" in self.buffer or self.eof
-
-    def readline(self) -> str | None:
-        while b"\n" not in self.buffer:
-            if self.eof or not self._fill(None):
-                if self.eof:
-                    if self.buffer:
-                        line, self.buffer = self.buffer, b""
-                        return line.decode("utf-8", "surrogateescape")
-                    return None
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return line.decode("utf-8", "surrogateescape") + "\n"
-
-
-def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReader, out) -> bool:
+def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: gtp_serve.LineReader, out) -> bool:
     """Answer an lz-analyze / lz-genmove_analyze line by streaming info lines until the next command
     arrives (lz-genmove_analyze: until its time is spent, then 'play MOVE').  False when the line
     is not one (or not well formed: the ordinary reply then says why)."""
     request = engine.split(line)
     if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
         return False
-    target = session.engine if isinstance(session, ColdStart) else session
+    target = session.engine if isinstance(session, ColdSession) else session
     try:
         if target is None:
             session.switch(wait=True)
@@ -847,26 +703,6 @@ def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReade
     return True
 
 
-def serve(engine: gtp.GtpEngine, session, stdin_fd: int, out) -> int:
-    """Answer commands from stdin_fd on out until quit or the end of input; 0, or 1 when cut off."""
-    reader = LineReader(stdin_fd)
-    try:
-        while True:
-            line = reader.readline()
-            if line is None:
-                return 0
-            if stream_analysis(engine, session, line, reader, out):
-                continue
-            reply = engine.handle(line)
-            if reply is not None:
-                out.write(reply)
-                out.flush()
-            if engine.finished:
-                return 0
-    except (BrokenPipeError, KeyboardInterrupt):
-        return 1
-
-
 # ==== settings and main ===========================================================================
 
 def build_parser() -> argparse.ArgumentParser:
@@ -886,11 +722,11 @@ make_engine = gtp_serve.make_engine
 
 
 def start(settings: Settings, err=None):
-    """The session to serve: a GoSession from a warm cache, else a ColdStart."""
-    compiler = Compiler("go", "plies-gtp", err=err)
-    if compiler.ready():
-        return GoSession(settings, err=err), compiler
-    return ColdStart(settings, compiler, err=err), compiler
+    """(the session to serve, the cold start): a GoSession from a warm cache, else a ColdSession."""
+    cold = ColdStart("go", "plies-gtp", None, err=err)
+    if cold.compiler.ready():
+        return GoSession(settings, err=err), cold
+    return ColdSession(settings, cold, err=err), cold
 
 
 def main(argv=None) -> int:
@@ -904,7 +740,7 @@ def main(argv=None) -> int:
         print(f"plies-gtp: no weights file {settings.weights}", file=sys.stderr)
         return EXIT_STATUS["search"][0]
     try:
-        session, compiler = start(settings)
+        session, cold = start(settings)
     except ValueError as err:
         print(f"plies-gtp: {err}", file=sys.stderr)
         return EXIT_STATUS["search"][0]
@@ -912,9 +748,11 @@ def main(argv=None) -> int:
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="surrogateescape")
     try:
-        served = serve(make_engine(session), session, sys.stdin.fileno(), out) == 0
+        engine = make_engine(session)
+        stream = lambda line, reader: stream_analysis(engine, session, line, reader, out)  # noqa: E731
+        served = gtp_serve.serve(engine, sys.stdin.fileno(), out, stream) == 0
     finally:
-        compiler.close()
+        cold.close()
     return EXIT_STATUS["served" if served else "interrupted"][0]
 
 

@@ -1,17 +1,83 @@
 """What the GTP engine adapters (plies-gtp for Go: adapters/go_gtp.py; plies-gtp-hex:
-adapters/gtp_hex.py) share: the command line built from a Settings dataclass (adapters/config.py),
-the checks of the search budget, the GtpEngine over a session's table, and the session plumbing of
-a game record that keeps the search tree while the game goes on as the tree foresaw."""
+adapters/gtp_hex.py) share: the stdin transport (lines read with a non-blocking test for a waiting
+one, so that a streamed reply runs until the next command), the command line built from a Settings
+dataclass (adapters/config.py), the checks of the search budget, the GtpEngine over a session's
+table, and the session plumbing of a game record that keeps the search tree while the game goes on
+as the tree foresaw."""
 import argparse
 import dataclasses
 import math
 import os
+import select
 from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError
 from protocols import gtp
 from protocols.common import ProtocolError
+
+
+class LineReader:
+    """Lines from a file descriptor, with a non-blocking test for a waiting line (lz-analyze runs
+    until the controller sends anything)."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = b""
+        self.eof = False
+
+    def _fill(self, timeout) -> bool:
+        if self.eof:
+            return False
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            self.eof = True
+            return False
+        self.buffer += chunk
+        return True
+
+    def waiting(self) -> bool:
+        """True when a line (or the end of input) has arrived."""
+        while b"\n" not in self.buffer and not self.eof:
+            if not self._fill(0):
+                break
+        return b"\n" in self.buffer or self.eof
+
+    def readline(self) -> str | None:
+        while b"\n" not in self.buffer:
+            if self.eof or not self._fill(None):
+                if self.eof:
+                    if self.buffer:
+                        line, self.buffer = self.buffer, b""
+                        return line.decode("utf-8", "surrogateescape")
+                    return None
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return line.decode("utf-8", "surrogateescape") + "\n"
+
+
+def serve(engine: gtp.GtpEngine, stdin_fd: int, out, stream=None) -> int:
+    """Answer commands from stdin_fd on out until quit or the end of input; 0, or 1 when cut off.
+    ``stream(line, reader)`` answers a line itself when it returns True (lz-analyze streams its info
+    lines until the next command arrives)."""
+    reader = LineReader(stdin_fd)
+    try:
+        while True:
+            line = reader.readline()
+            if line is None:
+                return 0
+            if stream is not None and stream(line, reader):
+                continue
+            reply = engine.handle(line)
+            if reply is not None:
+                out.write(reply)
+                out.flush()
+            if engine.finished:
+                return 0
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
 
 
 def make_engine(session) -> gtp.GtpEngine:
@@ -21,20 +87,13 @@ def make_engine(session) -> gtp.GtpEngine:
 
 def build_parser(prog: str, description: str, settings_class, config_example: str,
                  epilog: str) -> argparse.ArgumentParser:
-    """A flag for every key of settings_class (left at None when not given: the file and environment
-    decide), and --config FILE."""
+    """A flag for every key of settings_class (adapters/config.py: add_setting_flags; left at None when
+    not given: the file and environment decide), and --config FILE."""
     p = argparse.ArgumentParser(prog=prog, description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
     p.add_argument("--config", type=Path,
                    help=f"a TOML file of settings, the keys of the flags below ({config_example})")
-    for field in dataclasses.fields(settings_class):
-        flag, kind = "--" + field.name.replace("_", "-"), field.metadata["kind"]
-        default = "none" if field.default is None else field.default
-        text = f"{field.metadata['meaning']} [default {default}]"
-        if kind is bool:
-            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=text)
-        else:
-            p.add_argument(flag, type=kind, default=None, help=text, choices=field.metadata.get("choices"))
+    config.add_setting_flags(p, settings_class)
     return p
 
 

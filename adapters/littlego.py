@@ -20,8 +20,10 @@ handler (``Player.position``) and the small file transport around it (``play``).
   4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
      scoring, komi 2.5, the host's ko) with that move number (chains without liberty, which only an
      impossible board has, left out), and the search (plain MCTS, or RAVE with the heavy Go knowledge:
-     the ``search`` setting) searches it until the CPU budget ``seconds``,
-     counted from process start (imports and compiled-code loading included), is spent, but at least
+     the ``search`` setting; engines/players/go.py, the Go player every Go adapter uses) searches it
+     until the CPU budget ``seconds`` less ``margin``, counted from process start (imports and
+     compiled-code loading included), is spent (a TimeManager on CPU time, read between the
+     search's own batches, sized by wall time), but at least
      ``min_simulations`` simulations (a budget that start-up has all but spent gets a warning and
      this floor), or for exactly ``simulations`` simulations when that is set; the move is the most
      visited one the host's rules allow on the board as given;
@@ -50,7 +52,6 @@ by PLIES_LITTLEGO_<KEY> (PLIES_LITTLEGO_SECONDS, PLIES_LITTLEGO_SEED, PLIES_LITT
 import dataclasses
 import json
 import os
-import random
 import shutil
 import sys
 import time
@@ -61,7 +62,6 @@ from pathlib import Path
 from adapters import config
 from engines.games.reference import littlego as rules
 from adapters.config import ConfigError, setting
-from engines.errors import IllegalMove
 from protocols.common import PASS, EndOfInput, ProtocolError
 from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, player_of, write_output
 
@@ -103,19 +103,15 @@ class LittleGoSettings:
     expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
                                     "search within capacity)")
     capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
-    batch_seconds: float = setting(0.02, "wall seconds of simulations between two readings of the CPU clock")
-    first_batch: int = setting(256, "simulations of the first batch, before the rate is known")
-    min_batch: int = setting(64, "the fewest simulations of a batch")
     min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
                                          "start-up has all but spent searches this many, with a warning (with "
                                          "~256 the player passed early)")
 
     def __post_init__(self):
-        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds",
-                     "batch_seconds"):
+        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("capacity", "first_batch", "min_batch", "min_simulations"):
+        for name in ("capacity", "min_simulations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
         if self.simulations is not None and self.simulations < 1:
@@ -176,58 +172,12 @@ def stone_count(board) -> int:
     return sum(1 for row in board for v in row if v)
 
 
-def why_unreachable(turn: Turn) -> str | None:
-    """Why input.txt's boards cannot be a game's, or None when they can: neither has a chain without
-    liberty, and the current one follows the previous by one opponent move (a stone and the captures
-    it makes, or a pass).  The player plays such boards all the same (the host is the authority)."""
-    colour, previous, current = turn
-    opp = 3 - colour
-    for name, board in (("previous", previous), ("current", current)):
-        if any(rules.dead_stones(board, c) for c in (1, 2)):
-            return f"the {name} board has a chain without liberties"
-    if previous == current:
-        return None  # the opponent passed (or the game starts)
-    points = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j]]
-    added = [(i, j) for i, j in points if current[i][j]]
-    gone = [(i, j) for i, j in points if not current[i][j]]
-    why = None
-    if len(added) != 1 or previous[added[0][0]][added[0][1]] != 0 or current[added[0][0]][added[0][1]] != opp:
-        why = f"the current board must differ from the previous one by one new stone of the opponent ({opp})"
-    elif any(previous[i][j] != colour for i, j in gone):
-        why = f"only our stones ({colour}) can disappear, captured by the opponent's move"
-    else:
-        i, j = added[0]
-        try:
-            after, _ = rules.place(previous, previous, False, opp, i, j)
-        except IllegalMove:
-            why = f"the opponent's stone at {i},{j} could not have been played"
-        else:
-            if after != current:
-                why = f"the stones captured by the opponent's move at {i},{j} do not match"
-    return f"the boards cannot follow each other: {why}" if why else None
-
-
-def host_moves(turn: Turn) -> dict:
-    """{point: the board after it} of every stone the host accepts on the current board as given
-    (its ko judged against the previous board), in board order."""
-    return {point: after.board for point, after, _ in rules.Position.from_input(*turn).placements()}
-
-
-def engine_board(board) -> list[list[int]]:
-    """The board for the engine: chains without liberty left out (only an impossible board has
-    them; the host removes the opponent's with our next stone, ours with the opponent's)."""
-    clean = rules.copy_board(board)
-    for colour in (1, 2):
-        for i, j in rules.dead_stones(board, colour):
-            clean[i][j] = 0
-    return clean
+why_unreachable, host_moves, engine_board = rules.why_unreachable, rules.host_moves, rules.engine_board
 
 
 def fallback_move(turn: Turn):
-    """A valid move found in pure Python in milliseconds: the most captures (ties drawn by a fixed
-    generator, so a run repeats), PASS when no stone can be placed."""
-    best = rules.Position.from_input(*turn).most_captures()
-    return random.Random(0).choice(best) if best else PASS
+    """A valid move found in pure Python in milliseconds (engines/games/reference/littlego.py)."""
+    return rules.fallback_move(*turn)
 
 
 # ---- notes -------------------------------------------------------------------------------------
@@ -280,71 +230,32 @@ def estimate_moves(colour: int, current) -> int:
 
 
 # ---- the move ----------------------------------------------------------------------------------
-def choose(game, state, settings: LittleGoSettings, deadline: float, seed: int, cpu=time.process_time,
-           wall=time.perf_counter, warn=None):
-    """(action, SearchResult or None) for state: ``settings.simulations`` simulations when set, else
-    a search until ``cpu()`` (CPU seconds since process start) reaches deadline less the margin, and
-    at least ``settings.min_simulations`` (the floor is told to ``warn``).
-
-    The timed search runs in batches of simulations on one tree (a search of the same state goes
-    on with its tree), the CPU clock read between them.  ``process_time`` can tick coarsely (every
-    4-10 ms under a CPU-time limit such as a host's RLIMIT_CPU), so batches are sized from wall
-    time: a single-threaded process never uses more CPU time than wall time, so the rate per wall
-    second never overstates what a batch costs, and the last batch takes at most half of what is
-    left."""
-    legal = game.legal_moves(state)
-    if len(legal) == 1:
-        return legal[0], None
-    from engines.search import Limits
-    searcher = make_search(game, settings, seed)
-    if settings.simulations is not None:
-        result = searcher.search(state, Limits(simulations=settings.simulations))
-        return result.move, result
-    stop = deadline - settings.margin
-    batch, total = settings.first_batch, 0
-    while True:
-        w0 = wall()
-        result = searcher.search(state, Limits(simulations=batch))
-        total += result.stats.get("simulations", batch)
-        rate = batch / max(wall() - w0, 1e-6)
-        left = stop - cpu()
-        if left <= 0:
-            break
-        batch = int(max(settings.min_batch, min(rate * settings.batch_seconds, rate * left * 0.5)))
-    if total < settings.min_simulations:
-        if warn:
-            warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
-                 f"{total} simulations; searching the floor of min_simulations = {settings.min_simulations} "
-                 f"(raise seconds for a stronger move)")
-        result = searcher.search(state, Limits(simulations=settings.min_simulations - total))
-        total = settings.min_simulations
-    result.stats["simulations"] = total
-    return result.move, result
+def make_player(settings: LittleGoSettings, cpu=time.process_time):
+    """The Go player (engines/players/go.py) on the host's clock: ``seconds`` of CPU time counted
+    from process start less ``margin`` (a TimeManager on CPU time; the search's own batch loop reads
+    it), at least ``min_simulations``; or exactly ``simulations`` when that is set.  The search:
+    plain MCTS (selection, c, expand_visits), or RAVE with the heavy Go knowledge whose children are
+    every legal move (under stones-only scoring and the 24-move horizon, filling an own eye is a
+    point; plain MCTS keeps it too)."""
+    from engines.players.clock import CPU, TimeManager
+    from engines.players.go import GoPlayer, GoSettings
+    timed = settings.simulations is None
+    manager = TimeManager(settings.seconds if timed else None, margin=settings.margin, kind=CPU, clock=cpu)
+    return GoPlayer(GoSettings.of(settings, seed=0, legal_children=True,
+                                  min_simulations=settings.min_simulations if timed else 0),
+                    manager, simulations=settings.simulations, komi=None, rules="littlego")
 
 
-def make_search(game, settings: LittleGoSettings, seed: int):
-    """The searcher of the ``search`` setting: plain MCTS (selection, c, expand_visits), or RAVE with
-    the heavy Go knowledge (engines.knowledge.go.heavy_knowledge: michi playouts, tree priors with the
-    shipped MM gammas) and its own tuned RaveConfig.  The RAVE tree's children are every legal move
-    (the game's legal kernel) rather than the knowledge's non-eye candidates: under stones-only
-    scoring and the 24-move horizon, filling an own eye is a point (the last move of a game can be
-    worth it), and plain MCTS keeps it too."""
-    from engines.search import make_searcher
-    if settings.search == "rave":
-        from engines.knowledge.go import heavy_knowledge
-        knowledge = dataclasses.replace(heavy_knowledge(game), children=game.kernels.legal)
-        return make_searcher("rave", game, None, knowledge, seed, capacity=settings.capacity)
-    search = {"selection": settings.selection, "c": settings.c, "expand_visits": settings.expand_visits}
-    return make_searcher("mcts", game, search, None, seed, capacity=settings.capacity)
-
-
-def best_allowed(game, action, result, allowed) -> int:
-    """The search's action when the host allows it (``allowed``: the host's valid stones, as
-    actions; the pass is always valid), else the most visited one it allows, else the pass."""
-    if action == game.pass_action or action in allowed:
-        return action
-    ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
-    return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
+def choose(game, state, settings: LittleGoSettings, started: float, seed: int, cpu=time.process_time, warn=None):
+    """(action, SearchResult or None) for state: the player's move on the budget counted from
+    ``started`` (CPU seconds at process start); a budget that start-up has all but spent searches
+    the floor of ``min_simulations``, told to ``warn``."""
+    action, result = make_player(settings, cpu).single_move(game, state, seed, started)
+    if result is not None and "floor" in result.stats and warn:
+        warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
+             f"{result.stats['floor']} simulations; searching the floor of min_simulations = "
+             f"{settings.min_simulations} (raise seconds for a stronger move)")
+    return action, result
 
 
 def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time,
@@ -362,8 +273,9 @@ def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, star
         seed = int.from_bytes(os.urandom(6), "little")
     else:
         seed = hash_seed(settings.seed, previous, current)
-    action, result = choose(game, state, settings, started + settings.seconds, seed, cpu, warn=warn)
+    action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
     allowed = host_moves(turn)
+    from engines.players.go import best_allowed
     chosen = best_allowed(game, action, result, {game.action_at(p) for p in allowed})
     if chosen != action and warn:
         warn(f"the search's move {write_output(game.point_of(action)).strip()} is not valid on the board as "
@@ -442,14 +354,10 @@ def write_move(out_path: Path, text: str) -> None:
 def report_cold_cache(warn) -> bool:
     """Tell ``warn`` at once when the compiled-kernel cache of Go is cold (before any engine import);
     True when it is."""
-    from engines import warmup  # reads a stamp: imports neither numba nor the engine
-    if warmup.is_warm("go"):
-        return False
-    warn(f"the compiled-kernel cache of go is cold (no warm-up since plies was installed or its engine "
-         f"edited): the kernels compile within this move's budget, so the quick fallback move may stand "
-         f"for this move and the next few. Fix: run `{sys.executable} -m engines.warmup --game go` once "
-         f"(`plies littlego install DIR` does)")
-    return True
+    from engines.players import coldstart  # reads a stamp: imports neither numba nor the engine
+    return coldstart.report_cold_cache(
+        "go", "the kernels compile within this move's budget, so the quick fallback move may stand for this "
+        "move and the next few", warn, " (`plies littlego install DIR` does)")
 
 
 def arm_watchdog(limit: float) -> None:

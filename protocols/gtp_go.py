@@ -1,18 +1,19 @@
 """What GTP Go controllers read beyond the GTP core (protocols/gtp.py): moves as GNU Go and Leela
-Zero write them, the board drawing of ``showboard``, the analysis lines of ``lz-analyze``
+Zero write them, the Go5 course engine's lenient vertices (``parse_go5_vertex``), the board drawing of ``showboard``, the analysis lines of ``lz-analyze``
 (Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands.
 
 Points are ``(row, col)`` of the board view (row 0 at the top; protocols/common.py); a pass is
 None.  Win rates are probabilities in [0, 1] for the player to move; ownership is in [-1, 1], +1
 Black.  Nothing here imports the engine.
 """
+import sys
 from dataclasses import dataclass, field
 
 from protocols.common import PASS, ProtocolError, parse_int
-from protocols.gtp import COLUMNS, format_vertex, parse_colour, parse_vertex
+from protocols.gtp import COLUMNS, InvalidPoint, OffBoard, format_vertex, parse_colour, parse_vertex
 
 __all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
-           "format_gfx", "format_handicap", "fixed_handicap_points"]
+           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex"]
 
 
 def format_move(point, size: int) -> str:
@@ -131,3 +132,28 @@ def fixed_handicap_points(size: int, stones: int) -> list:
 def format_handicap(points, size: int) -> str:
     """The vertices of a handicap placement, space separated."""
     return " ".join(format_move(p, size) for p in points)
+
+
+def parse_go5_vertex(text: str, size: int):
+    """Go5's vertex rule (spec 1.2): 'pass' in any case, or a column letter (no 'i') followed by
+    anything Python's int() reads as a row >= 1 ('a01', 'a+3', non-ASCII digits), as (row, col)
+    of the board view.  InvalidPoint / OffBoard with the lowercased text otherwise."""
+    t = text.lower()
+    if t == "pass":
+        return PASS
+    if not t or t[0] not in COLUMNS:
+        raise InvalidPoint(f"invalid point: '{t}'")
+    digits = t[1:]
+    try:
+        row = int(digits)
+    except ValueError:  # not an integer, or more digits than int() converts (leading zeros count)
+        significant = digits.lstrip("0")
+        if not (digits.isascii() and digits.isdigit() and significant):
+            raise InvalidPoint(f"invalid point: '{t}'") from None
+        row = int(significant) if len(significant) <= sys.get_int_max_str_digits() else size + 1
+    if row < 1:
+        raise InvalidPoint(f"invalid point: '{t}'")
+    col = COLUMNS.index(t[0])
+    if col >= size or row > size:
+        raise OffBoard(f"point is off board: '{t}'")
+    return size - row, col

@@ -24,6 +24,7 @@ from conftest import ROOT
 
 from adapters import go_gtp
 from engines.games.reference import go as go_rules
+from engines.players.coldstart import ColdStart
 from engines.players.clock import ABSOLUTE, BYOYOMI, CANADIAN, NONE, GameClock, TimeControl, TimeSettingsError
 from engines.errors import IllegalMove
 from engines.games.go import Go
@@ -475,9 +476,16 @@ class StubCompiler:
 COLD = go_gtp.Settings(search="mcts", time=0.0, simulations=100, seed=3, size=9, capacity=100_000)
 
 
+def cold_session(compiler) -> go_gtp.ColdSession:
+    """A cold session over engines/players/coldstart.py's ColdStart, its compile the stub's."""
+    cold = ColdStart("go", "plies-gtp", None, start=False)
+    cold.compiler = compiler
+    return go_gtp.ColdSession(COLD, cold)
+
+
 def test_cold_start_answers_a_timed_genmove_at_once_then_replays_into_the_engine():
     compiler = StubCompiler()
-    cold = go_gtp.ColdStart(COLD, compiler)
+    cold = cold_session(compiler)
     engine = go_gtp.make_engine(cold)
     for line in ("boardsize 9", "komi 6.5", "time_settings 30 0 0", "play b e5", "play w c3", "play b d3"):
         assert engine.handle(line) == "= \n\n"
@@ -494,7 +502,7 @@ def test_cold_start_answers_a_timed_genmove_at_once_then_replays_into_the_engine
 
 def test_cold_start_without_a_clock_waits_for_the_engine():
     compiler = StubCompiler()
-    cold = go_gtp.ColdStart(COLD, compiler)
+    cold = cold_session(compiler)
     engine = go_gtp.make_engine(cold)
     engine.handle("play b e5")
     assert engine.handle("genmove w").startswith("= ")

@@ -309,14 +309,15 @@ def test_boards_that_cannot_follow_are_played_as_given(tmp_path, name):
 
 
 def test_the_searched_move_gives_way_to_the_most_visited_valid_one():
+    from engines.players.go import best_allowed
     from engines.search.result import SearchResult
     game = Go(rules="littlego")
     a, b, c = game.action(0, 0), game.action(1, 1), game.action(2, 2)
     result = SearchResult(a, 0.5, "win_probability", moves=[a, b, c], visits=[50, 10, 30])
-    assert player.best_allowed(game, a, result, {a, b, c}) == a
-    assert player.best_allowed(game, a, result, {b, c}) == c
-    assert player.best_allowed(game, a, result, set()) == game.pass_action
-    assert player.best_allowed(game, game.pass_action, result, {b}) == game.pass_action
+    assert best_allowed(game, a, result, {a, b, c}) == a
+    assert best_allowed(game, a, result, {b, c}) == c
+    assert best_allowed(game, a, result, set()) == game.pass_action
+    assert best_allowed(game, game.pass_action, result, {b}) == game.pass_action
 
 
 def test_think_plays_only_what_the_host_allows_on_the_board_as_given(monkeypatch):
@@ -438,23 +439,24 @@ EARLY_PREVIOUS = grid("00000", "00200", "01000", "00000", "00000")  # White's se
 EARLY_CURRENT = grid("00000", "00200", "01000", "00000", "00010")
 
 
-@pytest.mark.parametrize("floor", [2000, 1])
+@pytest.mark.parametrize("floor", [2000, 256])
 def test_a_budget_spent_by_start_up_still_searches_the_floor(floor):
-    """A CPU clock that says the budget is gone after the first batch (seconds of 1 or less, a slow
+    """A CPU clock that says the budget is gone before the first batch (seconds of 1 or less, a slow
     start-up): 256 simulations pass here as White's second move with this seed; the floor of
     min_simulations (with a warning) plays a stone."""
     game = Go(rules="littlego")
     state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
     settings = player.LittleGoSettings(seconds=0.5, min_simulations=floor)
     warnings = []
-    action, result = player.choose(game, state, settings, 0.5, player.hash_seed("15", EARLY_PREVIOUS, EARLY_CURRENT),
+    action, result = player.choose(game, state, settings, 0.0, player.hash_seed("15", EARLY_PREVIOUS, EARLY_CURRENT),
                                    cpu=lambda: 10.0, warn=warnings.append)
-    if floor == 1:  # the cause, pinned: the first batch alone passes
-        assert result.stats["simulations"] == settings.first_batch and action == game.pass_action and not warnings
+    assert len(warnings) == 1 and "min_simulations" in warnings[0] and "seconds" in warnings[0]
+    assert result.stats["simulations"] == floor
+    if floor == 256:  # the cause, pinned: a floor of 256 simulations passes
+        assert action == game.pass_action
         return
     assert player.LittleGoSettings().min_simulations == floor
-    assert result.stats["simulations"] == floor and action != game.pass_action
-    assert len(warnings) == 1 and "min_simulations" in warnings[0] and "seconds" in warnings[0]
+    assert action != game.pass_action
 
 
 def test_a_budget_with_time_left_searches_without_a_warning():
@@ -462,7 +464,7 @@ def test_a_budget_with_time_left_searches_without_a_warning():
     state = game.state_from_cells(EARLY_CURRENT, 1, previous=EARLY_PREVIOUS, moves_played=3)
     ticks = iter(range(10 ** 6))
     warnings = []
-    _, result = player.choose(game, state, player.LittleGoSettings(seconds=2.0), 40.0, 1,
+    _, result = player.choose(game, state, player.LittleGoSettings(seconds=2.0), 38.0, 1,
                               cpu=lambda: float(next(ticks)), warn=warnings.append)
     assert result.stats["simulations"] >= player.LittleGoSettings().min_simulations and warnings == []
 
@@ -512,9 +514,9 @@ def test_the_search_setting_takes_mcts_or_rave_and_names_a_bad_value(tmp_path):
     from engines.search.mcts import MCTS
     from engines.search.rave import Rave
     game = Go(rules="littlego")
-    rave = player.make_search(game, player.LittleGoSettings(search="rave"), 1)
+    rave = player.make_player(player.LittleGoSettings(search="rave")).build_searcher(game, 1)
     assert isinstance(rave, Rave) and rave.knowledge.traced_playout is not None  # the heavy knowledge
-    assert isinstance(player.make_search(game, player.LittleGoSettings(), 1), MCTS)
+    assert isinstance(player.make_player(player.LittleGoSettings()).build_searcher(game, 1), MCTS)
 
 
 # White plays move 24, the last: Black leads by 12 stones to 9 (+0.5 after komi); filling one of

@@ -188,3 +188,14 @@ def _negamax(rules, position, depth, alpha, beta, deadline) -> float:
                 if alpha >= beta:
                     break
     return best
+
+
+def report_cold_cache(game: str, consequence: str, say, fix_also: str = "") -> bool:
+    """Tell ``say`` in one line, before any engine module is imported, that the compiled-kernel cache
+    of game is cold, what that means for this adapter (``consequence``) and the fix; True when cold.
+    For adapters that compile inside their own run (plies-go5, the Little-Go player)."""
+    if warmup.is_warm(game):
+        return False
+    say(f"the compiled-kernel cache of {game} is cold (no warm-up since plies was installed or its engine "
+        f"edited): {consequence}. Fix: run `{sys.executable} -m engines.warmup --game {game}` once{fix_also}")
+    return True

@@ -12,6 +12,8 @@ only such a move is checked for ko: a violation when the last move captured ston
 the resulting board equals the board before that move.  The outcome of a forbidden placement is
 engines.errors.IllegalMove (a plain Python module) with its Reason.
 """
+import random
+
 from engines.games.reference.go import group  # (stones, liberties) of the group at (i, j): the same flood fill
 from engines.errors import IllegalMove, Reason
 
@@ -117,3 +119,59 @@ class Position:
         placements = self.placements()
         most = max((n for _, _, n in placements), default=0)
         return [p for p, _, n in placements if n == most]
+
+
+# ---- judging the host's input (the player, before its engine loads) ---------------------------------
+def why_unreachable(turn) -> str | None:
+    """Why the host's input boards (turn: colour, previous board, current board) cannot be a game's, or None
+    when they can: neither has a chain without liberty, and the current one follows the previous by
+    one opponent move (a stone and the captures it makes, or a pass).  The player plays such boards
+    all the same (the host is the authority)."""
+    colour, previous, current = turn
+    opp = 3 - colour
+    for name, board in (("previous", previous), ("current", current)):
+        if any(dead_stones(board, c) for c in (1, 2)):
+            return f"the {name} board has a chain without liberties"
+    if previous == current:
+        return None  # the opponent passed (or the game starts)
+    points = [(i, j) for i in range(SIZE) for j in range(SIZE) if previous[i][j] != current[i][j]]
+    added = [(i, j) for i, j in points if current[i][j]]
+    gone = [(i, j) for i, j in points if not current[i][j]]
+    why = None
+    if len(added) != 1 or previous[added[0][0]][added[0][1]] != 0 or current[added[0][0]][added[0][1]] != opp:
+        why = f"the current board must differ from the previous one by one new stone of the opponent ({opp})"
+    elif any(previous[i][j] != colour for i, j in gone):
+        why = f"only our stones ({colour}) can disappear, captured by the opponent's move"
+    else:
+        i, j = added[0]
+        try:
+            after, _ = place(previous, previous, False, opp, i, j)
+        except IllegalMove:
+            why = f"the opponent's stone at {i},{j} could not have been played"
+        else:
+            if after != current:
+                why = f"the stones captured by the opponent's move at {i},{j} do not match"
+    return f"the boards cannot follow each other: {why}" if why else None
+
+
+def host_moves(turn) -> dict:
+    """{point: the board after it} of every stone the host accepts on the current board as given
+    (its ko judged against the previous board), in board order."""
+    return {point: after.board for point, after, _ in Position.from_input(*turn).placements()}
+
+
+def engine_board(board) -> list[list[int]]:
+    """The board for the engine: chains without liberty left out (only an impossible board has
+    them; the host removes the opponent's with our next stone, ours with the opponent's)."""
+    clean = copy_board(board)
+    for colour in (1, 2):
+        for i, j in dead_stones(board, colour):
+            clean[i][j] = 0
+    return clean
+
+
+def fallback_move(colour: int, previous, current):
+    """A valid move found in pure Python in milliseconds: the most captures (ties drawn by a fixed
+    generator, so a run repeats), None (a pass) when no stone can be placed."""
+    best = Position.from_input(colour, previous, current).most_captures()
+    return random.Random(0).choice(best) if best else None

@@ -1,0 +1,400 @@
+"""The Go player: every Go adapter's search, knowledge, policies and time (the Go engines and Little-Go).
+
+How its data is represented: a position is the engine's state (engines/games/go.py: a flat int64
+array, the game's ``Go`` object says how to read it); a point is ``(row, col)`` of the board view
+(row 0 at the top) or ``PASS`` (None); colours are players 0 (Black) and 1 (White); a move the
+player answers is a point, ``PASS`` or ``RESIGN``.  The player keeps one searcher per board size
+(kept across games of that size), the position its tree stands at (``tree_state``: the tree follows
+the moves played, ``moved``), the last search's ``(state, SearchResult)`` (ownership and analysis
+read it) and, per colour, its moves in a row below the resign threshold.
+
+What it owns:
+  * the assembly: the game (``Go(size, komi, rules)``), the search (``search``: rave, mcts, auto =
+    rave when it can be built else mcts, or go5 = Go5's knowledge-initialised MCTS, a configuration
+    of mcts) and its knowledge (RAVE's heavy Go knowledge with the shipped weights or a weights file;
+    Go5's priors and rollouts from its weights);
+  * the policies: resign (the win rate below ``resign_threshold`` for ``resign_moves`` of our moves
+    in a row), pass when the opponent passed and counting the board wins, cleanup (kgs-genmove_cleanup
+    captures dead stones before it passes), the placement of free handicap stones;
+  * the time: every deadline comes from ``engines.players.clock.TimeManager`` (a per-move budget on
+    wall or CPU time, or a controller's game clock), and a fixed simulation count (``simulations``,
+    Go5's ``num_total_sim``) bounds the search as well; the time a move took is charged to the game
+    clock (``TimeManager.charge``).
+
+``GoSettings`` is the player's tunables; an adapter's own settings carry the ones it lets a user set
+under the same names (``GoSettings.of(adapter_settings)`` takes them).
+"""
+import dataclasses
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.games.go import Go
+from engines.knowledge import go_ownership
+from engines.players.clock import CPU, TimeManager
+from engines.search import Limits, make_searcher
+from engines.settings import setting
+
+PASS = None
+RESIGN = "resign"
+SEARCHES = ("auto", "rave", "mcts", "go5")
+GO5_ROLLOUTS = ("random", "probabilistic")
+
+
+@dataclass(frozen=True)
+class GoSettings:
+    """The Go player's tunables (one meaning each, the same name in every Go adapter)."""
+    search: str = setting("auto", "rave, mcts, auto (rave when it can be built, else mcts), go5", choices=SEARCHES)
+    c: float | None = setting(None, "mcts / go5: the UCT exploration constant (None: the search's default)",
+                              kind=float)
+    selection: str | None = setting(None, "mcts: the selection rule (None: the search's default)", kind=str)
+    expand_visits: int | None = setting(None, "mcts: visits a leaf needs before it grows children (None: default)",
+                                        kind=int)
+    rollout_limit: int | None = setting(None, "go5: rollout moves after the tree, at most", kind=int)
+    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
+    threads: int = setting(1, "rave: trees searched at once, merged at the root")
+    seed: int = setting(0, "the search's (and the ownership playouts') random seed")
+    weights: str | None = setting(None, "a move-weights file: rave's priors; go5's priors and rollouts", kind=str)
+    legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
+    go5_knowledge: bool = setting(False, "go5: new nodes start from the weights' priors (in_tree_knowledge)")
+    go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",
+                                choices=GO5_ROLLOUTS)
+    min_simulations: int = setting(0, "a timed search searches at least this many simulations")
+    resign: bool = setting(True, "resign lost games at all")
+    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
+    resign_moves: int = setting(3, "... for this many of our moves in a row")
+    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
+    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership is below minus this")
+
+    def __post_init__(self):
+        if self.search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
+        if self.go5_rollouts not in GO5_ROLLOUTS:
+            raise ValueError(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
+
+    @classmethod
+    def of(cls, settings, **changes) -> "GoSettings":
+        """The player's settings from an adapter's (the fields of the same name), then ``changes``."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name in names}
+        values.update(changes)
+        return cls(**values)
+
+
+def free_handicap_points(n: int, stones: int, fixed_points: list) -> list:
+    """Where ``stones`` free handicap stones go on n x n: the fixed points first (``fixed_points``, the
+    protocol's star points for up to 9), the rest on the third line and inwards, in board order."""
+    points = list(fixed_points)
+    if len(points) < stones:
+        line = min(2, n // 3)
+        candidates = sorted(((r, c) for r in range(n) for c in range(n)),
+                            key=lambda p: (abs(min(p[0], n - 1 - p[0], p[1], n - 1 - p[1]) - line), p))
+        for p in candidates:
+            if len(points) == stones:
+                break
+            if p not in points:
+                points.append(p)
+    return points
+
+
+def best_allowed(game, action, result, allowed) -> int:
+    """Little-Go: the search's action when the host allows it (``allowed``: the host's valid stones, as
+    actions; the pass is always valid), else the most visited one it allows, else the pass."""
+    if action == game.pass_action or action in allowed:
+        return action
+    ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
+    return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
+
+
+class GoPlayer:
+    """The Go player of one session (see the module's comment): ``start(size)`` a game, ``moved``
+    when a move is played, ``choose`` a move (the policies), ``search`` / ``analysis`` for the
+    analysis commands, ``ownership`` / ``statuses`` / ``counted_score`` for the end of the game."""
+
+    def __init__(self, settings: GoSettings = GoSettings(), time_manager: TimeManager | None = None,
+                 simulations: int | None = None, komi: float | None = 7.0, rules: str = "standard", clock=None,
+                 weights=None):
+        self.settings = settings
+        self.time = time_manager if time_manager is not None else TimeManager()
+        self.simulations = simulations       # at most this many simulations a move (None: time alone)
+        self.clock = clock if clock is not None else self.time.clock   # the searches' clock
+        self.komi, self.rules = komi, rules
+        self.searchers = {}                  # board size -> searcher (rave/mcts: kept across games)
+        self.search_name = None
+        self.game = None
+        self.searcher = None
+        self.tree_state = None
+        self.last_result = None              # (state, SearchResult) of the last search
+        self.last_limits = None              # the Limits of the last timed move (None: none searched)
+        self.low = [0, 0]
+        self._weights = weights              # move weights (GoWeights) given, else read from settings.weights
+
+    # ---- the game and the searcher ------------------------------------------------------------
+    def make_game(self, size: int):
+        return Go(size, komi=self.komi, rules=self.rules)
+
+    def start(self, size: int):
+        """A new game on size x size: the game, its searcher (tree forgotten), the counters reset."""
+        self.game = self.make_game(size)
+        self.searcher = self.searcher_for(size)
+        self.forget()
+        self.last_result = None
+        self.low = [0, 0]
+        return self.game
+
+    def set_komi(self, komi: float):
+        """A new komi: the game is rebuilt and the tree forgotten."""
+        self.komi = komi
+        self.game = self.make_game(self.game.size)
+        self.forget()
+        return self.game
+
+    def forget(self):
+        """The game changed in a way the tree did not foresee (setup, undo, komi)."""
+        self.tree_state = None
+        if self.searcher is not None:
+            self.searcher.reset()
+
+    def moved(self, before, action: int, after):
+        """The game went from before to after by action: the tree is kept when it stood at before."""
+        if self.tree_state is not None and np.array_equal(self.tree_state, before):
+            self.searcher.advance(action)
+            self.tree_state = after
+        else:
+            self.tree_state = None
+
+    def searcher_for(self, size: int):
+        if self.settings.search == "go5":
+            return self.build_searcher(self.game)  # Go5 builds its tree afresh (new_tree)
+        if size not in self.searchers:
+            searcher = self.build_searcher(self.game)
+            # load the compiled kernels now (numba loads cached code at the first call), not on the clock
+            searcher.search(self.game.initial_state(), Limits(simulations=16))
+            searcher.reset()
+            go_ownership.ownership(self.game.initial_state(), 1)
+            self.searchers[size] = searcher
+        return self.searchers[size]
+
+    def build_searcher(self, game, seed: int | None = None):
+        """The search of the ``search`` setting for game (ValueError when it cannot be built)."""
+        s = self.settings
+        seed = s.seed if seed is None else seed
+        if s.search == "go5":
+            self.search_name = "go5"
+            return make_searcher("mcts", game, self.go5_config(), self.go5_knowledge(), seed,
+                                 capacity=s.capacity, clock=self.clock)
+        names = ["rave", "mcts"] if s.search == "auto" else [s.search]
+        last = None
+        for name in names:
+            options = {"capacity": s.capacity, "clock": self.clock}
+            if name == "rave" and s.threads > 1:
+                options["threads"] = s.threads
+            try:
+                searcher = make_searcher(name, game, self.mcts_config() if name == "mcts" else None,
+                                         self.knowledge(name, game), seed, **options)
+            except (ValueError, ImportError, FileNotFoundError) as err:
+                last = err
+                continue
+            self.search_name = name
+            if self.time.kind == CPU:  # batches sized by wall time (engines/search/tree.py: run_batches)
+                searcher.rate_clock = time.perf_counter
+            return searcher
+        raise ValueError(f"cannot build the search {s.search!r}: {last}")
+
+    def mcts_config(self) -> dict:
+        s = self.settings
+        fields = {"selection": s.selection, "c": s.c, "expand_visits": s.expand_visits}
+        return {key: value for key, value in fields.items() if value is not None}
+
+    def weights(self):
+        """The move weights: those given, else the weights file's (read once)."""
+        if self._weights is None and self.settings.weights is not None:
+            from engines.knowledge.go_weights import load_weights
+            self._weights = load_weights(self.settings.weights)
+        return self._weights
+
+    def knowledge(self, name: str, game):
+        """The search's knowledge: its default (None: rave's heavy Go knowledge with the newest shipped
+        weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
+        s = self.settings
+        if s.weights is None and not (s.legal_children and name == "rave"):
+            return None
+        if name != "rave":
+            raise ValueError(f"the {name} search takes no weights file")
+        from engines.knowledge.go import heavy_knowledge
+        knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None)
+        if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
+            knowledge = dataclasses.replace(knowledge, children=game.kernels.legal)
+        return knowledge
+
+    def go5_config(self) -> dict:
+        """Go5's search: UCT over the children K(X) then the pass, the first most visited move."""
+        s = self.settings
+        config = {"selection": "uct", "final_move": "first_most_visited", "parent_visits": "node",
+                  "expand_descends": False}
+        config.update({k: v for k, v in (("c", s.c), ("rollout_limit", s.rollout_limit)) if v is not None})
+        if s.go5_knowledge:
+            from engines.knowledge.go_prior import STRENGTH
+            config.update(prior_use="init", prior_strength=float(STRENGTH), prior_counts="rounded",
+                          prior_view="player0")
+        if s.go5_rollouts == "probabilistic":
+            config.update(rollout="prior")
+        return config
+
+    def go5_knowledge(self):
+        """Go5's knowledge: its children; its priors (as node initialisation, the integers
+        prior_knowledge prints) and rollouts drawn by the move weights when asked for."""
+        from engines.knowledge.bundle import Knowledge
+        from engines.knowledge.go_prior import go5_children, go5_prior, prior_params
+        knowledge = Knowledge(children=go5_children)
+        if self.settings.go5_knowledge or self.settings.go5_rollouts == "probabilistic":
+            knowledge = knowledge.replace(prior=go5_prior, prior_params=prior_params(self.weights()))
+        return knowledge
+
+    # ---- the time ------------------------------------------------------------------------------
+    def limits(self, colour: int, moves_played: int, arrival: float) -> Limits:
+        """The search's budget for colour's move: the TimeManager's deadline (the game clock's
+        allocation, else the per-move budget) and the simulation count."""
+        points = self.game.size * self.game.size
+        deadline = self.time.deadline(colour, moves_played, points, start=arrival)
+        if deadline is None:
+            return Limits(simulations=self.simulations, time=None, margin=0.0)
+        return Limits(time=deadline.at - arrival, simulations=self.simulations, start=arrival, margin=0.0)
+
+    def search(self, state, limits: Limits):
+        result = self.searcher.search(state, limits)
+        self.tree_state = state
+        self.last_result = (state, result)
+        return result
+
+    def timed_search(self, state, colour: int, arrival: float):
+        """A move's search on the clock: at least ``min_simulations``; its time charged to colour."""
+        limits = self.limits(colour, self.game.nmoves(state), arrival)
+        result = self.search(state, limits)
+        floor = self.settings.min_simulations
+        searched = result.stats.get("simulations", 0)
+        if limits.time is not None and searched < floor:
+            result = self.search(state, Limits(simulations=floor - searched))
+            result.stats["simulations"] = floor
+            result.stats["floor"] = searched   # what the budget allowed before the floor
+        self.time.charge(colour, self.clock() - arrival)
+        self.last_limits = limits
+        return result
+
+    def analysis(self, state, seconds: float):
+        """Search state for seconds more (the tree grows on)."""
+        return self.search(state, Limits(time=seconds, simulations=None, margin=0.0))
+
+    # ---- the end of the game -------------------------------------------------------------------
+    def ownership(self, state) -> np.ndarray:
+        """Ownership of the board view (+1 Black): the last search's when it was on this position,
+        else seeded playouts."""
+        if self.last_result is not None:
+            searched, result = self.last_result
+            own = result.stats.get("ownership")
+            if own is not None and np.array_equal(self.game.cells(searched), self.game.cells(state)):
+                return go_ownership.to_view(own, self.game.size)
+        own = go_ownership.ownership(state, self.settings.ownership_playouts, self.settings.seed)
+        return go_ownership.to_view(own, self.game.size)
+
+    def statuses(self, state) -> dict:
+        """{"alive", "dead", "seki": [points]} of the stones on the board."""
+        return go_ownership.stone_status(self.game.cells(state), self.ownership(state), self.settings.dead_threshold)
+
+    def counted_score(self, state) -> float:
+        """Black minus White by area with komi, dead stones removed."""
+        cells = self.game.cells(state).copy()
+        for r, c in self.statuses(state)["dead"]:
+            cells[r, c] = 0
+        return self.game.score(self.game.state_from_cells(cells, 0))
+
+    # ---- the policies --------------------------------------------------------------------------
+    def choose(self, state, colour: int, arrival: float, opponent_passed: bool = False, cleanup: bool = False,
+               board=None):
+        """The move for colour in state (colour to move): a point, PASS or RESIGN.  ``board`` is the
+        position as counted (default: state; the session's record before a resumed finished game)."""
+        board = state if board is None else board
+        if not cleanup and opponent_passed:
+            score = self.counted_score(board)
+            if (score > 0) == (colour == 0) and score != 0:
+                return PASS  # the opponent passed and counting wins: end the game
+        if cleanup:
+            point = self.cleanup_move(state, board)
+            if point is not PASS:
+                return point
+        result = self.timed_search(state, colour, arrival)
+        if self.should_resign(colour, result.value) and not cleanup:
+            return RESIGN
+        return self.game.point_of(result.move)
+
+    def should_resign(self, colour: int, value: float) -> bool:
+        """Count a move's win rate against the threshold; True when colour should resign."""
+        low = self.settings.resign and value < self.settings.resign_threshold
+        self.low[colour] = self.low[colour] + 1 if low else 0
+        return self.low[colour] >= self.settings.resign_moves
+
+    def cleanup_move(self, state, board=None):
+        """kgs-genmove_cleanup: a legal liberty of dead opponent stones (the capture goes on until
+        none are left); PASS when there is none."""
+        board = state if board is None else board
+        colour = self.game.to_move(state)
+        dead = set(self.statuses(board)["dead"])
+        cells = self.game.cells(board)
+        targets = [p for p in dead if cells[p] == 2 - colour]
+        n = self.game.size
+        liberties = sorted({(r + dr, c + dc) for r, c in targets for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                            if 0 <= r + dr < n and 0 <= c + dc < n and cells[r + dr, c + dc] == 0})
+        for point in liberties:
+            if self.game.is_legal(state, self.game.action_at(point)):
+                return point
+        return PASS
+
+    def candidates(self, result) -> list:
+        """The root moves the analysis shows: (point, visits, win rate for the mover, principal
+        variation as points), the visited ones in the search's order."""
+        pv_rest = result.pv[1:] if result.pv else []
+        out = []
+        for move, visits, value in zip(result.moves, result.visits, result.values):
+            if visits < 1:
+                continue
+            pv = [move] + (pv_rest if result.pv and move == result.pv[0] else [])
+            out.append((self.game.point_of(move), int(visits), float(value), [self.game.point_of(m) for m in pv]))
+        return out
+
+    # ---- a single-shot move (Little-Go: one process a move) ---------------------------------------
+    def single_move(self, game, state, seed: int, start: float):
+        """(action, SearchResult or None) for state: a forced move at once, else a fresh search with
+        this seed on the TimeManager's budget counted from ``start`` (and ``simulations``)."""
+        legal = game.legal_moves(state)
+        if len(legal) == 1:
+            return legal[0], None
+        self.game = game
+        self.searcher = self.build_searcher(game, seed)
+        result = self.timed_search(state, game.to_move(state), start)
+        return result.move, result
+
+    # ---- Go5's genmove -------------------------------------------------------------------------
+    def go5_reset(self, game):
+        """Go5's new board (or in-tree knowledge switched on): no tree, the next genmove builds one."""
+        self.game = game
+        self.searcher = None
+        self.go5_toplay = 0   # the colour the kept tree is for
+
+    def go5_move(self, state, colour: int) -> tuple[int, dict]:
+        """Go5's genmove for colour: ``simulations`` playouts, then the most visited root child (the
+        first in child order on a tie); (action, the search's stats).  The tree is kept for the next
+        genmove of the other colour (Go5's tree reuse) and thrown away otherwise; a pass never keeps it."""
+        if self.searcher is None or colour != self.go5_toplay:
+            self.searcher = self.build_searcher(self.game)
+        limits = self.limits(colour, 0, self.clock())
+        result = self.searcher.search(state, limits)
+        if result.move == self.game.pass_action:
+            self.searcher = None
+        else:
+            self.searcher.advance(result.move)
+        self.go5_toplay = 1 - colour
+        return result.move, result.stats
+
+    go5_toplay = 0
+
