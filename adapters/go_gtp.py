@@ -450,12 +450,11 @@ class GoSession(gtp_serve.TreeRecord, Board):
         except OSError as err:
             raise ProtocolError(f"cannot load file: {err.strerror or err}") from None
         record = parse_sgf(text, up_to)
-        saved = dict(vars(self))  # a failed load leaves the game as it was: size, komi, history, to-move
+        previous = self.record()  # a failed load leaves the game as it was: size, komi, history, to-move
         try:
             self.load_record(record)
         except (ProtocolError, ValueError) as err:
-            vars(self).clear()
-            vars(self).update(saved)
+            self.load_record(previous)  # replayed into the session and its player alike
             self.tree_state = None  # the load may have reset this size's tree
             if isinstance(err, IllegalMove):
                 raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
