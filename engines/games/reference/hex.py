@@ -8,7 +8,16 @@ row n-1), 2 player 1 (joins column 0 to column n-1); neighbours of (r, c): (r-1,
 ``fallback_move`` is a quick, legal, not silly move: the centre; else the reply that keeps one of our
 bridges the opponent just intruded into; else the cell adjacent to (or a bridge from) our stones that
 reaches furthest toward our edges; else the empty cell nearest the centre.
+
+``SearchRules`` is the small rules object of the cold start's shallow search (engines/players/coldstart.py
+``fallback_search``).  Its position is ``(cells, to_move)``: cells a tuple of n*n ints row-major (0 empty,
+1 player 0, 2 player 1), to_move 0 or 1.  Its evaluation is the shortest-path difference: for each
+player the fewest empty cells that still join its two edges (own stones cost 0, the opponent's block),
+the opponent's count minus ours, squashed into (-1, 1); moves are listed centre first, so that among
+equal values the search prefers the centre.
 """
+import heapq
+import math
 from collections import deque
 
 MIN_SIZE, MAX_SIZE = 3, 19      # the engine's sizes (engines/games/hex.py)
@@ -107,3 +116,74 @@ def fallback_move(cells, player: int, last=None) -> tuple[int, int]:
         if best is not None:
             return best
     return min(empty, key=central)
+
+
+class SearchRules:
+    """Hex for ``fallback_search``: moves / play / outcome / evaluate over ``(cells, to_move)`` (see the
+    module's docstring); ``position(cells, to_move)`` makes one from a board-view grid."""
+
+    SCALE = 2.0   # a difference of SCALE cells in the shortest paths evaluates to tanh(1) = 0.76
+
+    def __init__(self, size: int):
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
+        self.size = n = size
+        mid = (n - 1) / 2
+        self.order = sorted(range(n * n), key=lambda a: (abs(a // n - mid) + abs(a % n - mid)
+                                                          + abs(a // n + a % n - 2 * mid), a))
+        self.neighbours = [[(r + dr) * n + c + dc for dr, dc in NEIGHBOURS if _inside(n, r + dr, c + dc)]
+                           for r in range(n) for c in range(n)]
+
+    def position(self, cells, to_move: int):
+        return tuple(int(v) for row in cells for v in row), int(to_move)
+
+    def point(self, move: int) -> tuple[int, int]:
+        return divmod(move, self.size)
+
+    def moves(self, position) -> list[int]:
+        cells, _ = position
+        if self.outcome(position) is not None:
+            return []
+        return [a for a in self.order if cells[a] == 0]
+
+    def play(self, position, move: int):
+        cells, to_move = position
+        if cells[move] != 0:
+            raise ValueError(f"cell {self.point(move)} is occupied")
+        return cells[:move] + (to_move + 1,) + cells[move + 1:], 1 - to_move
+
+    def outcome(self, position):
+        """-1 when the player who just moved has joined its edges (Hex has no draw), else None."""
+        cells, to_move = position
+        return -1 if self.distance(cells, 1 - to_move) == 0 else None
+
+    def evaluate(self, position) -> float:
+        cells, to_move = position
+        mine, theirs = self.distance(cells, to_move), self.distance(cells, 1 - to_move)
+        return math.tanh((theirs - mine) / self.SCALE)
+
+    def distance(self, cells, player: int) -> float:
+        """The fewest empty cells player must still fill to join its edges (inf when blocked)."""
+        n, stone = self.size, player + 1
+        starts = range(n) if player == 0 else range(0, n * n, n)  # row 0, or column 0
+        best = [math.inf] * (n * n)
+        heap = []
+        for a in starts:
+            if cells[a] in (0, stone):
+                best[a] = cost = 0 if cells[a] == stone else 1
+                heap.append((cost, a))
+        heapq.heapify(heap)
+        while heap:
+            cost, a = heapq.heappop(heap)
+            if cost > best[a]:
+                continue
+            if (a // n if player == 0 else a % n) == n - 1:
+                return cost
+            for b in self.neighbours[a]:
+                v = cells[b]
+                if v == 0 or v == stone:
+                    step = cost + (v == 0)
+                    if step < best[b]:
+                        best[b] = step
+                        heapq.heappush(heap, (step, b))
+        return math.inf
