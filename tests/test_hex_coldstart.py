@@ -40,9 +40,9 @@ def ask(engine, line):
 
 
 def cold_session(**settings):
-    from adapters.gtp_hex import ColdStart, Settings
+    from adapters.gtp_hex import HexSession, Settings
     compiler = FakeCompiler()
-    return ColdStart(Settings(**settings), compiler, err=io.StringIO()), compiler
+    return HexSession(Settings(**settings), compiler=compiler, err=io.StringIO()), compiler
 
 
 # ==== the pure-Python rules ==========================================================================
@@ -108,17 +108,17 @@ def test_cold_genmoves_are_fallback_moves_then_the_engine_takes_over_the_same_ga
     for line in ("boardsize 5", "play b c3"):
         assert ask(engine, line) == "= \n\n"
     first = ask(engine, "genmove w")
-    assert first.startswith("= ") and cold.fallback_moves == 1 and cold.engine is None
+    assert first.startswith("= ") and cold.fallback_moves == 1 and cold.player is None
     ask(engine, "play b b2")
     ask(engine, "genmove w")
-    assert cold.fallback_moves == 2 and cold.engine is None
+    assert cold.fallback_moves == 2 and cold.player is None
     compiler.done = True
     board = ask(engine, "showboard")            # the first command after the compile switches
-    assert cold.engine is not None
+    assert cold.player is not None
     assert board == ask(engine, "showboard")
-    assert len(cold.engine.moves) == 4          # the stones carried over, in order
+    assert len(cold.player.states) == 1 + 4    # the stones carried over, in order
     reply = ask(engine, "genmove b")
-    assert reply.startswith("= ") and cold.fallback_moves == 2 and len(cold.engine.moves) == 5
+    assert reply.startswith("= ") and cold.fallback_moves == 2 and len(cold.player.states) == 1 + 5
     assert "occupied" in ask(engine, "play w c3")   # the engine's board holds the cold moves
 
 
@@ -132,7 +132,7 @@ def test_a_whole_cold_game_is_legal_to_the_end():
             assert "the game is over" in reply
             break
         colour = "w" if colour == "b" else "b"
-    assert cold.winner() is not None and cold.engine is None
+    assert cold.winner() is not None and cold.player is None
     assert ask(engine, "final_score").startswith("= ")
 
 

@@ -22,7 +22,7 @@ cache may be cold); the engine is imported when a HexPlayer is built.
 """
 import dataclasses
 import math
-import time
+from time import perf_counter
 from dataclasses import dataclass
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
@@ -98,13 +98,14 @@ class HexSettings:
         for name in ("simulations", "capacity", "fallback_simulations"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, int) and value > 0):
-                problems.append(f"{name} must be a positive integer, got {value!r}")
+                problems.append(f"{name} must be at least 1, got {value!r}")
         if self.expand_visits < 0:
             problems.append("expand_visits must be >= 0")
         if not (self.margin >= 0 and self.uct_c >= 0 and self.puct_c >= 0):
             problems.append("margin, uct_c and puct_c must be at least 0")
-        if not (0 <= self.epsilon <= 1 and 0 <= self.swap_below <= 1):
-            problems.append("epsilon and swap_below must be in 0..1")
+        for name in ("epsilon", "swap_below"):
+            if not 0 <= getattr(self, name) <= 1:
+                problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
         problems += self.search_problems()
         if problems:
             raise ValueError("; ".join(problems))
@@ -135,7 +136,7 @@ class HexSettings:
             return DEFAULT_SECONDS if self.simulations is None else None
         return self.time or None
 
-    def time_manager(self, clock=time.perf_counter) -> TimeManager:
+    def time_manager(self, clock=perf_counter) -> TimeManager:
         """The deadline of every move: the budget less the margin (at most a fifth of a short budget)."""
         seconds = self.seconds()
         return TimeManager(seconds, margin=min(self.margin, 0.2 * seconds) if seconds else 0.0, clock=clock)
@@ -171,7 +172,7 @@ class HexPlayer:
     the player plays without one); ``clock``: the clock of the deadlines and the searcher."""
 
     def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
-                 require_network: bool = False, clock=time.perf_counter):
+                 require_network: bool = False, clock=perf_counter):
         from engines.games import make_game
         from engines.knowledge.network import network_for_size
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -324,7 +325,7 @@ class HexPlayer:
         return int(row), int(col)
 
 
-def fallback_deadline(settings: HexSettings, start: float, clock=time.perf_counter, without_time: float = 0.2):
+def fallback_deadline(settings: HexSettings, start: float, clock=perf_counter, without_time: float = 0.2):
     """The deadline of a cold start's fallback move: the move's own, or ``without_time`` seconds when
     the settings give simulations only (a fallback cannot count simulations)."""
     from engines.players.clock import Deadline
