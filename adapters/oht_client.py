@@ -1,9 +1,10 @@
 """Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
 course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py):
 
+  Settings   the client's settings: the Hex player's (engines/players/hex.py HexSettings) and the record's
   OHTAgent   the decisions and the record: the spec's handlers (series start, game start, get
              action, game over, series over, tournament over, illegal action); at each series start
-             it builds the series' HexPlayer (adapters/hex_player.py); the record (``Record``) keeps
+             it builds the series' HexPlayer (engines/players/hex.py); the record (``Record``) keeps
              each game's moves and result, each series' stats, and writes a log with a summary
   sessions   protocols/oht.py's SessionA / SessionB with the agent's handlers and the login answers
   play       the transport: TLS trusting the given server certificate only (a certificate is
@@ -16,9 +17,10 @@ an exit status and a line of the record in one place (OUTCOMES); the socket is c
 
 A cold compiled-kernel cache (engines/players/coldstart.py) costs no time on the server's clock: the agent
 builds its ``Compiler`` before any engine module is imported (this module imports none), and until
-the kernels are compiled (in a background process) it answers each action with a quick legal move
-of the board the server sent (engines/games/reference/hex.py ``fallback_move``); once they are, it builds the
-series' HexPlayer as from a warm cache (which changes nothing at all).
+the kernels are compiled (in a detached background process) it answers each action from a shallow
+search over the reference rules within the move's time (engines/players/coldstart.py ``fallback_search``
+over engines/games/reference/hex.py ``SearchRules``); once they are, it builds the series' HexPlayer as
+from a warm cache (which changes nothing at all).
 
 Credentials: the username, player name and answers come from ``Login``; the password (generation A)
 and the token (generation B) are read only when the server asks, from the environment
@@ -26,7 +28,6 @@ and the token (generation B) are read only when the server asks, from the enviro
 dropped: they are never kept in an attribute, written to the record or the log, or printed.
 """
 import argparse
-import dataclasses
 import getpass
 import json
 import os
@@ -39,11 +40,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters import config
-from engines.games.reference import hex as hex_rules
-from engines.players.coldstart import Compiler   # first: nothing here imports the engine (engines/players/coldstart.py)
-from adapters.config import ConfigError
-from adapters.hex_player import HexPlayer, Settings, engine
+from adapters.config import ConfigError, setting
 from engines.errors import NetworkError  # light: the engine itself is imported once compiled
+from engines.games.reference import hex as hex_rules
+from engines.players import hex as hex_player   # imports no engine (engines/players/coldstart.py)
+from engines.players.coldstart import Compiler, fallback_search
 from protocols import oht
 from protocols.common import EndOfInput, ProtocolError, Quit
 
@@ -55,6 +56,26 @@ ENV_USERNAME = "PLIES_OHT_USERNAME"
 ENV_TOKEN = "IT3105_AUTH"            # generation B's token, as the course's ActorClient reads it
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 NAME = "plies oht client"            # in the cold-start messages on stderr
+
+
+@dataclass(frozen=True)
+class Settings(hex_player.HexSettings):
+    """The tournament client's settings: the Hex player's, and where it keeps its record.  Defaults
+    here, then plies_oht.toml beside the course-class subclass (or ``plies hex connect --config FILE``),
+    then PLIES_OHT_<KEY>, then the command line's flags (adapters/config.py)."""
+    log: str = setting("oht-games.log", "the game log, appended (each game, series and a summary)")
+    record: str | None = setting(None, "a file to write the whole record to as JSON at the end", kind=str)
+
+
+def port_number(text: str, lowest: int = 1, source: str = "--port") -> int:
+    """A TCP port (argparse's type: a clear error and exit 2 before anything is done)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = None
+    if port is None or not lowest <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number ({lowest}..65535; from {source})")
+    return port
 
 
 class ConnectionClosed(EndOfInput):
@@ -187,7 +208,7 @@ class OHTAgent:
     from the series' HexPlayer (one per board size, built at the series start), everything is
     recorded in ``record``.  ``clock`` times our thinking (from the request to the answer).
     ``compiler``: the state of the compiled-kernel cache (default: a Compiler of hex, made here);
-    while it is not ready, moves are ``hex_rules.fallback_move``'s and no HexPlayer is built."""
+    while it is not ready, moves are the fallback search's and no HexPlayer is built."""
 
     def __init__(self, settings: Settings | None = None, record: Record | None = None, clock=time.perf_counter,
                  compiler=None):
@@ -196,8 +217,8 @@ class OHTAgent:
         self.record = record or Record()
         self.clock = clock
         self.fallback_moves = 0  # actions answered by the quick fallback (a cold cache)
-        if self.compiler.ready():  # a warm cache: the engine is imported now, before we connect (the
-            engine()               # series start is on the server's clock: its first action follows at once)
+        if self.compiler.ready():      # a warm cache: the engine is imported now, before we connect (the
+            hex_player.import_engine()  # series start is on the server's clock: its first action follows)
         else:
             self._note("the compiled-kernel cache is cold: quick fallback moves until the engine is compiled")
         self.players = {}      # board size -> HexPlayer (None: it cannot play that size, said mid-series)
@@ -231,14 +252,16 @@ class OHTAgent:
     def _build_player(self, size: int):
         """The series' HexPlayer (imports the engine: only once the compiler is ready)."""
         if self.players.get(size) is None:
-            self.players[size] = HexPlayer(self.settings, size, clock=self.clock)
+            # each size's searcher has its own seed (the settings' seed plus the size)
+            self.players[size] = hex_player.HexPlayer(self.settings, size, seed=self.settings.seed + size,
+                                                      clock=self.clock)
         self.player = self.players[size]
         self._take_notes()
 
     def _describe(self) -> str:
         if self.player is not None:
             return self.player.describe()
-        return "quick fallback moves until the engine is compiled"
+        return "quick fallback moves (a shallow search) until the engine is compiled"
 
     def _engine_ready(self) -> bool:
         """True when the series' HexPlayer plays; builds it once the compile is done (mid-series: a
@@ -300,12 +323,15 @@ class OHTAgent:
         if self.series is None:
             raise ProtocolError("an action was asked for before any series")
         board = state if isinstance(state, oht.Board) else oht.parse_state(state, self._size())
-        last = self._note_opponent(board)
+        self._note_opponent(board)
         if self._engine_ready():
             row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
             self._take_notes()
-        else:  # the engine is compiling: a quick legal move of the board the server sent
-            row, col = hex_rules.fallback_move(board.cells, oht.engine_player(board.to_move), last)
+        else:  # the engine is compiling: a shallow search of the board the server sent, within the move's time
+            rules = hex_rules.SearchRules(board.size)
+            deadline = hex_player.fallback_deadline(self.settings, start, self.clock)
+            move = fallback_search(rules, rules.position(board.cells, oht.engine_player(board.to_move)), deadline)
+            row, col = rules.point(move)
             self.fallback_moves += 1
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))
@@ -534,15 +560,13 @@ def save_record(agent: OHTAgent, path) -> None:
 
 
 # ==== command line ==================================================================================
-SETTING_FLAGS = [f.name for f in dataclasses.fields(Settings)]
-
-
 def add_client_arguments(p: argparse.ArgumentParser):
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = EPILOG
     p.add_argument("--generation", choices=("A", "B"), default="A", help="A: BasicClientActorAbs; B: ActorClient")
     p.add_argument("--host", default=os.environ.get("IT3105_HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("IT3105_PORT", oht.PORT)))
+    p.add_argument("--port", type=lambda text: port_number(text, source="--port or IT3105_PORT"),
+                   default=os.environ.get("IT3105_PORT", str(oht.PORT)))
     p.add_argument("--cert", default=os.environ.get("IT3105_CERT", "server.crt"), help="the server's certificate")
     p.add_argument("--username", help=f"generation A (else {ENV_USERNAME}, else typed); the password is "
                                       f"{ENV_PASSWORD} or typed, never an option")
@@ -551,17 +575,12 @@ def add_client_arguments(p: argparse.ArgumentParser):
     p.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds to wait for a server message")
     p.add_argument("--quiet", action="store_true", help="do not echo the log on stdout")
     p.add_argument("--config", metavar="FILE", help="a TOML file of settings (the keys below)")
-    for f in dataclasses.fields(Settings):
-        kind = f.metadata["kind"]
-        choices = f.metadata["choices"]
-        p.add_argument("--" + f.name.replace("_", "-"), dest=f.name, metavar=None if choices else f.name.upper(),
-                       type=kind if kind in (int, float) else str, choices=choices,
-                       help=f"{f.metadata['meaning']} (default {f.default!r})")
+    config.add_setting_flags(p, Settings, skip=("swap_below",))   # no swap in the tournament
 
 
 def client_command(args) -> int:
     try:
-        settings = load_settings(args.config, {name: getattr(args, name) for name in SETTING_FLAGS})
+        settings = load_settings(args.config, config.setting_flags(args, Settings))
     except ConfigError as err:
         print(f"oht client: {err}", file=sys.stderr)
         return outcome_of(err)[0]

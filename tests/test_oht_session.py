@@ -11,7 +11,7 @@ import pytest
 from adapters import oht_client as C
 from conftest import OHT_WAIT, serving
 from adapters.config import ConfigError
-from adapters.hex_player import Settings
+from adapters.oht_client import Settings
 from engines.games import make_game
 from engines.knowledge.network import NetworkError, shipped_network_path
 from hex_solver import hex_mover_wins

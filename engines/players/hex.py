@@ -151,6 +151,33 @@ class HexSettings:
         return config
 
 
+def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
+                      capacity: int, prior=None, **options):
+    """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
+    (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
+    the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
+    (clock=...).  The player builds its searcher here; so do the benchmarks."""
+    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
+    from engines.knowledge.network import policy_knowledge
+    from engines.search import make_searcher
+    pieces = knowledge_pieces(knowledge)
+    if search == "rave" or (search is None and network is None):
+        return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
+                             capacity=capacity, **options)
+    if network is not None:
+        bundle = policy_knowledge(network)
+    else:
+        bundle = hex_knowledge(game, *pieces) if any(pieces) else None
+    return make_searcher("mcts", game, mcts_config, bundle, seed, capacity=capacity, **options)
+
+
+def import_engine():
+    """Import (and so load from the cache) the engine modules a player uses: a warm adapter does it
+    before a harness's clock runs."""
+    from engines import games, search  # noqa: F401
+    from engines.knowledge import hex, network  # noqa: F401
+
+
 def start_size(settings: HexSettings, default: int) -> int:
     """The size to start on when the session names none: the network file's, the smallest shipped
     network's ('shipped'), the prior file's, else ``default`` (loads the files: a warm engine only)."""
@@ -192,22 +219,9 @@ class HexPlayer:
         self.new_game()
 
     def _make_searcher(self, seed: int, prior):
-        """RAVE with the knowledge's traced playouts and the prior's experience (search 'rave', or none
-        without a network), MCTS with the knowledge (search 'mcts'), or MCTS over the network."""
-        from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
-        from engines.knowledge.network import policy_knowledge
-        from engines.search import make_searcher
-        s, game = self.settings, self.game
-        pieces = knowledge_pieces(s.knowledge)
-        options = {"capacity": s.capacity, "clock": self.clock}
-        if s.search == "rave" or (s.search is None and self.network is None):
-            return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
-                                 **options)
-        if self.network is not None:
-            bundle = policy_knowledge(self.network)
-        else:
-            bundle = hex_knowledge(game, *pieces) if any(pieces) else None
-        return make_searcher("mcts", game, s.mcts_config(self.network is not None), bundle, seed, **options)
+        s = self.settings
+        return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
+                                 seed, s.capacity, prior=prior, clock=self.clock)
 
     def describe(self) -> str:
         s = self.settings
