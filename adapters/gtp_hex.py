@@ -148,6 +148,7 @@ class HexSession:
             return None
         for colour, move in self.moves:
             player.swap() if move == hex_gtp.SWAP else player.place(colour, move)
+        hex_player.warm_up(self.settings)   # the kernels load now, not on a genmove's clock
         return player
 
     def engine(self):
@@ -204,21 +205,10 @@ class HexSession:
         return rules.point(fallback_search(rules, rules.position(self.cells, colour), deadline))
 
     # ---- the engine's view, for tests and tools ---------------------------------------------
-    @property
-    def game(self):
-        return self.player.game
-
-    @property
-    def state(self):
-        return self.player.state
-
-    @property
-    def searcher(self):
-        return self.player.searcher
-
-    @property
-    def network(self):
-        return self.player.network
+    game = property(lambda self: self.player.game)
+    state = property(lambda self: self.player.state)
+    searcher = property(lambda self: self.player.searcher)
+    network = property(lambda self: self.player.network)
 
     def search(self, colour: int, arrival: float):
         return self.player.search(colour, arrival)
@@ -388,6 +378,8 @@ def main(argv=None) -> int:
     except (ValueError, FileNotFoundError) as err:  # NetworkError: a ValueError
         print(f"plies-gtp-hex: {err}", file=sys.stderr)
         return EXIT_STATUS["network"][0]
+    if session.player is not None:
+        hex_player.warm_up(settings)   # the kernels load before the first genmove's clock runs
     try:
         served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
     finally:

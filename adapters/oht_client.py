@@ -82,8 +82,8 @@ class OHTAgent:
         self.record = record or Record()
         self.clock = clock
         self.fallback_moves = 0  # actions answered by the quick fallback (a cold cache)
-        if self.compiler.ready():      # a warm cache: the engine is imported now, before we connect (the
-            hex_player.import_engine()  # series start is on the server's clock: its first action follows)
+        if self.compiler.ready():            # a warm cache: the engine's kernels are loaded now, before we
+            hex_player.warm_up(self.settings)  # connect (the series start is on the server's clock)
         else:
             self._note("the compiled-kernel cache is cold: quick fallback moves until the engine is compiled")
         self.players = {}      # board size -> HexPlayer (None: it cannot play that size, said mid-series)
@@ -143,6 +143,7 @@ class OHTAgent:
             self._note(f"the engine is compiled but cannot play {size}x{size}: {err}; quick fallback "
                        f"moves for the rest of the series")
             return False
+        hex_player.warm_up(self.settings)   # its kernels load now, not on the next move's clock
         self._note(f"the engine is compiled: it plays from now on ({self.player.describe()})")
         return True
 

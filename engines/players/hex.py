@@ -171,11 +171,21 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
     return make_searcher("mcts", game, mcts_config, bundle, seed, capacity=capacity, **options)
 
 
-def import_engine():
-    """Import (and so load from the cache) the engine modules a player uses: a warm adapter does it
-    before a harness's clock runs."""
-    from engines import games, search  # noqa: F401
-    from engines.knowledge import hex, network  # noqa: F401
+def warm_up(settings: HexSettings, size: int = 5) -> None:
+    """Load the engine and the compiled kernels of the settings' search (a first call of each loads it
+    from the cache: about 0.2-0.4 s, too long for a first move on a 1 s clock).  An adapter calls it
+    before a harness's clock runs.  A throwaway player of its own: the players' random streams, and so
+    their moves, are untouched."""
+    from engines.search import Limits
+    try:
+        player = HexPlayer(settings, size)
+    except ValueError:  # a network file for another size: its kernels load at its own first move
+        return
+    state = player.game.initial_state()
+    if player.searcher is None:
+        player._greedy(state)
+    else:
+        player.searcher.search(state, Limits(simulations=16))
 
 
 def start_size(settings: HexSettings, default: int) -> int:
