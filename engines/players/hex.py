@@ -1,5 +1,5 @@
-"""The Hex player: every Hex adapter (plies-gtp-hex, the Online Hex Tournament clients, `plies hex play`)
-plays through it, so a setting means the same thing under the same name in each of them.
+"""The Hex player: the Hex adapters (the HexGui / MoHex engine, the tournament clients) play through it,
+so a setting means the same thing under the same name in each of them.
 
 ``HexSettings`` holds the player's tunables (a frozen dataclass; adapters subclass it for their own
 session keys and generate their flags from it, adapters/config.py).  ``HexPlayer`` plays one board
@@ -12,8 +12,8 @@ deadline, and owns the Hex policies:
   * greedy (the network's best move, no search) or search: RAVE with the Hex knowledge by default, MCTS
     on request, MCTS in the network's playouts (and/or PUCT over its priors) with a network.
 
-A player keeps a game record for a session that sends moves one by one (GTP: ``new_game``, ``place``,
-``swap``, ``undo``, ``genmove``): engine states, and the search tree kept while the game goes on as
+A player keeps a game record for a session that sends moves one by one (the HexGui engine:
+``new_game``, ``place``, ``swap``, ``undo``, ``genmove``): engine states, and the search tree kept while the game goes on as
 the tree foresaw.  A session that sends whole boards (the tournament) asks ``choose(cells, player)``.
 Points are (row, col), row 0 at the top; player 0 joins the rows, player 1 the columns.
 
