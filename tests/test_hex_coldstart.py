@@ -58,33 +58,39 @@ def test_rules_winner_agrees_with_the_engine_on_random_boards():
             assert hex_rules.winner(cells) == expected   # in Hex at most one player connects
 
 
+def fallback(cells, player: int, seconds: float = 0.2):
+    """The cold start's move: the shallow search over the reference rules (engines/players/coldstart.py)."""
+    from engines.players.clock import Deadline
+    from engines.players.coldstart import fallback_search
+    rules = hex_rules.SearchRules(len(cells))
+    return rules.point(fallback_search(rules, rules.position(cells, player), Deadline.after(seconds)))
+
+
 def test_fallback_moves_are_legal_and_sensible():
     rng = random.Random(5)
-    for n in (3, 5, 8, 11, 13):
-        cells = hex_rules.empty_board(n)
-        assert hex_rules.fallback_move(cells, 0) == (n // 2, n // 2)   # the centre first
-        for _ in range(200):
+    for n in (3, 5, 11, 13):
+        assert fallback(hex_rules.empty_board(n), 0) == (n // 2, n // 2)   # the centre first
+    for n in (3, 5, 8):
+        for _ in range(30):
             cells = [[rng.choice((0, 0, 1, 2)) for _ in range(n)] for _ in range(n)]
-            if not hex_rules.empty_cells(cells):
+            if not hex_rules.empty_cells(cells) or hex_rules.winner(cells) is not None:
                 continue
-            r, c = hex_rules.fallback_move(cells, rng.choice((0, 1)))
+            r, c = fallback(cells, rng.choice((0, 1)), 0.02)
             assert cells[r][c] == 0
-    # a bridge of black's (1,1)-(2,2)... on 5x5: (1,2) and (2,1) are its carriers; white takes one
+    # a bridge of black's (1,1)-(2,2) on 5x5: (1,2) and (2,1) are its carriers; white takes one
     cells = hex_rules.empty_board(5)
     cells[1][1] = cells[2][2] = 1
     cells[1][2] = 2
-    assert hex_rules.fallback_move(cells, 0, last=(1, 2)) == (2, 1)
-    # no intrusion: black extends toward its edges (rows), not sideways
+    assert fallback(cells, 0) == (2, 1)
+    # no intrusion: black extends toward its edges (rows), not sideways; white toward its columns
     cells = hex_rules.empty_board(7)
     cells[3][3] = 1
-    r, _ = hex_rules.fallback_move(cells, 0)
+    r, _ = fallback(cells, 0)
     assert r in (1, 2, 4, 5)
     cells = hex_rules.empty_board(7)
     cells[3][3] = 2
-    _, c = hex_rules.fallback_move(cells, 1)
+    _, c = fallback(cells, 1)
     assert c in (1, 2, 4, 5)
-    with pytest.raises(ValueError):
-        hex_rules.fallback_move([[1, 2], [2, 1]], 0)
 
 
 # ==== the cold session ===============================================================================
