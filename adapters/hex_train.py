@@ -359,6 +359,9 @@ def cmd_play(args) -> int:
     from engines.games import make_game
     from engines.knowledge.network import NetworkError, network_size
     from engines.learn.agents import NetworkAgent, RandomAgent, play_game
+    from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
+    if args.size is not None and not MIN_SIZE <= args.size <= MAX_SIZE:
+        return fail("play", f"--size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", "settings")
     shipped = args.network is None or str(args.network) == "shipped"
     try:
         # a network file decides the board (and must play --size when given); the opponent must play it too

@@ -7,10 +7,10 @@ BasicClientActorAbs.py and server.crt, then:
 
 The course's base class connects, logs in (username and player name typed, the password read with
 getpass and never stored) and calls the seven handlers below; every decision and the game record
-are plies' (adapters/oht_client.py OHTAgent, moves from adapters/hex_player.py).  plies is found
-in the running Python, else in the folder named by PLIES_HOME.  Settings (adapters/hex_player.py
-Settings: mode, seconds, simulations, network, log, record, ...): plies_oht.toml beside this file,
-then the environment (PLIES_OHT_<KEY>, e.g. PLIES_OHT_SECONDS=2), then keywords given to the class.
+are plies' (adapters/oht_client.py OHTAgent, moves from engines/players/hex.py).  plies is found
+in the running Python, else in the folder named by PLIES_HOME.  Settings (adapters/oht_client.py
+Settings: mode, time, simulations, network, log, record, ...): plies_oht.toml beside this file,
+then the environment (PLIES_OHT_<KEY>, e.g. PLIES_OHT_TIME=2), then keywords given to the class.
 `plies hex connect --help` lists every key.
 
 A cold compiled-kernel cache (a first run after an install) costs no time on the server's clock: the

@@ -57,7 +57,7 @@ def measure_client(cold: bool) -> tuple[float, float]:
         thread = threading.Thread(target=server.serve_one)
         thread.start()
         subprocess.run([sys.executable, "-m", "adapters.oht_client", "--generation", "A", "--port", str(server.port),
-                        "--cert", str(certs[0]), "--username", "bench", "--quiet", "--seconds", "1",
+                        "--cert", str(certs[0]), "--username", "bench", "--quiet", "--time", "1",
                         "--network", "none", "--seed", "0", "--log", str(pathlib.Path(tmp) / "games.log")],
                        cwd=ROOT, env=env, capture_output=True, timeout=600)
         thread.join(120)

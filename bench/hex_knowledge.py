@@ -29,7 +29,7 @@ from bench.strength import wilson
 from engines import kernels as K
 from engines.games import make_game
 from engines.knowledge import hex_patterns as HP
-from adapters.hex_search import SEARCHES, knowledge_pieces, make_hex_searcher
+from engines.players.hex import SEARCHES, knowledge_pieces, make_hex_searcher
 from engines.knowledge.hex import hex_knowledge
 from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng

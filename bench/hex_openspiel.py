@@ -1,5 +1,5 @@
 """plies' Hex default (the search plies-gtp-hex and the tournament client play: RAVE with the Hex
-knowledge, adapters/hex_search.py) against OpenSpiel's C++ MCTS bot at equal wall time a move
+knowledge, engines/players/hex.py) against OpenSpiel's C++ MCTS bot at equal wall time a move
 -> bench/results/hex_openspiel.md (issue 20: >= 95 % on 11x11 and 13x13 at 1 s).
 
 OpenSpiel: MCTSBot(uct_c=2, one random rollout a leaf, solve=True, a fresh tree each move) stopped by
@@ -15,7 +15,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from adapters.hex_search import make_hex_searcher
+from engines.players.hex import make_hex_searcher
 from bench import openspiel_ref as ref
 from bench.strength import wilson
 from engines.search import Limits

@@ -90,7 +90,7 @@ def run(name: str, generation: str, args, certs) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         record_path = Path(tmp) / "record.json"
         command = [sys.executable, "-m", "adapters.oht_client", "--generation", generation, "--port", str(server.port),
-                   "--cert", str(certs[0]), "--seconds", str(seconds), "--network", args.network, "--mode", args.mode,
+                   "--cert", str(certs[0]), "--time", str(seconds), "--network", args.network, "--mode", args.mode,
                    "--log", str(Path(tmp) / "games.log"), "--record", str(record_path), "--quiet",
                    "--username", "bench", "--timeout", "600"]
         env = dict(os.environ, PLIES_OHT_PASSWORD="bench", IT3105_AUTH="bench")

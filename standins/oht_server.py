@@ -32,7 +32,8 @@ from pathlib import Path
 
 from adapters import oht_client
 from engines.games.reference import hex as hex_rules
-from adapters.hex_player import HexPlayer, Settings
+from adapters.oht_client import Settings
+from engines.players.hex import HexPlayer
 from engines.games import make_game
 from protocols import oht
 from protocols.common import ProtocolError
@@ -93,17 +94,17 @@ class RandomOpponent:
 
 
 class EngineOpponent:
-    """Our engine (adapters/hex_player.py: MCTS with the shipped network's rollouts where one is
+    """Our engine (engines/players/hex.py: MCTS with the shipped network's rollouts where one is
     shipped for the size, else random rollouts) as the opponent."""
     name = "engine"
 
     def __init__(self, seconds: float | None = 0.2, simulations: int | None = None, seed: int = 1):
-        self.settings = Settings(seconds=seconds, simulations=simulations, seed=seed, network="shipped")
+        self.settings = Settings(time=seconds, simulations=simulations, seed=seed, network="shipped")
         self.players = {}   # board size -> HexPlayer
 
     def choose(self, board: HexBoard, player: int):
         if board.size not in self.players:
-            self.players[board.size] = HexPlayer(self.settings, board.size)
+            self.players[board.size] = HexPlayer(self.settings, board.size, seed=self.settings.seed + board.size)
         return self.players[board.size].choose(board.cells, oht.engine_player(player))
 
 
@@ -575,7 +576,8 @@ def add_parsers(hexsub):
     p.add_argument("--key", help="its private key (PEM)")
     p.add_argument("--self-signed", metavar="DIR", help="make a throwaway certificate and key in DIR instead")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=oht.PORT, help="0: any free port (printed)")
+    p.add_argument("--port", type=lambda text: oht_client.port_number(text, lowest=0), default=oht.PORT,
+                   help="0: any free port (printed)")
     p.add_argument("--generation", choices=tuple(WIRES), default="A")
     p.add_argument("--sizes", type=int, nargs="+", default=[5], help="board sizes, cycled series by series")
     p.add_argument("--series", type=int, default=2)
@@ -617,7 +619,7 @@ def demo_command(args) -> int:
             thread = threading.Thread(target=server.serve_one)
             thread.start()
             seconds = DEMO_SECONDS if args.seconds is None and args.simulations is None else args.seconds
-            settings = Settings(seconds=seconds, simulations=args.simulations, log=str(Path(tmp) / "games.log"))
+            settings = Settings(time=seconds, simulations=args.simulations, log=str(Path(tmp) / "games.log"))
             agent = oht_client.make_agent(settings, echo=sys.stdout)
             login = oht_client.Login(username="demo", player_name="plies", ask_secret=lambda prompt: "demo")
             status = oht_client.play("A", "127.0.0.1", server.port, cert, agent, login, timeout=60)

@@ -233,7 +233,7 @@ def test_a_won_game_scores_and_refuses_more_moves_byte_for_byte():
 @pytest.mark.parametrize("args, message", [
     (["--time", "0"], "time 0 needs simulations N"), (["--size", "2"], "size must be in 3..19"),
     (["--simulations", "0"], "simulations must be at least 1"), (["--time", "-1"], "time must be a finite number"),
-    (["--time", "nan"], "time = nan (command line)"), (["--epsilon", "2"], "epsilon and swap_below must be in 0..1"),
+    (["--time", "nan"], "time = nan (command line)"), (["--epsilon", "2"], "epsilon must be in 0..1"),
     (["--network", "absent.onnx"], "no network file absent.onnx"), (["--config", "absent.toml"], "--config: no file"),
 ])
 def test_bad_settings_refuse_the_start_with_status_2(capsys, args, message):
@@ -269,10 +269,10 @@ def test_settings_come_from_the_flags_the_environment_and_a_config_file(tmp_path
         environment = {f"PLIES_HEXGTP_{key}": value for key, value in env.items()}
         return load_settings(build_parser().parse_args(list(flags)), env=environment)
     toml = tmp_path / "hexgtp.toml"
-    toml.write_text("size = 5\ntime = 0\nsimulations = 40\nseed = 3\nc = 1.25\nexpand_visits = 2\n"
+    toml.write_text("size = 5\ntime = 0\nsimulations = 40\nseed = 3\nuct_c = 1.25\nexpand_visits = 2\n"
                     "swap = true\nsearch = 'mcts'\nknowledge = 'none'\n")
     assert load() == Settings()
-    assert load("--config", str(toml)) == Settings(size=5, time=0, simulations=40, seed=3, c=1.25, expand_visits=2,
+    assert load("--config", str(toml)) == Settings(size=5, time=0, simulations=40, seed=3, uct_c=1.25, expand_visits=2,
                                                   swap=True, search="mcts", knowledge="none")
     assert load("--config", str(toml), SEED="4").seed == 4                 # the environment over the file
     assert load("--config", str(toml), "--seed", "5", SEED="4").seed == 5  # a flag over both

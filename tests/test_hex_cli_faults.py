@@ -216,3 +216,28 @@ def test_connect_without_a_terminal_or_credentials_says_which_is_missing(tmp_pat
         r = run(["hex", "connect", "--generation", generation, "--port", str(server.port), "--cert", str(certs[0]),
                  "--quiet", "--timeout", "60", "--log", str(tmp_path / "log"), *args], env=env, timeout=120)
     one_line(r, EXIT_NO_CREDENTIALS, f"asks for the {missing}", "no terminal")
+
+
+# ==== bad numbers on the command line (issue 32): a clear error, exit 2, nothing written ==============
+def test_serve_with_a_port_out_of_range_writes_no_certificate(tmp_path):
+    folder = tmp_path / "certs"
+    r = run(["hex", "serve", "--port", "70000", "--self-signed", str(folder)])
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "'70000' is not a port number (0..65535" in r.stderr
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("port", ["abc", "0", "65536", "-1"])
+def test_connect_with_a_bad_it3105_port_is_a_clear_error(tmp_path, port):
+    r = run(["hex", "connect", "--log", str(tmp_path / "g.log")], env={"IT3105_PORT": port})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert f"{port!r} is not a port number (1..65535; from --port or IT3105_PORT)" in r.stderr
+    assert not (tmp_path / "g.log").exists()
+
+
+@pytest.mark.parametrize("size", ["0", "2", "20", "-5"])
+def test_play_refuses_a_size_hex_does_not_have(size):
+    from adapters.hex_train import EXIT
+    r = run(["hex", "play", "--size", size, "--quiet"])
+    one_line(r, EXIT["settings"][0], f"--size must be in 3..19, got {size}")
+    assert "won" not in r.stdout

@@ -40,9 +40,9 @@ def ask(engine, line):
 
 
 def cold_session(**settings):
-    from adapters.gtp_hex import ColdStart, Settings
+    from adapters.gtp_hex import HexSession, Settings
     compiler = FakeCompiler()
-    return ColdStart(Settings(**settings), compiler, err=io.StringIO()), compiler
+    return HexSession(Settings(**settings), compiler=compiler, err=io.StringIO()), compiler
 
 
 # ==== the pure-Python rules ==========================================================================
@@ -58,33 +58,39 @@ def test_rules_winner_agrees_with_the_engine_on_random_boards():
             assert hex_rules.winner(cells) == expected   # in Hex at most one player connects
 
 
+def fallback(cells, player: int, seconds: float = 0.2):
+    """The cold start's move: the shallow search over the reference rules (engines/players/coldstart.py)."""
+    from engines.players.clock import Deadline
+    from engines.players.coldstart import fallback_search
+    rules = hex_rules.SearchRules(len(cells))
+    return rules.point(fallback_search(rules, rules.position(cells, player), Deadline.after(seconds)))
+
+
 def test_fallback_moves_are_legal_and_sensible():
     rng = random.Random(5)
-    for n in (3, 5, 8, 11, 13):
-        cells = hex_rules.empty_board(n)
-        assert hex_rules.fallback_move(cells, 0) == (n // 2, n // 2)   # the centre first
-        for _ in range(200):
+    for n in (3, 5, 11, 13):
+        assert fallback(hex_rules.empty_board(n), 0) == (n // 2, n // 2)   # the centre first
+    for n in (3, 5, 8):
+        for _ in range(30):
             cells = [[rng.choice((0, 0, 1, 2)) for _ in range(n)] for _ in range(n)]
-            if not hex_rules.empty_cells(cells):
+            if not hex_rules.empty_cells(cells) or hex_rules.winner(cells) is not None:
                 continue
-            r, c = hex_rules.fallback_move(cells, rng.choice((0, 1)))
+            r, c = fallback(cells, rng.choice((0, 1)), 0.02)
             assert cells[r][c] == 0
-    # a bridge of black's (1,1)-(2,2)... on 5x5: (1,2) and (2,1) are its carriers; white takes one
+    # a bridge of black's (1,1)-(2,2) on 5x5: (1,2) and (2,1) are its carriers; white takes one
     cells = hex_rules.empty_board(5)
     cells[1][1] = cells[2][2] = 1
     cells[1][2] = 2
-    assert hex_rules.fallback_move(cells, 0, last=(1, 2)) == (2, 1)
-    # no intrusion: black extends toward its edges (rows), not sideways
+    assert fallback(cells, 0) == (2, 1)
+    # no intrusion: black extends toward its edges (rows), not sideways; white toward its columns
     cells = hex_rules.empty_board(7)
     cells[3][3] = 1
-    r, _ = hex_rules.fallback_move(cells, 0)
+    r, _ = fallback(cells, 0)
     assert r in (1, 2, 4, 5)
     cells = hex_rules.empty_board(7)
     cells[3][3] = 2
-    _, c = hex_rules.fallback_move(cells, 1)
+    _, c = fallback(cells, 1)
     assert c in (1, 2, 4, 5)
-    with pytest.raises(ValueError):
-        hex_rules.fallback_move([[1, 2], [2, 1]], 0)
 
 
 # ==== the cold session ===============================================================================
@@ -108,17 +114,17 @@ def test_cold_genmoves_are_fallback_moves_then_the_engine_takes_over_the_same_ga
     for line in ("boardsize 5", "play b c3"):
         assert ask(engine, line) == "= \n\n"
     first = ask(engine, "genmove w")
-    assert first.startswith("= ") and cold.fallback_moves == 1 and cold.engine is None
+    assert first.startswith("= ") and cold.fallback_moves == 1 and cold.player is None
     ask(engine, "play b b2")
     ask(engine, "genmove w")
-    assert cold.fallback_moves == 2 and cold.engine is None
+    assert cold.fallback_moves == 2 and cold.player is None
     compiler.done = True
     board = ask(engine, "showboard")            # the first command after the compile switches
-    assert cold.engine is not None
+    assert cold.player is not None
     assert board == ask(engine, "showboard")
-    assert len(cold.engine.moves) == 4          # the stones carried over, in order
+    assert len(cold.player.states) == 1 + 4    # the stones carried over, in order
     reply = ask(engine, "genmove b")
-    assert reply.startswith("= ") and cold.fallback_moves == 2 and len(cold.engine.moves) == 5
+    assert reply.startswith("= ") and cold.fallback_moves == 2 and len(cold.player.states) == 1 + 5
     assert "occupied" in ask(engine, "play w c3")   # the engine's board holds the cold moves
 
 
@@ -132,7 +138,7 @@ def test_a_whole_cold_game_is_legal_to_the_end():
             assert "the game is over" in reply
             break
         colour = "w" if colour == "b" else "b"
-    assert cold.winner() is not None and cold.engine is None
+    assert cold.winner() is not None and cold.player is None
     assert ask(engine, "final_score").startswith("= ")
 
 

@@ -287,6 +287,39 @@ def test_inferior_pruning_keeps_the_value_on_random_small_positions():
     assert checked > 60
 
 
+# Positions of 5x5 to 7x7 with one or two winning moves, found by the solver without any analysis
+# (HexSolver flags=0: plain negamax, so it does not trust the pruning it checks): (size, mover,
+# rows with X player 0 and O player 1, the winning moves).  The analysis prunes cells in each.
+LARGER = [
+    (5, 1, "X..../XOO.O/.X..X/O.X.X/OX.O.", [(2, 2)]),
+    (5, 1, "OXX../X.O../..X../...OX/...O.", [(2, 1), (4, 1)]),
+    (5, 1, "X..X./...XX/..X../O...O/.O..O", [(3, 3), (4, 2)]),
+    (5, 1, "X...X/O.O../O..../O..XX/....X", [(2, 3)]),
+    (6, 0, ".XXO.O/.OO.../....X./X....O/XOX..X/.XOOXO", [(0, 4)]),
+    (6, 0, "..O.X./X..OOO/X..X.O/X...X./.O.O.O/O..XXX", [(3, 2)]),
+    (6, 0, "X.X.../.XOOXO/X.OO.O/...OOX/..X.../XX..O.", [(3, 0), (3, 1)]),
+    (6, 0, "...XXO/.X.O.X/.X.OO./O..XOO/X..X.X/...O.O", [(3, 1), (3, 2)]),
+    (7, 1, "X....../OOXX.XO/XX.OX../.X.OO.O/.XXO.../OO...XO/OXXOXXO", [(5, 2)]),
+    (7, 1, ".OO..../O...O../XOXOX.X/.XX.OO./XO.X.OX/XOO.OXO/.X..XXX", [(3, 3), (6, 0)]),
+    (7, 1, "OXOOXXX/...O..X/XXXOXXO/...X.OX/.OOXX.O/..OO..O/O..X...", [(5, 4)]),
+    (7, 1, "..XOX../OX..X.X/O..X..O/.X.XOOX/XOX.XXX/OOX.OOO/OO.OXOX", [(6, 2)]),
+]
+
+
+@pytest.mark.parametrize("size, mover, rows, wins", LARGER, ids=lambda v: str(v)[:12])
+def test_inferior_pruning_keeps_a_winning_move_on_larger_boards(size, mover, rows, wins):
+    """The soundness of the pruning beyond 4x4: the solver without analysis names the winning moves,
+    and the analysis (dead, captured, dominated cells; virtual connections) keeps one of them."""
+    game, s = position(rows.replace("/", "\n"), mover)
+    assert game.size == size
+    solver = HexSolver(game, table_bits=20, flags=0)
+    assert sorted(game.coords(m) for m in solver.winning_moves(s, max_nodes=5_000_000)) == wins
+    moves, status = candidates(s, HP.F_INFERIOR | HP.F_VC)
+    assert set(moves) <= set(game.legal_moves(s)) and len(moves) < len(game.legal_moves(s))  # it prunes here
+    assert {game.coords(m) for m in moves} & set(wins), "every winning move was pruned"
+    assert status != HP.OPPONENT_CONNECTED
+
+
 # ---- virtual connections ----------------------------------------------------------------------
 
 def test_bridges_and_edge_templates_connect():

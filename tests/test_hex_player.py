@@ -1,4 +1,4 @@
-"""adapters/hex_player.py: a player is built for one board size and refuses a network of another
+"""engines/players/hex.py: a player is built for one board size and refuses a network of another
 size there; the tournament client's one settings dataclass (plies_oht.toml, PLIES_OHT_<KEY>,
 flags) and the MCTS configuration it gives; the stand-in server's engine opponent."""
 import os
@@ -12,7 +12,8 @@ from conftest import ROOT
 
 from adapters import oht_client as C
 from adapters.config import ConfigError
-from adapters.hex_player import HexPlayer, Settings
+from adapters.oht_client import Settings
+from engines.players.hex import HexPlayer
 from engines.knowledge.hexconv import policy_shape
 from engines.knowledge.network import NetworkError, shipped_network_path
 from standins.oht_server import EngineOpponent, HexBoard
@@ -100,31 +101,36 @@ def test_a_board_of_another_size_is_refused():
 ])
 def test_the_search_configuration_of_each_use_of_a_network(use, config):
     settings = Settings(network_use=use or "rollout")
-    assert settings.search_config(with_network=use is not None) == config
+    assert settings.mcts_config(with_network=use is not None) == {**config, "expand_visits": 4}
 
 
 def test_the_budget():
-    assert Settings().budget_seconds() == 1.0                       # nothing set: one second a move
-    assert Settings(simulations=30).budget_seconds() is None         # simulations alone: no clock
-    assert Settings(simulations=30, seconds=2.0).budget_seconds() == 2.0
-    player = HexPlayer(Settings(seconds=0.1, network="none"), 3)
-    assert player.limits().margin == pytest.approx(0.02)              # a short budget keeps most of itself
+    assert Settings().seconds() == 1.0                       # nothing set: one second a move
+    assert Settings(simulations=30).seconds() is None         # simulations alone: no clock
+    assert Settings(simulations=30, time=2.0).seconds() == 2.0
+    assert Settings(simulations=30, time=0).seconds() is None  # 0: no time limit
+    player = HexPlayer(Settings(time=0.1, network="none"), 3)
+    limits = player.limits(start=10.0)                        # the deadline is the time manager's
+    assert limits.start == 10.0 and limits.deadline(10.0) == pytest.approx(10.0 + 0.1 - 0.02)  # a short budget
+    player = HexPlayer(Settings(time=2.0, network="none"), 3)                              # keeps most of itself
+    assert player.limits(start=10.0).deadline(10.0) == pytest.approx(10.0 + 2.0 - 0.05)
 
 
 def test_the_file_the_environment_and_the_flags_in_that_order(tmp_path):
     file = tmp_path / C.SETTINGS_FILE
-    file.write_text('seconds = 2.5\nnetwork_use = "prior"\nuct_c = 0.9\nrecord = "r.json"\n')
-    env = {"PLIES_OHT_SECONDS": "3", "PLIES_OHT_CAPACITY": "4096"}
+    file.write_text('time = 2.5\nnetwork_use = "prior"\nuct_c = 0.9\nrecord = "r.json"\n')
+    env = {"PLIES_OHT_TIME": "3", "PLIES_OHT_CAPACITY": "4096"}
     settings = C.load_settings(file, {"capacity": 1024, "seed": None}, env=env)
-    assert (settings.seconds, settings.network_use, settings.uct_c, settings.capacity, settings.seed,
+    assert (settings.time, settings.network_use, settings.uct_c, settings.capacity, settings.seed,
             settings.record) == (3.0, "prior", 0.9, 1024, 0, "r.json")
 
 
 @pytest.mark.parametrize("text, env, says", [
     ("secnds = 2\n", {}, "unknown key"),
+    ("seconds = 2\n", {}, "unknown key"),      # the one name of a move's time is time, as in plies-gtp-hex
     ('mode = "fast"\n', {}, "mode"),
     ("", {"PLIES_OHT_EPSILON": "2"}, "epsilon must be in 0..1"),
-    ("", {"PLIES_OHT_SIMULATIONS": "0"}, "simulations must be a positive integer"),
+    ("", {"PLIES_OHT_SIMULATIONS": "0"}, "simulations must be at least 1"),
 ])
 def test_a_bad_setting_is_a_clear_error(tmp_path, text, env, says):
     file = tmp_path / C.SETTINGS_FILE
@@ -149,9 +155,9 @@ def test_the_course_subclass_reads_plies_oht_toml_beside_it(tmp_path):
     (folder / C.SETTINGS_FILE).write_text('simulations = 30\nnetwork = "none"\nlog = "toml.log"\n')
     script = ("from oht_actor_b import PliesActorClient\n"
               "c = PliesActorClient(verbose=False, settings={'seed': 4})\n"
-              "s = c.settings\nprint(s.simulations, s.network, s.log, s.seed, s.seconds)\n")
+              "s = c.settings\nprint(s.simulations, s.network, s.log, s.seed, s.time)\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLIES_OHT_") and k != "PYTHONPATH"}
-    env["PLIES_OHT_SECONDS"] = "0.5"
+    env["PLIES_OHT_TIME"] = "0.5"
     done = subprocess.run([sys.executable, "-c", script], cwd=folder, env=env, capture_output=True, text=True,
                           timeout=WAIT)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -17,7 +17,7 @@ import pytest
 
 from adapters import oht_client as C
 from conftest import OHT_WAIT, ROOT, serving
-from adapters.hex_player import Settings
+from adapters.oht_client import Settings
 from protocols import oht
 from standins import oht_server as S
 

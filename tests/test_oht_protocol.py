@@ -1,5 +1,5 @@
 """protocols/oht.py (both generations' codecs, the state conversion; golden dialogues and hypothesis
-fuzzing) and adapters/hex_player.py (always a legal move, within its budget)."""
+fuzzing) and engines/players/hex.py (always a legal move, within its budget)."""
 import json
 import time
 
@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters import oht_client as C
-from adapters.hex_player import HexPlayer, Settings
+from adapters.oht_client import Settings
+from engines.players.hex import HexPlayer
 from engines.games import make_game
 from engines.learn.network_file import save_network
 from protocols import oht
@@ -227,7 +228,7 @@ def test_the_player_takes_a_winning_move():
 
 
 def test_the_time_budget_is_kept_on_the_thread_clock():
-    player = HexPlayer(Settings(seconds=0.3, network="none"), 7, clock=time.thread_time)
+    player = HexPlayer(Settings(time=0.3, network="none"), 7, clock=time.thread_time)
     cells = [[0] * 7 for _ in range(7)]
     player.choose(cells, 0)                       # compiled code loaded
     start = time.thread_time()

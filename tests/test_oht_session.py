@@ -11,7 +11,7 @@ import pytest
 from adapters import oht_client as C
 from conftest import OHT_WAIT, serving
 from adapters.config import ConfigError
-from adapters.hex_player import Settings
+from adapters.oht_client import Settings
 from engines.games import make_game
 from engines.knowledge.network import NetworkError, shipped_network_path
 from hex_solver import hex_mover_wins
@@ -19,14 +19,19 @@ from protocols import oht
 from protocols.common import ProtocolError, Quit
 from standins import oht_server as S
 
-# Player 2 to move (player 1 started: four stones against three).  Player 2's only winning move is
-# (1, 2); player 1, were it to move, would win with several others, and a search as player 1 plays
-# (0, 3) here: a client that searches for the wrong player answers (0, 3) instead of (1, 2).
-DECISION = [[0, 2, 0, 0],
-            [2, 0, 0, 0],
-            [0, 0, 1, 1],
-            [1, 2, 0, 1]]
-P2_WINS = (1, 2)
+# Player 2 to move (player 1 started: three stones against two).  Player 2 wins with (0, 2) or (2, 1)
+# only; player 1, were it to move, would win with (1, 1) or (1, 2) only: the two sets are disjoint, so a
+# client that searches for the wrong player answers a move that is not player 2's win.  That holds for
+# every search the client can run (test_every_search_tells_player_2_from_player_1 below: the default
+# included, so a change of default cannot disarm the six dialogue tests), and the default search
+# answers (0, 2) at the tests' seeds.
+DECISION = [[0, 0, 0, 0],
+            [2, 0, 0, 2],
+            [0, 0, 0, 0],
+            [1, 1, 0, 1]]
+P2_WINS = (0, 2)
+P2_WINNING = [(0, 2), (2, 1)]
+P1_WINNING = [(1, 1), (1, 2)]
 WON = [[2 if (r, c) == P2_WINS else v for c, v in enumerate(row)] for r, row in enumerate(DECISION)]
 SIMULATIONS = 2000
 WAIT = OHT_WAIT
@@ -45,9 +50,32 @@ def winning_moves(cells, player: int) -> list:
 
 
 def test_the_decision_position_is_what_the_test_says():
-    assert winning_moves(DECISION, oht.engine_player(2)) == [P2_WINS]
-    as_player_1 = winning_moves(DECISION, oht.engine_player(1))
-    assert len(as_player_1) > 1 and (0, 3) in as_player_1
+    assert winning_moves(DECISION, oht.engine_player(2)) == P2_WINNING and P2_WINS in P2_WINNING
+    assert winning_moves(DECISION, oht.engine_player(1)) == P1_WINNING
+    assert not set(P2_WINNING) & set(P1_WINNING)
+
+
+def client_searches() -> list[dict]:
+    """Every search the tournament client can run on a board without a shipped network: the default
+    settings, each tree search with all, none and each piece of the knowledge, greedy without a network."""
+    from engines.players.hex import PIECES, SEARCHES
+    return ([{}] + [{"search": search, "knowledge": knowledge} for search in SEARCHES
+                    for knowledge in ("all", "none", *PIECES)] + [{"mode": "greedy"}])
+
+
+@pytest.mark.parametrize("search", client_searches(), ids=str)
+def test_every_search_tells_player_2_from_player_1(search):
+    """The premise of the six tests below, for each search: the right player's search (player 2's)
+    plays one of player 2's winning moves, the wrong player's (player 1's) one that is not."""
+    from engines.players.hex import HexPlayer
+    size = len(DECISION)
+    for seed in (0, 1, 2):
+        settings = Settings(**{"simulations": SIMULATIONS, "network": "none", **search, "seed": seed})
+        right = HexPlayer(settings, size, seed=seed + size).choose(DECISION, oht.engine_player(2))
+        wrong = HexPlayer(settings, size, seed=seed + size).choose(DECISION, oht.engine_player(1))
+        assert right in P2_WINNING and wrong not in P2_WINNING, (seed, right, wrong)
+        if not search:
+            assert right == P2_WINS   # the golden replies below
 
 
 def flat(to_move: int, cells) -> tuple:
@@ -113,7 +141,7 @@ def test_as_player_2_the_client_plays_player_2s_winning_move_b(tmp_path, seed):
         (body(topic="tournament_over", score=100.0), None),
     ]
     assert [session.handle(sent) for sent, _ in dialogue] == [reply for _, reply in dialogue]
-    assert dialogue[5][1] == b"[1, 2]"
+    assert dialogue[5][1] == b"[0, 2]"
     with pytest.raises(Quit):
         session.handle(body(topic="finish"))
     assert agent.record.finished and agent.record.score == 100.0

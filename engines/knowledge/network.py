@@ -197,6 +197,25 @@ def shipped_sizes() -> tuple[int, ...]:
     return tuple(n for n in range(MIN_SIZE, MAX_SIZE + 1) if shipped_network_path(n) is not None)
 
 
+def network_for_size(choice: str | None, size: int, kind: str = "network", required: bool = False):
+    """The network a setting names for size x size, loaded: the one place a player picks its network
+    by board size.  ``choice``: 'none' (or None) for none; 'shipped' for the network shipped for the
+    size (``kind`` 'network': weights/hex/hex<n>.onnx; 'prior': the RAVE prior, shipped_prior_path),
+    None when nothing is shipped for it unless ``required`` (then a NetworkError listing the shipped
+    sizes); else a network file, which must play the size (NetworkError naming both sizes)."""
+    if choice in (None, "none"):
+        return None
+    if choice == "shipped":
+        path = shipped_prior_path(size) if kind == "prior" else shipped_network_path(size)
+        if path is None:
+            if not required:
+                return None
+            shipped = ", ".join(f"{n}x{n}" for n in shipped_sizes()) or "none"
+            raise NetworkError(f"no shipped {kind} for {size}x{size} (shipped: {shipped})")
+        choice = path
+    return load_network(choice, size)[0]
+
+
 def policy_knowledge(network: Network) -> Knowledge:
     """Knowledge for MCTS with rollout="network" and/or PUCT priors from the network."""
     return Knowledge(network=network, prior=NETWORK_PRIOR)

@@ -63,7 +63,7 @@ class RaveConfig:
     in [0, 1] (1 = win)."""
     rave_equiv: float = 100.0  # visits at which the AMAF and the real mean weigh the same (michi: 3500;
     # against GNU Go level 10 on 9x9, 40 games each: 3500 scored 23, 1000 26, 300 27.5, 100 31, 30 31;
-    # bench/results/go_experiments.md.  Hex's searcher sets its own: adapters/hex_search.py)
+    # bench/results/go_experiments.md.  Hex's searcher sets its own: engines/players/hex.py)
     c: float = 0.2              # UCT exploration constant added to the blended value (michi: 0; 0.2 won the tuning)
     expand_visits: int = 8      # real visits a leaf needs before it is expanded (the root always is)
     fpu: float = 1.1            # value of a child with no experience at all (above any mean: tried first)

@@ -1,22 +1,23 @@
-"""Hex in pure Python (no numba, no engine import): the board an adapter keeps while its compiled
-kernels are still being compiled (a cold cache, engines/players/coldstart.py), and a sensible quick move.
+"""Hex in pure Python (no numba, no engine import): the board an adapter keeps (plies-gtp-hex always; the
+stand-ins judge by it), and the rules of the cold start's shallow search (engines/players/coldstart.py).
 
 The engine's conventions (engines/games/hex.py): cells row-major, 0 empty, 1 player 0 (joins row 0 to
 row n-1), 2 player 1 (joins column 0 to column n-1); neighbours of (r, c): (r-1,c) (r-1,c+1) (r,c-1)
 (r,c+1) (r+1,c-1) (r+1,c).  Any empty cell is a legal move while nobody has won.
 
-``fallback_move`` is a quick, legal, not silly move: the centre; else the reply that keeps one of our
-bridges the opponent just intruded into; else the cell adjacent to (or a bridge from) our stones that
-reaches furthest toward our edges; else the empty cell nearest the centre.
+``SearchRules`` is the small rules object of the cold start's shallow search (engines/players/coldstart.py
+``fallback_search``).  Its position is ``(cells, to_move)``: cells a tuple of n*n ints row-major (0 empty,
+1 player 0, 2 player 1), to_move 0 or 1.  Its evaluation is the shortest-path difference: for each
+player the fewest empty cells that still join its two edges (own stones cost 0, the opponent's block),
+the opponent's count minus ours, squashed into (-1, 1); moves are listed centre first, so that among
+equal values the search prefers the centre.
 """
+import heapq
+import math
 from collections import deque
 
 MIN_SIZE, MAX_SIZE = 3, 19      # the engine's sizes (engines/games/hex.py)
 NEIGHBOURS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
-BRIDGES = (  # (offset of the other stone, its two carrier cells)
-    ((-2, 1), (-1, 0), (-1, 1)), ((-1, 2), (-1, 1), (0, 1)), ((1, 1), (0, 1), (1, 0)),
-    ((2, -1), (1, -1), (1, 0)), ((1, -2), (0, -1), (1, -1)), ((-1, -1), (-1, 0), (0, -1)),
-)
 
 
 def empty_board(size: int) -> list[list[int]]:
@@ -52,58 +53,72 @@ def empty_cells(cells) -> list[tuple[int, int]]:
     return [(r, c) for r, row in enumerate(cells) for c, v in enumerate(row) if v == 0]
 
 
-def fallback_move(cells, player: int, last=None) -> tuple[int, int]:
-    """A quick legal (row, col) for player (0 or 1) on cells (see the module's docstring); last: the
-    opponent's last stone, if known.  ValueError on a full board."""
-    n = len(cells)
-    empty = empty_cells(cells)
-    if not empty:
-        raise ValueError("the board is full: there is no move to make")
-    mid = (n - 1) / 2
+class SearchRules:
+    """Hex for ``fallback_search``: moves / play / outcome / evaluate over ``(cells, to_move)`` (see the
+    module's docstring); ``position(cells, to_move)`` makes one from a board-view grid."""
 
-    def central(p):  # nearest the centre, then the first in reading order
-        return (abs(p[0] - mid) + abs(p[1] - mid) + abs(p[0] + p[1] - 2 * mid), p)
-    centre = (n // 2, n // 2)
-    if cells[centre[0]][centre[1]] == 0 and not any(v == player + 1 for row in cells for v in row):
-        return centre
-    mine = player + 1
-    # a bridge of ours intruded into: take its other carrier
-    if last is not None:
-        for r in range(n):
-            for c in range(n):
-                if cells[r][c] != mine:
-                    continue
-                for (dr, dc), a, b in BRIDGES:
-                    o = (r + dr, c + dc)
-                    if not _inside(n, *o) or cells[o[0]][o[1]] != mine:
-                        continue
-                    pa, pb = (r + a[0], c + a[1]), (r + b[0], c + b[1])
-                    if pa == tuple(last) and cells[pb[0]][pb[1]] == 0:
-                        return pb
-                    if pb == tuple(last) and cells[pa[0]][pa[1]] == 0:
-                        return pa
-    # extend toward our edges: rows for player 0, columns for player 1
-    axis = 0 if player == 0 else 1
-    stones = [(r, c) for r in range(n) for c in range(n) if cells[r][c] == mine]
-    if stones:
-        low = min(p[axis] for p in stones)
-        high = max(p[axis] for p in stones)
-        best, best_key = None, None
-        for r, c in stones:
-            for kind, steps in ((0, [((dr, dc), ()) for dr, dc in NEIGHBOURS]), (1, [(o, (a, b)) for o, a, b in BRIDGES])):
-                for (dr, dc), carriers in steps:
-                    q = (r + dr, c + dc)
-                    if not _inside(n, *q) or cells[q[0]][q[1]] != 0:
-                        continue
-                    if carriers and any(cells[r + x][c + y] != 0 for x, y in carriers):
-                        continue  # a bridge only over two empty carriers
-                    reach = max(0, low - q[axis]) + max(0, q[axis] - high)
-                    if reach == 0:
-                        continue
-                    near_edge = min(q[axis], n - 1 - q[axis])
-                    key = (-reach, -kind, near_edge, central(q))  # further, a bridge, then toward the edge
-                    if best_key is None or key < best_key:
-                        best, best_key = q, key
-        if best is not None:
-            return best
-    return min(empty, key=central)
+    SCALE = 2.0   # a difference of SCALE cells in the shortest paths evaluates to tanh(1) = 0.76
+
+    def __init__(self, size: int):
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
+        self.size = n = size
+        mid = (n - 1) / 2
+        self.order = sorted(range(n * n), key=lambda a: (abs(a // n - mid) + abs(a % n - mid)
+                                                          + abs(a // n + a % n - 2 * mid), a))
+        self.neighbours = [[(r + dr) * n + c + dc for dr, dc in NEIGHBOURS if _inside(n, r + dr, c + dc)]
+                           for r in range(n) for c in range(n)]
+
+    def position(self, cells, to_move: int):
+        return tuple(int(v) for row in cells for v in row), int(to_move)
+
+    def point(self, move: int) -> tuple[int, int]:
+        return divmod(move, self.size)
+
+    def moves(self, position) -> list[int]:
+        cells, _ = position
+        if self.outcome(position) is not None:
+            return []
+        return [a for a in self.order if cells[a] == 0]
+
+    def play(self, position, move: int):
+        cells, to_move = position
+        if cells[move] != 0:
+            raise ValueError(f"cell {self.point(move)} is occupied")
+        return cells[:move] + (to_move + 1,) + cells[move + 1:], 1 - to_move
+
+    def outcome(self, position):
+        """-1 when the player who just moved has joined its edges (Hex has no draw), else None."""
+        cells, to_move = position
+        return -1 if self.distance(cells, 1 - to_move) == 0 else None
+
+    def evaluate(self, position) -> float:
+        cells, to_move = position
+        mine, theirs = self.distance(cells, to_move), self.distance(cells, 1 - to_move)
+        return math.tanh((theirs - mine) / self.SCALE)
+
+    def distance(self, cells, player: int) -> float:
+        """The fewest empty cells player must still fill to join its edges (inf when blocked)."""
+        n, stone = self.size, player + 1
+        starts = range(n) if player == 0 else range(0, n * n, n)  # row 0, or column 0
+        best = [math.inf] * (n * n)
+        heap = []
+        for a in starts:
+            if cells[a] in (0, stone):
+                best[a] = cost = 0 if cells[a] == stone else 1
+                heap.append((cost, a))
+        heapq.heapify(heap)
+        while heap:
+            cost, a = heapq.heappop(heap)
+            if cost > best[a]:
+                continue
+            if (a // n if player == 0 else a % n) == n - 1:
+                return cost
+            for b in self.neighbours[a]:
+                v = cells[b]
+                if v == 0 or v == stone:
+                    step = cost + (v == 0)
+                    if step < best[b]:
+                        best[b] = step
+                        heapq.heappush(heap, (step, b))
+        return math.inf

@@ -1,0 +1,357 @@
+"""The Hex player: the Hex adapters (the HexGui / MoHex engine, the tournament clients) play through it,
+so a setting means the same thing under the same name in each of them.
+
+``HexSettings`` holds the player's tunables (a frozen dataclass; adapters subclass it for their own
+session keys and generate their flags from it, adapters/config.py).  ``HexPlayer`` plays one board
+size: it assembles the game, the network (``network_for_size``, next to the network loader), the
+searcher with its knowledge, asks the one time manager (clock.py ``TimeManager``) for each move's
+deadline, and owns the Hex policies:
+  * the network by board size ('shipped', a file, 'none'; 'auto': shipped for greedy, none for search);
+  * the swap: white swaps right after black's first stone when its best win rate is below
+    ``swap_below`` (whether swap is allowed at all is the session's rule: ``may_swap``);
+  * greedy (the network's best move, no search) or search: RAVE with the Hex knowledge by default, MCTS
+    on request, MCTS in the network's playouts (and/or PUCT over its priors) with a network.
+
+A player keeps a game record for a session that sends moves one by one (the HexGui engine:
+``new_game``, ``place``, ``swap``, ``undo``, ``genmove``): engine states, and the search tree kept while the game goes on as
+the tree foresaw.  A session that sends whole boards (the tournament) asks ``choose(cells, player)``.
+Points are (row, col), row 0 at the top; player 0 joins the rows, player 1 the columns.
+
+This module imports no compiled kernel at import (the adapters import it for the settings while the
+cache may be cold); the engine is imported when a HexPlayer is built.
+"""
+import dataclasses
+import math
+from time import perf_counter
+from dataclasses import dataclass
+
+from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
+from engines.players.clock import TimeManager
+
+MODES = ("greedy", "search")
+SEARCHES = ("rave", "mcts")
+NETWORK_USES = ("rollout", "prior", "both")
+PRIOR_USES = ("init", "additive", "multiplicative")   # engines/search/mcts.py, the ways that use priors
+PIECES = ("patterns", "inferior", "connections")       # engines.knowledge.hex.hex_knowledge's, in order
+SHIPPED = "shipped"
+DEFAULT_SECONDS = 1.0     # a move's budget when neither time nor simulations is set
+SWAP = "swap"             # genmove's answer when the player swaps
+
+
+def setting(default, meaning: str, kind=None, choices=None):
+    """A settings field in adapters/config.py's form (default, one line of meaning, type, choices)."""
+    kind = kind or type(default)
+    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices,
+                                                        "optional": default is None})
+
+
+def knowledge_pieces(text: str) -> tuple[bool, bool, bool]:
+    """(patterns, inferior, connections) named by text: 'all', 'none', or pieces joined by '+'
+    ('patterns+connections'); ValueError for anything else."""
+    if text in ("all", "none"):
+        return (text == "all",) * 3
+    names = text.split("+")
+    if any(name not in PIECES for name in names) or len(set(names)) != len(names):
+        raise ValueError(f"knowledge {text!r}: 'all', 'none' or pieces of {'+'.join(PIECES)} joined by '+'")
+    return tuple(piece in names for piece in PIECES)
+
+
+@dataclass(frozen=True)
+class HexSettings:
+    """Every tunable of the Hex player, with its default and meaning."""
+    mode: str = setting("search", "greedy: the network's best move, no search; search: a tree search", choices=MODES)
+    search: str | None = setting(None, "tree search: 'rave' (all-moves-as-first values from every cell a playout "
+                                       "fills) or 'mcts' (UCT; a network plays in its playouts) (none: rave, or "
+                                       "mcts with a network)", kind=str, choices=SEARCHES)
+    knowledge: str = setting("all", "Hex knowledge of the search: 'all', 'none', or pieces joined by '+': patterns "
+                                    "(bridge playouts), inferior (dead/captured/dominated cells), connections "
+                                    "(virtual connections)")
+    time: float | None = setting(None, f"seconds a move, counted from the request's arrival (none: "
+                                       f"{DEFAULT_SECONDS:g}, or no time limit when simulations is set; 0: no time "
+                                       "limit, then simulations is needed)", kind=float)
+    simulations: int | None = setting(None, "MCTS simulations a move, at most (none: the time alone)", kind=int)
+    margin: float = setting(0.05, "seconds of a move's time kept for the reply (at most a fifth of it)")
+    network: str = setting("auto", "policy network: 'shipped' (weights/hex/hex<n>.onnx), an ONNX file, 'none', or "
+                                   "'auto': shipped for greedy, none for search (its own playouts)")
+    network_use: str = setting("rollout", "how the search uses a network: its rollouts, its priors (PUCT) or both",
+                               choices=NETWORK_USES)
+    prior: str = setting(SHIPPED, "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
+                                  "none for a size without one), 'none', or an ONNX network file")
+    seed: int = setting(0, "random seed of the search")
+    capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
+    uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
+    puct_c: float = setting(1.5, "PUCT exploration constant (network_use prior or both)")
+    prior_use: str = setting("multiplicative", "how PUCT applies the network's priors", choices=PRIOR_USES)
+    expand_visits: int = setting(4, "visits a leaf of the mcts search needs before it grows children (saves memory)")
+    epsilon: float = setting(0.1, "network playouts: the chance of a uniformly random move")
+    fallback_simulations: int = setting(2000, "greedy mode without a network: simulations a move (unless "
+                                              "simulations is set)")
+    swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
+                                     "black's first stone is below this")
+
+    def __post_init__(self):
+        problems = []
+        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
+            problems.append(f"time must be a finite number >= 0, got {self.time}")
+        if self.time == 0 and self.simulations is None:
+            problems.append("time 0 needs simulations N")
+        for name in ("simulations", "capacity", "fallback_simulations"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int) and value > 0):
+                problems.append(f"{name} must be at least 1, got {value!r}")
+        if self.expand_visits < 0:
+            problems.append("expand_visits must be >= 0")
+        if not (self.margin >= 0 and self.uct_c >= 0 and self.puct_c >= 0):
+            problems.append("margin, uct_c and puct_c must be at least 0")
+        for name in ("epsilon", "swap_below"):
+            if not 0 <= getattr(self, name) <= 1:
+                problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
+        problems += self.search_problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def search_problems(self) -> list[str]:
+        """What is wrong with the choice of search, knowledge, network and prior."""
+        problems, network = [], self.network_choice() != "none"
+        if self.prior not in (SHIPPED, "none") and (self.search == "mcts" or network):
+            problems.append(f"prior {self.prior!r}: the prior is the rave search's, not with search mcts or a network")
+        try:
+            knowledge_pieces(self.knowledge)
+        except ValueError as err:
+            problems.append(str(err))
+        if network and (self.search == "rave" or self.knowledge not in ("none", "all")):
+            problems.append("a network plays alone in the playouts of the mcts search: not with search rave "
+                            "or knowledge pieces")
+        return problems
+
+    def network_choice(self) -> str:
+        """'shipped', 'none' or a file ('auto' resolved by the mode)."""
+        if self.network == "auto":
+            return SHIPPED if self.mode == "greedy" else "none"
+        return self.network
+
+    def seconds(self) -> float | None:
+        """A move's time budget (None: simulations only)."""
+        if self.time is None:
+            return DEFAULT_SECONDS if self.simulations is None else None
+        return self.time or None
+
+    def time_manager(self, clock=perf_counter) -> TimeManager:
+        """The deadline of every move: the budget less the margin (at most a fifth of a short budget)."""
+        seconds = self.seconds()
+        return TimeManager(seconds, margin=min(self.margin, 0.2 * seconds) if seconds else 0.0, clock=clock)
+
+    def mcts_config(self, with_network: bool) -> dict:
+        """The MCTSConfig fields of the mcts search, with or without a network."""
+        config = {"selection": "uct", "c": self.uct_c, "expand_visits": self.expand_visits}
+        if with_network and self.network_use in ("prior", "both"):
+            config.update(selection="puct", c=self.puct_c, prior_use=self.prior_use)
+        if with_network and self.network_use in ("rollout", "both"):
+            config.update(rollout="network", epsilon=self.epsilon)
+        return config
+
+
+def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
+                      capacity: int, prior=None, **options):
+    """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
+    (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
+    the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
+    (clock=...).  The player builds its searcher here; so do the benchmarks."""
+    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
+    from engines.knowledge.network import policy_knowledge
+    from engines.search import make_searcher
+    pieces = knowledge_pieces(knowledge)
+    if search == "rave" or (search is None and network is None):
+        return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
+                             capacity=capacity, **options)
+    if network is not None:
+        bundle = policy_knowledge(network)
+    else:
+        bundle = hex_knowledge(game, *pieces) if any(pieces) else None
+    return make_searcher("mcts", game, mcts_config, bundle, seed, capacity=capacity, **options)
+
+
+def warm_up(settings: HexSettings, size: int = 5) -> None:
+    """Load the engine and the compiled kernels of the settings' search (a first call of each loads it
+    from the cache: about 0.2-0.4 s, too long for a first move on a 1 s clock).  An adapter calls it
+    before a harness's clock runs.  A throwaway player of its own: the players' random streams, and so
+    their moves, are untouched."""
+    from engines.search import Limits
+    try:
+        player = HexPlayer(settings, size)
+    except ValueError:  # a network file for another size: its kernels load at its own first move
+        return
+    state = player.game.initial_state()
+    if player.searcher is None:
+        player._greedy(state)
+    else:
+        player.searcher.search(state, Limits(simulations=16))
+
+
+def start_size(settings: HexSettings, default: int) -> int:
+    """The size to start on when the session names none: the network file's, the smallest shipped
+    network's ('shipped'), the prior file's, else ``default`` (loads the files: a warm engine only)."""
+    from engines.knowledge.network import NetworkError, load_network, network_size, shipped_sizes
+    choice = settings.network_choice()
+    if choice == SHIPPED:
+        sizes = shipped_sizes()
+        if not sizes:
+            raise NetworkError("no shipped network is installed (weights/hex/hex<size>.onnx)")
+        return sizes[0]
+    if choice == "none":
+        choice = settings.prior if settings.prior not in (SHIPPED, "none") else None
+    return default if choice is None else network_size(load_network(choice)[0])
+
+
+class HexPlayer:
+    """The moves of one board size (see the module's docstring).  ``seed``: the searcher's (default the
+    settings'); ``require_network``: a 'shipped' network missing for the size is a NetworkError (else
+    the player plays without one); ``clock``: the clock of the deadlines and the searcher."""
+
+    def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
+                 require_network: bool = False, clock=perf_counter):
+        from engines.games import make_game
+        from engines.knowledge.network import network_for_size
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
+        self.settings, self.size, self.clock = settings, size, clock
+        self.network = network_for_size(settings.network_choice(), size, required=require_network)
+        self.game = make_game("hex", size=size)
+        self.time_manager = settings.time_manager(clock)
+        self.notes = []       # what the player had to work around (no network, an engine failure)
+        self.searcher = None
+        if settings.mode == "search" or self.network is None:
+            prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
+            self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
+        if settings.mode == "greedy" and self.network is None:
+            self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
+                              f"{self.limits().simulations} simulations a move instead")
+        self.new_game()
+
+    def _make_searcher(self, seed: int, prior):
+        s = self.settings
+        return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
+                                 seed, s.capacity, prior=prior, clock=self.clock)
+
+    def describe(self) -> str:
+        s = self.settings
+        if self.network is not None:
+            search = f"MCTS (network {s.network_use})"
+        else:
+            search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
+        if s.mode == "greedy":
+            return "greedy policy network" if self.network is not None else \
+                f"{search}, {self.limits().simulations} simulations a move (greedy, but no network)"
+        seconds = s.seconds()
+        budget = ", ".join(x for x in (f"{seconds:g} s" if seconds else "",
+                                       f"{s.simulations} simulations" if s.simulations else "") if x)
+        return f"{search}, {budget} a move"
+
+    def limits(self, start: float | None = None):
+        """The search's Limits of a move: its deadline from the time manager and the simulations."""
+        from engines.search import Limits
+        s = self.settings
+        if s.mode == "greedy":
+            return Limits(simulations=s.simulations or s.fallback_simulations)
+        start = self.clock() if start is None else start
+        deadline = self.time_manager.deadline(start=start)
+        if deadline is None:
+            return Limits(simulations=s.simulations)
+        return Limits(simulations=s.simulations, time=deadline.at - start, start=start, margin=0.0)
+
+    # ---- a game record (a session that sends moves one by one) ----------------------------------
+    def new_game(self):
+        """An empty board; the searcher forgets its tree (its random stream goes on)."""
+        if self.searcher is not None and getattr(self, "states", None) is not None:
+            self.searcher.reset()
+        self.states = [self.game.initial_state()]
+        self.tree_state = None   # the position the searcher's tree stands at, while it is still useful
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    def position_for(self, colour: int):
+        """The current position with colour to move (a new state when it is the other's turn)."""
+        state = self.state
+        if self.game.to_move(state) != colour:
+            state = self.game.state_from_cells(self.game.cells(state), colour)
+        return state
+
+    def place(self, colour: int, point):
+        """colour's stone on point (the session checked it); the tree is kept when it stood here."""
+        import numpy as np
+        action = self.game.action(*point)
+        before = self.position_for(colour)
+        after = self.game.play(before, action)
+        if self.tree_state is not None and self.searcher is not None and np.array_equal(self.tree_state, before):
+            self.searcher.advance(action)
+            self.tree_state = after
+        else:
+            self.tree_state = None
+        self.states.append(after)
+
+    def swap(self):
+        """The swap move: the board stays, white moves again."""
+        self.states.append(self.state)
+
+    def undo(self):
+        self.states.pop()
+        self.tree_state = None
+
+    def search(self, colour: int, start: float | None = None):
+        """The search's result for colour to move now (the tree stays at this position)."""
+        state = self.position_for(colour)
+        result = self.searcher.search(state, self.limits(start))
+        self.tree_state = state
+        return result
+
+    def genmove(self, colour: int, start: float | None = None, may_swap: bool = False):
+        """colour's move: a point (not played yet: the session plays it with ``place``), or SWAP when
+        ``may_swap`` and the search rates black's first stone too good for any white reply."""
+        if self.searcher is None:
+            return self.game.coords(self._greedy(self.position_for(colour)))
+        result = self.search(colour, start)
+        if may_swap and result.values[result.moves.index(result.move)] < self.settings.swap_below:
+            return SWAP
+        return self.game.coords(result.move)
+
+    def _greedy(self, state) -> int:
+        from engines.knowledge.network import greedy_move
+        return int(greedy_move(self.game, state, self.network))
+
+    # ---- whole boards (a session that sends the board each move) -------------------------------
+    def choose(self, cells, player: int, start: float | None = None) -> tuple[int, int]:
+        """(row, col) for player (0: joins the rows, 1: the columns) on this size's grid of 0/1/2;
+        start: the clock's reading when the request arrived.  Whatever goes wrong inside the engine,
+        a legal move (the first empty cell, noted in ``notes``): a tournament forfeits a lot for an
+        illegal or missing move, nothing for a weak one."""
+        if len(cells) != self.size:
+            raise ValueError(f"a {len(cells)}x{len(cells)} board given to the {self.size}x{self.size} player")
+        state = self.game.state_from_cells(cells, player)
+        legal = self.game.legal_moves(state)
+        if not len(legal):  # a won board still has empty cells to offer; a full one has none
+            empty = [(r, c) for r in range(self.size) for c in range(self.size) if int(cells[r][c]) == 0]
+            if not empty:
+                raise ValueError("the board is full: there is no move to make")
+            return empty[0]
+        try:
+            if self.searcher is None:
+                move = self._greedy(state)
+            else:
+                move = int(self.searcher.search(state, self.limits(start)).move)
+            if move not in legal:
+                raise ValueError(f"the engine chose {move}, not a legal move")
+        except Exception as err:  # noqa: BLE001 - a legal move matters more than the engine's failure
+            self.notes.append(f"engine failure ({type(err).__name__}: {err}); played the first legal move")
+            move = int(legal[0])
+        row, col = self.game.coords(move)
+        return int(row), int(col)
+
+
+def fallback_deadline(settings: HexSettings, start: float, clock=perf_counter, without_time: float = 0.2):
+    """The deadline of a cold start's fallback move: the move's own, or ``without_time`` seconds when
+    the settings give simulations only (a fallback cannot count simulations)."""
+    from engines.players.clock import Deadline
+    deadline = settings.time_manager(clock).deadline(start=start)
+    return deadline if deadline is not None else Deadline.after(without_time, clock, start)
