@@ -33,7 +33,7 @@ from engines.players import coldstart  # reads the cache's stamp: imports neithe
 from engines.errors import IllegalMove
 from engines.knowledge.go_weights import GoWeights, load_weights  # plain Python and NumPy
 from protocols import gtp, gtp_go
-from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
+from protocols.common import ProtocolError, Quit, parse_float, parse_int
 
 NAME, VERSION = "Go5", "0.22"
 START_SIZE, START_KOMI = 7, 0.5

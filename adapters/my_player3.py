@@ -8,7 +8,6 @@ command on PATH.  The player
 itself, its settings (the other keys of my_player3.toml) and its exit statuses are
 adapters/littlego.py's; this file adds status 1: plies cannot be found.
 """
-import time  # first: the budget is CPU time since process start (time.process_time), imports included
 
 import os
 import sys

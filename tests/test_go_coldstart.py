@@ -3,7 +3,6 @@ which enforces the course's CPU limit) says so at once, writes a valid move ever
 inside its own runs and plays the searched move once the compile carried over; plies-go5 says so at
 start; ``plies littlego install`` leaves a warm cache.  Cold for real: NUMBA_CACHE_DIR an empty folder."""
 import io
-import json
 import os
 import subprocess
 import sys

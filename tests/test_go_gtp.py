@@ -13,7 +13,6 @@ import random
 import re
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest

@@ -6,7 +6,6 @@ import json
 import os
 import stat
 import sys
-import textwrap
 
 import numpy as np
 import pytest

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 
-import pytest
 
 from engines.games.reference import hex as hex_rules
 from conftest import ROOT

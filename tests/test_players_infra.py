@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT
 from engines import warmup
 from engines.players import coldstart
-from engines.players.clock import (ABSOLUTE, CPU, BYOYOMI, Deadline, GameClock, Limit, TimeControl,
+from engines.players.clock import (ABSOLUTE, CPU, BYOYOMI, GameClock, Limit, TimeControl,
                                    TimeManager)
 
 

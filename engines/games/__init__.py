@@ -14,7 +14,7 @@ REPRESENTATIVES = (
 )
 
 
-def make_game(name: str, **options) -> "Game":
+def make_game(name: str, **options):
     """Build a game by name ('go', 'othello', 'hex') with its options; ValueError on bad input."""
     name = name.lower() if isinstance(name, str) else name
     if name == "go":

@@ -20,13 +20,13 @@ Points are (row, col), row 0 at the top; player 0 joins the rows, player 1 the c
 This module imports no compiled kernel at import (the adapters import it for the settings while the
 cache may be cold); the engine is imported when a HexPlayer is built.
 """
-import dataclasses
 import math
 from time import perf_counter
 from dataclasses import dataclass
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players.clock import TimeManager
+from engines.settings import setting
 
 MODES = ("greedy", "search")
 SEARCHES = ("rave", "mcts")
@@ -36,13 +36,6 @@ PIECES = ("patterns", "inferior", "connections")       # engines.knowledge.hex.h
 SHIPPED = "shipped"
 DEFAULT_SECONDS = 1.0     # a move's budget when neither time nor simulations is set
 SWAP = "swap"             # genmove's answer when the player swaps
-
-
-def setting(default, meaning: str, kind=None, choices=None):
-    """A settings field in adapters/config.py's form (default, one line of meaning, type, choices)."""
-    kind = kind or type(default)
-    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices,
-                                                        "optional": default is None})
 
 
 def knowledge_pieces(text: str) -> tuple[bool, bool, bool]:
