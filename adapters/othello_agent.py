@@ -237,6 +237,10 @@ class PipeAgent:
             self.log(f"move {rules.label(point)} (the rules' fallback search)")
         else:
             point = self._play(board, flags, received)
+            if self.fallbacks and not self.searched:
+                discs = sum(1 for row in board for cell in row if cell)
+                self.warn(f"the engine takes over at move {discs - 3} of this game (after {self.fallbacks} "
+                          "fallback moves)")
             self.searched += 1
         self.after = rules.place(board, flags.color, point)
         return point

@@ -105,6 +105,7 @@ class OtpSession:
         self.authority = authority
         self.warn = warn or (lambda text: print(f"plies-otp: {text}", file=sys.stderr, flush=True))
         self.fallbacks = self.searched = 0
+        self.games = -1  # clear_board counts them (the first, here, is game 0: before any clear_board)
         self.clear_board([])
 
     @property
@@ -149,6 +150,7 @@ class OtpSession:
         self.position = rules.Position.start(otp.SIZE)
         self.history = []  # the positions before each move, for undo
         self.ours = None   # our colour in a judge's round: whoever moves at our first genmove
+        self.games += 1
         self._reset_player()
         return ""
 
@@ -186,6 +188,9 @@ class OtpSession:
             state = game.state_from_cells(position.board, position.to_move - 1)
             start = player.clock() - (time.perf_counter() - received) if hasattr(player, "clock") else None
             point = game.point_of(player.choose(state, self.settings.time, start))
+            if self.fallbacks and not self.searched:
+                self.warn(f"the engine takes over at move {len(self.history) + 1} of game {max(self.games, 1)} "
+                          f"(after {self.fallbacks} fallback moves)")
             self.searched += 1
         self._play(point)
         return otp.format_move(PASS if point is None else point)

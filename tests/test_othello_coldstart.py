@@ -13,10 +13,11 @@ import pytest
 
 from adapters import othello_agent
 from engines.games.reference import othello as rules
-from adapters.otp import EXIT_STATUS as OTP_EXIT, Engine, OtpSession, OtpSettings, make_engine
+from adapters.otp import EXIT_STATUS as OTP_EXIT, OtpSession, OtpSettings, make_engine
 from conftest import ROOT
 from engines.games import make_game
 from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS
+from engines.players.coldstart import ColdStart
 from protocols.common import FatalError
 from protocols.othello_pipe import Flags
 from standins import othello_manager as manager
@@ -92,10 +93,18 @@ class FakeCompiler:
         return self.done
 
 
+def cold_start(make_player, compiler):
+    """The adapters' ColdStart with a compiler the test finishes by hand."""
+    cold = ColdStart("othello", "test", make_player, start=False)
+    cold.compiler = compiler
+    return cold
+
+
 def judged():
-    """A judge's session whose moves are the rules' fallback (a cold cache: deterministic)."""
+    """A judge's session whose moves are the cold-start fallback search (a cold cache: deterministic up
+    to the search's depth; the opening's four moves are equal, so the first is taken)."""
     warnings = []
-    session = OtpSession(Engine(lambda: None, FakeCompiler()), OtpSettings(name="x"), authority=True,
+    session = OtpSession(cold_start(lambda: None, FakeCompiler()), OtpSettings(name="x", time=0.3), authority=True,
                          warn=warnings.append)
     return session, make_engine(session), warnings
 
@@ -135,7 +144,7 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine():
     def build():
         built.append(RandomPlayer(1))
         return built[-1]
-    session = OtpSession(Engine(build, compiler), OtpSettings())
+    session = OtpSession(cold_start(build, compiler), OtpSettings(time=0.3))
     e = make_engine(session)
     for _ in range(3):
         assert e.handle("genmove").startswith("genmove ")
@@ -161,7 +170,7 @@ def test_an_unexpected_board_is_played_with_a_warning():
 
 def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
     warnings = []
-    agent = othello_agent.PipeAgent(warn=warnings.append)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.3), warn=warnings.append)
     for size in (3, 18):
         board = rules.initial_board(size)
         point = agent.choose(board, Flags(1, -1))
@@ -173,7 +182,7 @@ def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
 
 def test_a_cold_agent_plays_the_rules_move_then_searches():
     compiler = FakeCompiler()
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), compiler=compiler)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), cold=cold_start(lambda: True, compiler))
     board = rules.initial_board(8)
     assert agent.choose(board, Flags(1, 2)) == rules.fallback_move(board, 1) and agent.last is None
     compiler.done = True

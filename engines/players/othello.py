@@ -141,7 +141,7 @@ class OthelloPlayer:
         self._searchers = {}      # alpha-beta options (the manager's flags) -> searcher
         self._knowledge = None
         self._wld_solver = None   # the win/loss/draw solves' EndgameSolver, made at the first
-        self.searcher = self._searcher({})
+        self.searcher = self.searcher_for({})
 
     # ---- assembly ----------------------------------------------------------------------------------
     def _search_config(self, options: dict) -> dict:
@@ -157,7 +157,7 @@ class OthelloPlayer:
             config["probcut"] = load_probcut(probcut_path(s.evaluation))
         return config
 
-    def _searcher(self, options: dict):
+    def searcher_for(self, options: dict):
         """The searcher of these alpha-beta options (built once; MCTS ignores them)."""
         key = tuple(sorted(options.items())) if self.settings.algo == "default" else ()
         if key not in self._searchers:
@@ -222,7 +222,7 @@ class OthelloPlayer:
             move = self._endgame(state, empties, deadline.at)
             if move is not None:
                 return move
-        searcher = self._searcher(search or {})
+        searcher = self.searcher_for(search) if search else self.searcher
         result = searcher.search(state, Limits(time=deadline.at - start, start=start, margin=0.0, depth=depth))
         self.last, self.result = {"solved": False, **result.stats}, result
         return int(result.move)
@@ -287,12 +287,12 @@ class OthelloPlayer:
     # ---- the game goes on --------------------------------------------------------------------------
     def played(self, move: int) -> None:
         """A move was played on the board the next choice will see (tree and table reuse)."""
-        for searcher in self._searchers.values():
+        for searcher in {*self._searchers.values(), self.searcher}:
             searcher.advance(move)
 
     def reset(self) -> None:
         """The next position does not follow from the last (a new game, an undo, a forced board)."""
-        for searcher in self._searchers.values():
+        for searcher in {*self._searchers.values(), self.searcher}:
             searcher.reset()
 
 
