@@ -254,7 +254,7 @@ def add_go_parser(sub):
     """``plies go``: the GTP Go engine (plies-gtp) and matches between GTP engines through the referee
     (a stand-in of gogui-twogtp)."""
     from adapters import go_gtp
-    from standins.go_referee import add_match_parser
+    from regress.go_match import add_match_parser
     p = sub.add_parser("go", help="Go over GTP: the engine (plies-gtp) and matches between GTP engines")
     gsub = p.add_subparsers(dest="go_command", required=True)
     g = gsub.add_parser("gtp", help="the GTP Go engine (plies-gtp); its flags follow (plies go gtp --help)",

@@ -1,5 +1,5 @@
 """plies-gtp against GNU Go 3.8 (``gnugo --mode gtp --level 10 --chinese-rules``), refereed by the
-project's Go match tool (standins/go_referee.py, ``plies go match``): 9x9 komi 7 with plies at 1 s a
+project's Go match tool (regress/go_match.py, ``plies go match``): 9x9 komi 7 with plies at 1 s a
 move (100 games) and 13x13 komi 7 at 2 s a move (40 games), colours alternating (plies, engine A, is
 Black in the odd games).  Writes bench/results/go_gnugo.md (and .json): wins overall and by colour
 with 95 % Wilson intervals against the issue's goals, how the games ended, dead-stone
@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from standins.go_referee import LABELS, SCORE, Match, MatchConfig, summarise
+from regress.go_match import LABELS, SCORE, Match, MatchConfig, summarise
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -109,7 +109,7 @@ def markdown(runs: list[dict], command: str) -> str:
              f"Command (from the project root): `{command}`", "",
              f"Date {datetime.date.today().isoformat()}; machine {platform.machine()}, {os.cpu_count()} cores "
              f"(shared); Python {platform.python_version()}.  Engine A is plies, engine B GNU Go; A is Black in "
-             f"the odd games.  Referee: standins/go_referee.py (every move checked with plies' rules, simple ko; "
+             f"the odd games.  Referee: regress/go_match.py (every move checked with plies' rules, simple ko; "
              f"area scoring with the dead stones both engines list, after a cleanup phase with "
              f"kgs-genmove_cleanup when they disagree; komi {KOMI:g}).  Seconds are the wall time of each "
              f"genmove as the referee saw it (pipes included), on a shared machine.", ""]

@@ -23,7 +23,7 @@ from engines.games.go import PLAYOUT_CAP_PER_POINT, SIZE, Go, result
 from engines.knowledge import go_playout as gp
 from engines.knowledge.go import heavy_knowledge, playout_params
 from engines.search import Limits, make_searcher
-from standins.go_referee import wilson
+from regress.go_match import wilson
 
 OUT = Path(__file__).resolve().parent / "results" / "go_speed.md"
 _PARAMS = playout_params()  # a compile-time constant of the kernel below

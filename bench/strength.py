@@ -12,7 +12,7 @@ import sys
 import time
 
 from bench import openspiel_ref as ref
-from standins.go_referee import wilson  # the one interval of every match table (bench modules import it from here)
+from regress.go_match import wilson  # the one interval of every match table (bench modules import it from here)
 
 GAMES = ("othello8", "hex7", "go7")
 TARGET = 0.80

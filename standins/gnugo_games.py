@@ -1,7 +1,7 @@
 """GNU Go self-play records for the Go move weights: ``python -m standins.gnugo_games``.
 
 GNU Go (``gnugo --mode gtp --chinese-rules --level L --seed S``, one process per game, driven over
-GTP with standins/gtp_client.py) is the player of engines/learn/go_games.py's self-play loop, which
+GTP with regress/gtp_client.py) is the player of engines/learn/go_games.py's self-play loop, which
 owns the random opening, the rules check, the SGF records and the resumable, parallel generation
 (see its docstring).  The fitter is engines/learn/go_mm.py.
 
@@ -17,7 +17,7 @@ from engines.games.go import Go
 from engines.learn.go_games import RecordFailure, generate
 from protocols.common import ProtocolError
 from protocols.gtp import PASS, format_vertex, parse_vertex
-from standins.gtp_client import EngineFailure, GtpClient, GtpFailure
+from regress.gtp_client import EngineFailure, GtpClient, GtpFailure
 
 GNUGO = "/usr/games/gnugo"
 GENMOVE_TIMEOUT = 300.0  # seconds one genmove may take before GNU Go is taken for hung

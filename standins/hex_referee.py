@@ -12,7 +12,7 @@ import numpy as np
 
 from engines.games import make_game
 from protocols import hex_gtp
-from standins.gtp_client import GtpClient
+from regress.gtp_client import GtpClient
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = [sys.executable, "-m", "adapters.gtp_hex"]
@@ -20,7 +20,7 @@ ENGINE = [sys.executable, "-m", "adapters.gtp_hex"]
 
 class GtpProcess(GtpClient):
     """One plies-gtp-hex process (or ``cmd``) driven over pipes as HexGui drives it: a command, then
-    its reply up to the empty line (standins/gtp_client.py: ``raw``, ``send`` -> (ok, text), ``ok``,
+    its reply up to the empty line (regress/gtp_client.py: ``raw``, ``send`` -> (ok, text), ``ok``,
     ``genmove``, ``seconds``, ``close``), run from the project's root."""
 
     def __init__(self, args=(), cmd=None):

@@ -1,4 +1,4 @@
-"""A scripted GTP engine for the Go referee's tests (tests/test_go_referee.py): it knows no rules and
+"""A scripted GTP engine for the Go referee's tests (tests/test_go_match.py): it knows no rules and
 answers ``genmove`` from a script given as one JSON argument:
 
     python tests/scripted_gtp.py '{"moves": ["c3", "pass"], "dead": "a1", "name": "S"}'

@@ -77,3 +77,33 @@ def test_describe_lists_every_key_with_its_meaning_and_variable():
     for key, meaning in (("seconds", "CPU seconds per move"), ("capacity", "MCTS nodes"), ("mode", "how moves")):
         line = next(line for line in text.splitlines() if line.strip().startswith(key + " "))
         assert meaning in line and f"PLIES_X_{key.upper()}" in line
+
+
+def test_a_settings_file_that_is_not_utf8_is_a_clear_error(tmp_path):
+    f = tmp_path / "player.toml"
+    f.write_bytes(b'seconds = 3\nmode = "gr\xe9edy"\n')  # Latin-1, not UTF-8
+    with pytest.raises(ConfigError, match=r"player\.toml.*not UTF-8"):
+        config.load(Example, file=f)
+
+
+def test_the_little_go_player_reports_a_non_utf8_settings_file_and_plays_with_the_defaults(tmp_path):
+    from adapters import littlego
+    (tmp_path / littlego.SETTINGS_FILE).write_bytes(b"seconds = 3\n# \xff\xfe\n")
+    said = []
+    assert littlego.load_settings(tmp_path, env={}, warn=said.append) == littlego.LittleGoSettings()
+    assert len(said) == 1 and "not UTF-8" in said[0] and "default" in said[0]
+
+
+def test_flags_are_made_from_the_settings_dataclass():
+    import argparse
+    parser = argparse.ArgumentParser()
+    config.add_setting_flags(parser, Example, skip=("network",))
+    args = parser.parse_args(["--seconds", "2.5", "--verbose", "off", "--mode", "greedy"])
+    flags = config.setting_flags(args, Example)
+    assert flags == {"seconds": "2.5", "capacity": None, "verbose": "off", "mode": "greedy", "network": None}
+    assert config.load(Example, env={}, flags=flags) == Example(seconds=2.5, verbose=False, mode="greedy")
+    assert "--network" not in parser.format_help() and "CPU seconds per move" in parser.format_help()
+    with pytest.raises(SystemExit):  # a value outside the choices is argparse's usage error
+        parser.parse_args(["--mode", "fast"])
+    with pytest.raises(ConfigError, match="capacity"):  # the one conversion: a bad int names its key
+        config.load(Example, env={}, flags=config.setting_flags(parser.parse_args(["--capacity", "x"]), Example))

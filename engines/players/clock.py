@@ -1,18 +1,18 @@
 """The one time manager: from whatever clock a harness gives to the deadline of a move (pure Python).
 
 A harness gives a move its time in one of these ways (python-chess's ``Limit`` names them):
-  * a fixed budget per move (the Othello judge's 10 s, the manager's limit, Little-Go's CPU seconds,
-    ``--time`` of the GTP engines): ``Limit(time=...)``;
+  * a fixed budget per move (the Othello referee's 10 s, the manager's limit, Little-Go's CPU seconds,
+    ``--time`` of the Go and Hex engines): ``Limit(time=...)``;
   * a count of simulations or a depth instead of seconds (Go5's ``num_total_sim``, a regress file):
     ``Limit(simulations=...)``, ``Limit(depth=...)``;
-  * a game clock: GTP's ``time_settings`` / ``time_left`` and KGS's ``kgs-time_settings`` (below).
+  * a game clock: Go's ``time_settings`` / ``time_left`` and KGS's ``kgs-time_settings`` (below).
 ``TimeManager`` turns either into a ``Deadline`` on the right clock (wall time, or the process's CPU
 time where the harness counts that, as the Little-Go host does), less a safety margin, counted from
 the request's arrival.  The players ask it for every move; nothing else computes a deadline.
 
 The game clock, in detail:
 
-The controller sets the time system with ``time_settings main byo_yomi_time byo_yomi_stones`` (GTP
+The controller sets the time system with ``time_settings main byo_yomi_time byo_yomi_stones`` (the Go Text Protocol
 v2: Canadian byo-yomi; ``0 0`` after the main time means absolute time, ``byo_yomi_time > 0`` with
 ``byo_yomi_stones = 0`` means no time limit) or ``kgs-time_settings none | absolute main |
 byoyomi main period periods | canadian main period stones``, and reports the clock with
@@ -77,7 +77,7 @@ class TimeControl:
 
     @classmethod
     def from_gtp(cls, main: float, byo_time: float, byo_stones: int) -> "TimeControl":
-        """GTP's time_settings: Canadian byo-yomi; (0, 0) absolute; byo_time > 0 with 0 stones: none."""
+        """time_settings' numbers: Canadian byo-yomi; (0, 0) absolute; byo_time > 0 with 0 stones: none."""
         if byo_stones == 0 and byo_time > 0:
             return cls(NONE)
         if byo_stones == 0:
@@ -149,7 +149,7 @@ class GameClock:
                            in_byoyomi=c.main <= 0 and c.mode in (BYOYOMI, CANADIAN))
 
     def time_left(self, colour: int, seconds: float, stones: int) -> None:
-        """The controller's report (GTP time_left): stones 0 means main time."""
+        """The controller's report (time_left): stones 0 means main time."""
         if not (math.isfinite(seconds) and stones >= 0):
             raise TimeSettingsError("time_left needs finite seconds and stones >= 0")
         p, c = self.players[colour], self.control

@@ -5,7 +5,7 @@ longer than a harness gives for a move.  So an adapter checks the cache BEFORE i
 module that holds kernels (``engines.warmup.is_warm`` reads a stamp; it imports neither numba nor the
 engine), and plays through ``ColdStart``:
 
-    cold = ColdStart("othello", "plies-otp", make_player)   # warm: the player is built at once
+    cold = ColdStart("othello", "plies-othello", make_player)   # warm: the player is built at once
     ...
     if cold.ready():           # the kernels load from the cache now (a cache hit: well under a second)
         move = cold.player.choose(...)

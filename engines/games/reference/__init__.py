@@ -1,7 +1,7 @@
 """The reference rules: pure-Python twins of the compiled games, importable without numba.
 
 They play while the compiled kernels are still being built (the cold start, engines/players/coldstart.py),
-and the local harness stand-ins judge by them.  Each is checked against its compiled game in random games
+and the local harness stand-ins referee by them.  Each is checked against its compiled game in random games
 on every size the game supports (tests/test_reference_rules.py).
 
   go        Go on 2x2..19x19 (flood fill, captures, simple ko, area score)

@@ -1,6 +1,6 @@
-"""Go rules in pure Python for plies-gtp's cold start (no engine, no numba): quick to import.
+"""Go rules in pure Python for the Go engine's cold start (no engine, no numba): quick to import.
 
-While the compiled-kernel cache is cold, plies-gtp keeps the game on this board and answers a
+While the compiled-kernel cache is cold, the Go adapter keeps the game on this board and answers a
 timed genmove with a quick legal move from it (adapters/go_gtp.py ``ColdStart``); once the engine
 can load, the game is replayed into the engine.  Only what that needs: any size, captures, suicide
 illegal, simple ko, positional superko as an option, and a fallback move that never fills an own

@@ -1,11 +1,11 @@
 """The Little-Go host's rules in pure Python (specs/littlego.md): quick to import, no engine, no numba.
 
-The player judges input.txt and writes its fallback move with them before the engine loads
+The player checks the host's position file and writes its fallback move with them before the engine loads
 (adapters/littlego.py); the local host and its opponents (standins/) referee and play by them.  The
 engine's own rules are Go(rules="littlego"); the tests hold the two to the same games.
 
 A board is a list of SIZE lists of SIZE ints (0 empty, 1 black, 2 white), row 0 at the top, as
-input.txt has it; a colour is 1 (black) or 2 (white), as on the wire.  A placement is judged as the
+the host's file has it; a colour is 1 (black) or 2 (white), as on the wire.  A placement is judged as the
 host judges it (``place``): off the board, then occupied, then: put the stone; if its group has a
 liberty the move is valid; else remove the opponent groups without liberty; still none is suicide;
 only such a move is checked for ko: a violation when the last move captured stones of the mover and
@@ -94,7 +94,7 @@ class Position:
 
     @classmethod
     def from_input(cls, colour: int, previous, current) -> "Position":
-        """The position of input.txt (previous: the board after the mover's own last move)."""
+        """The position of the host's file (previous: the board after the mover's own last move)."""
         died = any(previous[i][j] == colour and current[i][j] == 0 for i in range(SIZE) for j in range(SIZE))
         return cls(current, previous, died, colour)
 

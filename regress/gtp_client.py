@@ -7,7 +7,7 @@ wall-clock limit (``timeout=``): an engine that does not answer in time is kille
 not a GTP reply raises ``EngineCrashed``.  Both are ``EngineFailure``s: the engine can no longer be
 played.  A ``?`` reply is not a failure: ``send`` returns ``(False, text)`` and ``ok`` raises
 ``GtpFailure``.  The last lines of the engine's stderr are kept (``stderr_tail``) for the report of a
-crash.  The Go match referee (standins/go_referee.py) and the Hex referee (standins/hex_referee.py)
+crash.  The Go match referee (regress/go_match.py) and the Hex referee (standins/hex_referee.py)
 use it.
 """
 import collections

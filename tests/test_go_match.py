@@ -1,4 +1,4 @@
-"""The Go match referee (standins/go_referee.py, ``plies go match``) against scripted GTP engines
+"""The Go match referee (regress/go_match.py, ``plies go match``) against scripted GTP engines
 (tests/scripted_gtp.py: they know no rules and answer genmove from a script), and one short real
 game between two GNU Go processes.
 
@@ -21,8 +21,8 @@ from sgfmill import sgf
 from conftest import ROOT
 from engines.games.go import Go
 from protocols.gtp import parse_vertex
-from standins import go_referee as R
-from standins.go_referee import Clock, Match, MatchConfig, wilson
+from regress import go_match as R
+from regress.go_match import Clock, Match, MatchConfig, wilson
 
 SCRIPTED = ROOT / "tests" / "scripted_gtp.py"
 GNUGO = "/usr/games/gnugo"

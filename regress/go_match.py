@@ -1,5 +1,5 @@
 """A referee of Go matches between two GTP engines (plies-gtp, GNU Go, another plies, any GTP v2
-engine): ``plies go match`` (also ``python -m standins.go_referee``).
+engine): ``plies go match`` (also ``python -m regress.go_match``).
 
     plies go match --a "plies-gtp" --b "/usr/games/gnugo --mode gtp --level 10 --chinese-rules" \\
         --size 9 --komi 7 --games 100 --sgf-dir games --move-cap 300 --time-per-move 10 --seed 1
@@ -64,7 +64,7 @@ from sgfmill import sgf
 from engines.games.go import Go
 from protocols.common import PASS, ProtocolError
 from protocols.gtp import format_vertex, parse_vertex
-from standins.gtp_client import EngineFailure, EngineTimeout, GtpClient, GtpFailure
+from regress.gtp_client import EngineFailure, EngineTimeout, GtpClient, GtpFailure
 
 COLOURS = ("b", "w")
 COLOUR_NAMES = ("Black", "White")
@@ -769,7 +769,7 @@ def add_match_parser(sub) -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """``python -m standins.go_referee --a CMD --b CMD ...`` (the same as ``plies go match``)."""
+    """``python -m regress.go_match --a CMD --b CMD ...`` (the same as ``plies go match``)."""
     parser = argparse.ArgumentParser(prog="plies go match", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="exit statuses: 0 played, 1 interrupted, 2 bad arguments, 3 an engine "
