@@ -1,4 +1,4 @@
-"""The Othello player: every Othello adapter (plies-otp, the game manager's pipe agent) asks it for moves.
+"""The Othello player: every Othello adapter (the TCP engine, the game manager's pipe agent) asks it for moves.
 
 It assembles the game (any size the engine plays, the standard rules or the manager's end-when-stuck
 variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello.py, a
