@@ -199,11 +199,13 @@ class PipeAgent:
             self._players[size] = make_player(self.settings, size, MANAGER, self.clock)
         return self._players[size]
 
-    def warm_up(self) -> None:
-        """Load the compiled kernels (bitboards with the solver, the mailbox) before the name goes out (a
-        warm cache: a second or two), so that the first move does not pay it."""
+    def warm_up(self) -> bool:
+        """Load the compiled kernels (bitboards with the solver, the mailbox): before the name goes out
+        with a warm cache (a second or two), so that the first move does not pay it; after a cold start,
+        in the ColdStart's thread while fallback moves go on."""
         for size in WARM_UP_SIZES:
             self.player(size)
+        return True
 
     def _check_expected(self, board, color):
         size = len(board)
@@ -309,11 +311,10 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
         note("no stdin or stdout: the game manager runs the agent with both as pipes; stopping")
         return EXIT_STATUS["fatal"][0]
     # before any engine module: cold, it compiles in the background (detached: the next game is warm)
-    cold = ColdStart("othello", settings.name, lambda: True)
-    agent = PipeAgent(settings, log=note if settings.verbose else None, cold=cold, warn=note)
+    agent = PipeAgent(settings, log=note if settings.verbose else None, warn=note)
+    agent.cold = cold = ColdStart("othello", settings.name, agent.warm_up, background=True)
     try:
-        if cold.ready():
-            agent.warm_up()
+        cold.ready(block=True)  # a warm cache: the kernels loaded before the name goes out
         return serve(agent, LineChannel(sys.stdin.buffer, sys.stdout.buffer), note, settings.name)
     except KeyboardInterrupt:
         return EXIT_STATUS["done"][0]

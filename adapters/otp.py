@@ -26,7 +26,8 @@ is imported; when it is cold, plies-otp says so on stderr, connects at once, com
 background process (it outlives this one), and keeps its board with the pure-Python rules
 (engines/games/reference/othello.py) meanwhile: every message is answered in time and a genmove before
 the compile is done gets the move of a shallow search over those rules within the genmove's budget.
-The player is built at the first genmove after the compile (a cache hit), inside that genmove's budget.
+With a warm cache the player is built before the first message; after a cold start, in a thread
+started at the first genmove after the compile (a cache hit), fallback moves going on until it is there.
 
 The judge is the authority (over TCP): a ``play`` our rules think illegal (an occupied square, a
 placement that flips nothing, a pass while a placement exists, a move after the end) is played as
@@ -328,8 +329,9 @@ def main(argv=None) -> int:
               file=sys.stderr)
         return EXIT_STATUS["no stdio"][0]
     # before any engine module: cold, it compiles in the background and the fallback search plays
-    cold = ColdStart("othello", "plies-otp", lambda: make_player(settings))
+    cold = ColdStart("othello", "plies-otp", lambda: make_player(settings), background=True)
     try:
+        cold.ready(block=True)  # a warm cache: the player, its kernels loaded, before the first message
         if args.host is None:
             session = OtpSession(cold, settings)
             try:

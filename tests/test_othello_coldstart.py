@@ -155,6 +155,36 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine():
     assert (session.fallbacks, session.searched, len(built)) == (3, 3, 1)
 
 
+def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
+    """background=True (plies-otp and the pipe agent): the first genmove after the compile starts the
+    build in a thread and is answered by the fallback search within its budget; the engine plays from
+    the first genmove after the build is done."""
+    import threading
+    compiler, release, built = FakeCompiler(), threading.Event(), []
+
+    def build():
+        release.wait(60)
+        built.append(RandomPlayer(1))
+        return built[-1]
+    cold = ColdStart("othello", "test", build, start=False, background=True)
+    cold.compiler = compiler
+    session = OtpSession(cold, OtpSettings(time=0.3))
+    e = make_engine(session)
+    assert e.handle("genmove").startswith("genmove ")
+    compiler.done = True
+    for _ in range(2):  # the build runs (blocked here): fallback moves meanwhile
+        assert e.handle("genmove").startswith("genmove ")
+    assert (session.fallbacks, session.searched, built) == (3, 0, []) and cold._builder.is_alive()
+    release.set()
+    cold._builder.join(60)
+    assert e.handle("genmove").startswith("genmove ") and (session.fallbacks, session.searched, len(built)) == (3, 1, 1)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2))
+    agent.cold = ColdStart("othello", "test", agent.warm_up, start=False, background=True)
+    agent.cold.compiler = FakeCompiler()
+    agent.cold.compiler.done = True
+    assert agent.cold.ready(block=True) and set(agent._players) == set(othello_agent.WARM_UP_SIZES)
+
+
 # ==== the pipe agent: the manager's board is the truth ===========================================
 def test_an_unexpected_board_is_played_with_a_warning():
     warnings = []
