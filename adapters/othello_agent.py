@@ -265,6 +265,9 @@ class PipeAgent:
                      f"nodes {done['nodes']} time {self.clock() - received:.3f}s")
             return game.coords(move)
         stats = result.stats
+        if "complete" not in stats:  # an MCTS algorithm (the settings' algo): the flags do not apply
+            self.log(f"move {label} value {result.value:.3f} ({self.settings.algo}) {stats}")
+            return game.coords(move)
         if depth is not None and stats["depth"] < depth and not stats["complete"]:
             self.log(f"the {self.settings.seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
         self.log(f"move {label} value {result.value:g} depth {stats['depth']} "

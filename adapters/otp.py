@@ -115,7 +115,8 @@ class OtpSession:
         return self.cold.player if self.cold is not None else self._player
 
     def current(self):
-        """The player, built now if the cache has just become warm; None while it is cold."""
+        """The player once it is built (after a cold start: in the background, from the first call after
+        the compile); None until then."""
         if self.cold is not None:
             return self.cold.player if self.cold.ready() else None
         return self._player

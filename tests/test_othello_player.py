@@ -201,6 +201,16 @@ def test_the_pipe_agent_plays_the_exact_endgame(solves):
         assert _manager_value(ONLY_THE_SOLVE_WINS, point) < 0 and agent.last.stats["depth"] >= 5
 
 
+def test_the_agent_plays_an_mcts_algo_of_its_settings():
+    """algo is the same setting in both adapters: the pipe agent runs UCT on the clock (the manager's
+    alpha-beta flags do not apply to it)."""
+    messages = []
+    agent = PipeAgent(OthelloAgentSettings(seconds=0.2, algo="uct"), log=messages.append)
+    board = rules.initial_board(6)
+    assert agent.choose(board, Flags(1, 3, False, True, True)) in rules.legal_moves(board, 1)
+    assert agent.last is not None and "(uct)" in messages[-1]
+
+
 def test_a_depth_limit_of_the_manager_is_honoured_in_the_endgame():
     agent = PipeAgent(OthelloAgentSettings(seconds=1.0), clock=FakeClock(0.002))
     agent.choose(ONLY_THE_SOLVE_WINS, Flags(1, 3, False, True, True))

@@ -206,7 +206,7 @@ class OthelloPlayer:
         """The action to play (the state must not be final): at most ``seconds`` from ``start`` on the
         clock (default: now).  ``depth``: a depth limit of the harness (the budget still bounds it; no
         opening share, no solve); ``search``: AlphaBetaConfig fields for this move's search (the
-        manager's flags)."""
+        manager's flags).  The MCTS algorithms take neither (they run on the clock)."""
         legal = self.game.legal_moves(state)
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
@@ -214,6 +214,8 @@ class OthelloPlayer:
         from engines.search import Limits
         start = self.clock() if start is None else start
         s = self.settings
+        if s.algo != "default":
+            depth = search = None
         cells = self.game.cells(state)
         empties = int((cells == 0).sum())
         share = time_share(s, cells.size - empties, cells.size) if s.algo == "default" and depth is None else 1.0
