@@ -198,10 +198,10 @@ def _negamax(rules, position, depth, alpha, beta, deadline) -> float:
         return float(outcome)
     if depth <= 0:
         return rules.evaluate(position)
-    if deadline.passed():
-        raise _OutOfTime
     best = -2.0
     for move in rules.moves(position):
+        if deadline.passed():  # before each child: a node's leaves take long in pure Python (tens of ms)
+            raise _OutOfTime
         value = -_negamax(rules, rules.play(position, move), depth - 1, -beta, -alpha, deadline)
         if value > best:
             best = value
