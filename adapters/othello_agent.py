@@ -234,6 +234,7 @@ class PipeAgent:
                           "playing the rules' fallback search")
             point = fallback_move(position, self.settings.seconds, received, self.settings, self.clock)
             self.fallbacks += 1
+            self.last = None
             if self.cold is not None:
                 self.cold.fallbacks += 1
             self.log(f"move {rules.label(point)} (the rules' fallback search)")
