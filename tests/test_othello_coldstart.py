@@ -305,26 +305,47 @@ def test_plies_otp_from_a_cold_cache(tmp_path):
 
 def test_the_pipe_agent_from_a_cold_cache(tmp_path):
     """The name at once, a legal fallback move in time, then the engine's move (verbose: its depth)
-    once the compile is done."""
+    once the compile is done and the player loaded (in the background, a fallback move meanwhile)."""
+    import threading
     env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_SECONDS="0.3")
     proc = subprocess.Popen(["python3", str(AGENT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, b"")), daemon=True)
+    reader.start()
     board = manager.initial_board(8)
-    try:
-        assert proc.stdout.readline() == b"plies\n"
-        proc.stdin.write(b"1,-1,0,1,1\nSCORE 2 2\n%s\n" % str(board).encode())
+
+    def our_move_and_theirs(board):
+        proc.stdin.write(b"SCORE %d %d\n%s\n" % (*manager.score(board), str(board).encode()))
         proc.stdin.flush()
         i, j = map(int, proc.stdout.readline().split())
-        assert (i, j) in manager.possible_moves(board, 1) and not _warm(env)
+        assert (i, j) in manager.possible_moves(board, 1)
         board = manager.play_move(board, 1, i, j)
-        board = manager.play_move(board, 2, *manager.possible_moves(board, 2)[0])
+        return manager.play_move(board, 2, *manager.possible_moves(board, 2)[0])
+    try:
+        assert proc.stdout.readline() == b"plies\n"
+        proc.stdin.write(b"1,-1,0,1,1\n")
+        board = our_move_and_theirs(board)
+        assert not _warm(env)
         _wait_warm(env, proc)
+        board = our_move_and_theirs(board)  # the first move after the compile starts loading the player
+        end = time.monotonic() + 300
+        while not any(b"the player is loaded" in line for line in lines):
+            assert time.monotonic() < end, "the player was not loaded"
+            time.sleep(0.2)
         proc.stdin.write(b"SCORE %d %d\n%s\nFINAL 0 0\n" % (*manager.score(board), str(board).encode()))
         proc.stdin.flush()
-        out, err = proc.communicate(timeout=300)
+        proc.stdin.close()
+        out = proc.stdout.read()  # stderr is the reader's
+        proc.wait(timeout=300)
+        reader.join(60)
+        err = b"".join(lines)
     finally:
         if proc.poll() is None:
             proc.kill()
+        reader.join(60)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            pipe.close()
     i, j = map(int, out.split())
     assert (i, j) in manager.possible_moves(board, 1) and proc.returncode == 0
     assert b"cold" in err and b"rules' fallback" in err and b" depth " in err and b"Traceback" not in err

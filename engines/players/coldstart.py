@@ -140,6 +140,7 @@ class ColdStart:
     def _build(self):
         try:
             self.player = self.make_player()
+            self.compiler._say("the player is loaded: the engine plays from the next move")
         except Exception as err:  # noqa: BLE001 - said once; the adapter goes on with its fallback
             self.compiler._say(f"the player could not be built ({type(err).__name__}: {err}); playing fallback moves")
 
