@@ -116,7 +116,7 @@ def make_player(kind: str, game, seed: int, seconds: float | None = None, simula
         return random_player
     knowledge = None
     if evaluation is not None:
-        from engines.knowledge.bundle import knowledge_for
+        from engines.knowledge.registry import knowledge_for
         knowledge = knowledge_for(game, evaluation)
     searcher = make_searcher(kind, game, config or {}, knowledge, seed)
     if kind == "mcts":
@@ -191,7 +191,14 @@ def cmd_perft(args):
     from engines.games.perft import perft
     game = make_game(args.game, **_game_options(args))
     t0 = time.perf_counter()
-    count = perft(game, game.initial_state(), args.depth)
+
+    def counting():
+        print(f"plies: counting perft({args.depth}) of {args.game} (Ctrl-C stops it)", file=sys.stderr, flush=True)
+    try:
+        count = perft(game, game.initial_state(), args.depth, progress=counting)
+    except KeyboardInterrupt:
+        raise CommandFailed(f"perft({args.depth}) interrupted (Ctrl-C) after {time.perf_counter() - t0:.1f} s; "
+                            f"a smaller depth finishes sooner", EXIT_INTERRUPTED) from None
     print(f"perft({args.depth}) = {count}   ({time.perf_counter() - t0:.3f} s)")
     return 0
 
@@ -316,6 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     """The ``plies`` command; the exit statuses are the module docstring's, mapped here only."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:2] == ["go", "gtp"]:  # the rest is plies-gtp's (argparse's REMAINDER would refuse a leading flag)
+        from adapters import go_gtp
+        return go_gtp.main(argv[2:])
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -19,19 +19,11 @@ import os
 import tomllib
 from pathlib import Path
 
+from engines.settings import setting  # noqa: F401  (the field every settings dataclass is made of)
+
 
 class ConfigError(ValueError):
     """A setting that cannot be used: names the key, the value and its source."""
-
-
-def setting(default, meaning: str, kind=None, choices=None, optional: bool | None = None):
-    """A settings field: its default, one line of meaning, its type (default: the default's type; give
-    it for a default of None, which makes the key optional: "none" in text is None) and the allowed
-    values where they are few; ``optional`` lets a key with another default take None too."""
-    kind = kind or type(default)
-    optional = default is None if optional is None else optional
-    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": kind, "choices": choices,
-                                                        "optional": optional})
 
 
 def env_name(prefix: str, key: str) -> str:

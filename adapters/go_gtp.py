@@ -1,6 +1,6 @@
 """plies-gtp: a standard GTP v2 Go engine (5x5 to 19x19) for GoGui, Sabaki, Lizzie, gogui-twogtp and kgsGtp.
 
-    plies-gtp [--size N] [--komi X] [--rules standard|superko] [--time SECONDS] [--simulations N]
+    plies-gtp [--size N] [--komi X] [--rules superko|standard] [--time SECONDS] [--simulations N]
               [--no-resign] [--resign-threshold X] [--search auto|rave|mcts] [--seed N] [--config FILE] ...
 
 Load it as GNU Go or Pachi is loaded: GoGui "Program > New program" with ``plies-gtp``; Sabaki's
@@ -15,8 +15,11 @@ fixed_handicap, gogui-analyze_commands (a win-rate/visits heat map, the principa
 ownership as gogui-gfx, the dead stones, the score), lz-analyze and lz-genmove_analyze.  Ids are
 echoed (``=5 D4``); errors are ``? message`` and leave the board as it was.
 
-Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; simple ko by
-default, positional superko with ``--rules superko``.  ``play`` may give either colour at any time
+Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko
+by default (the rule of computer Go servers such as CGOS: genmove never recreates an earlier board,
+so it never extends a repetition cycle), simple ko with ``--rules standard``.  ``play`` accepts a
+controller's move that only superko forbids (its rules may have none, as KataGo tolerates it); the
+board it makes is then one our moves never repeat.  ``play`` may give either colour at any time
 (setup by play): the other colour moves next.  After two passes the game may go on (a controller's
 cleanup phase).  The engine resigns when its win rate stays below ``resign_threshold`` for
 ``resign_moves`` of its moves in a row (``--no-resign`` for course and tournament use); it passes
@@ -61,7 +64,7 @@ from engines.games.reference import go as go_rules
 from engines.players.coldstart import Compiler
 from adapters.config import ConfigError, setting
 from engines.players.clock import GameClock, TimeControl, TimeSettingsError
-from engines.errors import IllegalMove
+from engines.errors import IllegalMove, Reason
 from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
@@ -114,7 +117,7 @@ class Settings:
     """Every tunable of the engine, with its default and meaning (adapters/config.py)."""
     size: int = setting(19, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; controllers send boardsize anyway)")
     komi: float = setting(7.0, "komi at start (area scoring; the controller's komi command overrides it)")
-    rules: str = setting("standard", "standard (simple ko) or superko (positional superko)",
+    rules: str = setting("superko", "superko (positional superko, as CGOS) or standard (simple ko)",
                          choices=("standard", "superko"))
     time: float = setting(1.0, "seconds per genmove when the controller set no time limit (0: simulations only)")
     simulations: int | None = setting(None, "simulations per genmove, at most (none: time alone)", kind=int)
@@ -350,9 +353,9 @@ class GoSession(gtp_serve.TreeRecord, Board):
         before = self.position_for(colour)
         action = self.game.action_at(point)
         reason = self.game.illegal_reason(before, action)
-        if reason is not None:
+        if reason is not None and reason is not Reason.SUPERKO:  # the controller's rules may know no superko
             raise IllegalMove(reason, action)
-        self.went_on(before, action, self.game.play(before, action), (colour, point))
+        self.went_on(before, action, self.game.play_tolerant(before, action), (colour, point))
 
     def set_stones(self, black, white, to_move: int):
         """Setup stones (an empty board's handicap, an SGF's AB/AW): the game starts from them."""
@@ -527,13 +530,16 @@ class GoSession(gtp_serve.TreeRecord, Board):
         except OSError as err:
             raise ProtocolError(f"cannot load file: {err.strerror or err}") from None
         record = parse_sgf(text, up_to)
-        saved = (self.komi, self.record())
+        saved = dict(vars(self))  # a failed load leaves the game as it was: size, komi, history, to-move
         try:
             self.load_record(record)
-        except IllegalMove as err:
-            self.komi = saved[0]
-            self.load_record(saved[1])
-            raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+        except (ProtocolError, ValueError) as err:
+            vars(self).clear()
+            vars(self).update(saved)
+            self.tree_state = None  # the load may have reset this size's tree
+            if isinstance(err, IllegalMove):
+                raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+            raise ProtocolError(str(err) if isinstance(err, ProtocolError) else f"bad SGF position: {err}") from None
         return ("black", "white")[self.to_move()]
 
     def cmd_printsgf(self, args):
@@ -717,7 +723,7 @@ class ColdStart(Board):
 
     def place(self, colour: int, point):
         position = self.positions[-1].copy()
-        position.play(colour + 1, point)
+        position.play(colour + 1, point, tolerate_superko=True)  # as GoSession.place
         self.positions.append(position)
         self.record_.moves.append((colour, point))
 

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 from engines.games.othello import Othello
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import Limits
 

@@ -26,7 +26,7 @@ import numpy as np
 from engines.games.othello import Othello
 from engines.knowledge import othello as KO
 from engines.knowledge import othello_patterns as OP
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.search import Limits, make_searcher
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

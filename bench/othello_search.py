@@ -43,7 +43,7 @@ def configs() -> dict:
 
 def measure(seconds: float, count: int, depth: int) -> dict:
     from engines.games.othello import Othello
-    from engines.knowledge.bundle import knowledge_for
+    from engines.knowledge.registry import knowledge_for
     from engines.search.alphabeta import AlphaBeta
     from engines.search.result import Limits
     game = Othello(8)

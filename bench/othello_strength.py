@@ -66,7 +66,7 @@ def todays_player(seconds: float, seed: int):
     """Today's default, as a configuration of the new code."""
     from adapters.otp import OtpSettings
     from engines.players.othello import make_player as Player
-    from engines.knowledge.bundle import knowledge_for
+    from engines.knowledge.registry import knowledge_for
     from engines.search import make_searcher
     settings = OtpSettings(time=TIME_SHARE * seconds, margin=MARGIN_SHARE * seconds, seed=seed, evaluation="strong",
                            stop_share=0.0, opening_share=1.0, wld_extra=0, probcut=False)

@@ -7,10 +7,18 @@ header of fixed fields, then the board).  Actions are ints in ``[0, num_actions)
 Every kernel has one of the fixed numba signatures below.  A search receives the game's kernels as
 first-class function values (numba ``FunctionType``): one compiled search then serves every game,
 and numba can cache it on disk (it cannot cache closures or searches typed on dispatcher objects).
+
+Records: a search kernel takes its arrays and its function values grouped in a few ``NamedTuple``
+records (the tree, the scratch buffers, the parameters, the kernels), which numba types as tuples
+and caches like any argument, so that no kernel needs more than a dozen positional parameters.
+``record_type`` gives a record class's numba type for an explicit signature; ``kernel_record``
+makes a class of function values typed by its class alone (numba would otherwise work out each
+field's type again on every call, ~4 us a field).
 """
 from typing import NamedTuple
 
 from numba import types
+from numba.extending import typeof_impl
 
 try:  # numba's own wrapper for a compiled function used as a first-class value
     from numba.core.types.function_type import CompileResultWAP
@@ -44,6 +52,9 @@ SIG_VALUE = types.float64(STATE, PARAMS)
 SIG_OBSERVE = types.void(STATE, types.float32[::1])
 # prior(state, actions, n, out, params): writes a prior probability for each of the n actions.
 SIG_PRIOR = types.void(STATE, ACTIONS, types.int64, types.float64[::1], PARAMS)
+# policy(observation, packed, out): a policy network's forward pass, writing one logit per action into
+# out from a float32 observation (observe's) and the network packed as one float64 vector.
+SIG_POLICY = types.void(types.float32[::1], PARAMS, types.float32[::1])
 
 
 def ftype(sig):
@@ -93,3 +104,31 @@ SIG_EXPERIENCE = types.void(STATE, ACTIONS, types.int64, types.float64[::1], typ
 # ownership(state, out): adds to out[i] +1 / -1 / 0 when point i of a final position belongs to
 # player 0 / player 1 / neither.
 SIG_OWNERSHIP = types.void(STATE, types.float64[::1])
+
+
+# ---- records: arrays and kernels grouped into one argument ---------------------------------------
+
+def record_type(cls, field_types):
+    """The numba type of the NamedTuple class cls whose fields have field_types (in field order)."""
+    field_types = tuple(field_types)
+    if len(field_types) != len(cls._fields):
+        raise ValueError(f"{cls.__name__} has {len(cls._fields)} fields, got {len(field_types)} types")
+    if all(t == field_types[0] for t in field_types):
+        return types.NamedUniTuple(field_types[0], len(field_types), cls)
+    return types.NamedTuple(field_types, cls)
+
+
+def kernel_record(cls, sigs):
+    """Registers cls, a NamedTuple class of function values with signatures sigs (in field order),
+    as a kernel record: numba types every instance as the returned type without looking at its
+    fields, so instances must be built by ``make_record`` (which checks each kernel)."""
+    numba_type = record_type(cls, [ftype(sig) for sig in sigs])
+    cls.SIGNATURES = tuple(sigs)
+    typeof_impl.register(cls)(lambda value, context: numba_type)
+    return numba_type
+
+
+def make_record(cls, **kernels):
+    """An instance of the kernel record cls, each kernel prepared by function_value (ValueError naming
+    the field when one does not fit its signature)."""
+    return cls(*(function_value(kernels[name], sig, name) for name, sig in zip(cls._fields, cls.SIGNATURES)))

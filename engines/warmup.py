@@ -108,7 +108,8 @@ def warm_searches(game):
     import numpy as np
 
     from engines.knowledge import mlp
-    from engines.knowledge.bundle import Knowledge, Network, evaluations, knowledge_for, warm_up
+    from engines.knowledge.bundle import Knowledge, Network
+    from engines.knowledge.registry import evaluations, knowledge_for, warm_up
     from engines.search import Limits, make_searcher
 
     warm_up(game)

@@ -9,7 +9,7 @@ Black.  Nothing here imports the engine.
 from dataclasses import dataclass, field
 
 from protocols.common import PASS, ProtocolError, parse_int
-from protocols.gtp import COLUMNS, format_vertex, parse_colour
+from protocols.gtp import COLUMNS, format_vertex, parse_colour, parse_vertex
 
 __all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
            "format_gfx", "format_handicap", "fixed_handicap_points"]
@@ -59,18 +59,40 @@ def format_info(lines, size: int) -> str:
 
 
 def parse_lz_analyze(args: list, to_move: int) -> tuple[int, int]:
-    """(colour, interval in centiseconds) of 'lz-analyze [colour] [interval] [interval N] ...'
-    (Leela Zero's form; Sabaki sends 'lz-analyze B 50' or 'lz-analyze 50').  Unknown keywords
-    (minmoves, avoid, ...) are ignored; no interval: 0 (one line at the end)."""
+    """(colour, interval in centiseconds) of 'lz-analyze' / 'lz-genmove_analyze' arguments in Leela
+    Zero's grammar (Sabaki and Lizzie send 'lz-analyze B 50' or 'lz-analyze 50'): in any order a
+    colour (b, w, black, white), an interval (a bare integer or 'interval N'), 'minmoves N',
+    'maxmoves N', and 'avoid|allow COLOUR VERTEX,VERTEX,... UNTIL_MOVE'.  The keywords are read
+    and ignored (the search considers every move); anything else is a ProtocolError, as Leela Zero
+    answers 'cannot parse analyze tags'.  No interval: 0 (one line at the end)."""
     colour, interval, rest = to_move, 0, list(args)
-    if rest and not rest[0].isdigit() and rest[0].lower() in ("b", "w", "black", "white"):
-        colour = parse_colour(rest.pop(0))
-    if rest and rest[0].isdigit():
-        interval = parse_int(rest.pop(0), "interval", low=0)
+
+    def number(keyword: str) -> int:
+        if not rest:
+            raise ProtocolError(f"cannot parse analyze tags: {keyword} needs a number")
+        return parse_int(rest.pop(0), keyword, low=0)
+
     while rest:
         word = rest.pop(0)
-        if word == "interval" and rest:
-            interval = parse_int(rest.pop(0), "interval", low=0)
+        lower = word.lower()
+        if lower in ("b", "w", "black", "white"):
+            colour = parse_colour(word)
+        elif word.isascii() and word.isdigit():
+            interval = parse_int(word, "interval", low=0)
+        elif lower == "interval":
+            interval = number("interval")
+        elif lower in ("minmoves", "maxmoves"):
+            number(lower)
+        elif lower in ("avoid", "allow"):
+            if len(rest) < 3:
+                raise ProtocolError(f"cannot parse analyze tags: {lower} COLOUR VERTICES UNTIL_MOVE")
+            parse_colour(rest.pop(0))
+            for vertex in rest.pop(0).split(","):
+                if vertex.lower() != "resign":
+                    parse_vertex(vertex, len(COLUMNS))  # the syntax only: the size is the session's
+            number(f"{lower}'s move number")
+        else:
+            raise ProtocolError(f"cannot parse analyze tags: unknown tag {word!r}")
     return colour, interval
 
 

@@ -10,6 +10,7 @@ ProtocolError, since the engine's history could not replay them.
 
 This module never imports the engine (protocols/ speaks plain values).
 """
+import math
 from dataclasses import dataclass, field
 
 from sgfmill import sgf
@@ -49,10 +50,25 @@ def _to_sgf(size: int, point):
     return size - 1 - row, col
 
 
+def _raw(node, identifier: str) -> str:
+    """A property's value as the file wrote it (for error messages)."""
+    return node.get_raw(identifier).decode("utf-8", "replace")
+
+
+def _read(node, identifier: str, what: str, expected: str = "valid"):
+    """A property's value; ProtocolError naming it when sgfmill cannot read it (no Python text)."""
+    try:
+        return node.get(identifier)
+    except ValueError:
+        raise ProtocolError(f"{what} {identifier}[{_raw(node, identifier)}] is not {expected}") from None
+
+
 def parse_sgf(text, up_to: int | None = None) -> GameRecord:
     """The record of the main line of SGF text (str or bytes).  ``up_to``: keep the moves before
     move number up_to (GTP loadsgf's move_number: the position before that move; None: all moves).
-    ProtocolError for text that is no SGF game of Go on a 2..19 board."""
+    ProtocolError for text that is no SGF game of Go on a 2..19 board, and for a property the
+    record cannot hold, naming it: a komi that is no finite number, a handicap outside
+    0..size*size-1, a point off the board, a point set up as both colours."""
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     try:
         game = sgf.Sgf_game.from_bytes(data)
@@ -60,36 +76,60 @@ def parse_sgf(text, up_to: int | None = None) -> GameRecord:
         raise ProtocolError(f"cannot read the SGF: {err}") from None
     root = game.get_root()
     try:
-        if root.has_property("GM") and root.get("GM") != 1:
-            raise ProtocolError(f"the SGF is no Go game (GM[{root.get('GM')}])")
         size = game.get_size()
-        if not MIN_SIZE <= size <= MAX_SIZE:
-            raise ProtocolError(f"board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
-        komi = float(game.get_komi())
-        handicap = game.get_handicap() or 0
-        record = GameRecord(size=size, komi=komi, handicap=int(handicap))
+    except ValueError:
+        raise ProtocolError(f"the board size SZ[{_raw(root, 'SZ')}] is not valid") from None
+    if root.has_property("GM") and _read(root, "GM", "the game") != 1:
+        raise ProtocolError(f"the SGF is no Go game (GM[{root.get('GM')}])")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ProtocolError(f"board size {size} is outside {MIN_SIZE}..{MAX_SIZE}")
+    komi = float(_read(root, "KM", "the komi", "a number")) if root.has_property("KM") else 0.0
+    if not math.isfinite(komi):
+        raise ProtocolError(f"the komi KM[{_raw(root, 'KM')}] is not a finite number")
+    handicap = _read(root, "HA", "the handicap", "a number") if root.has_property("HA") else 0
+    if not 0 <= handicap < size * size:
+        raise ProtocolError(f"the handicap HA[{_raw(root, 'HA')}] is not a number of stones in "
+                            f"0..{size * size - 1}")
+    record = GameRecord(size=size, komi=komi, handicap=int(handicap))
+    try:
         if root.has_property("RE"):
             record.result = root.get("RE")
         record.players = (game.get_player_name("b"), game.get_player_name("w"))
-        if root.has_property("PL"):
-            record.to_move = 0 if root.get("PL") == "b" else 1
-        moved = False
-        for node in game.get_main_sequence():
-            if node.has_setup_stones():
-                black, white, empty = node.get_setup_stones()
-                if moved or empty:
-                    raise ProtocolError("setup stones after the first move (or AE) are not supported")
-                record.black_setup += sorted(_to_view(size, p) for p in black)
-                record.white_setup += sorted(_to_view(size, p) for p in white)
+    except ValueError:
+        pass  # a name or result that does not decode is not needed to play
+    if root.has_property("PL"):
+        record.to_move = 0 if _read(root, "PL", "the player to move") == "b" else 1
+    moved = False
+    for node in game.get_main_sequence():
+        for identifier in ("AB", "AW", "AE"):
+            try:
+                node.get(identifier) if node.has_property(identifier) else None
+            except ValueError:
+                values = "][".join(v.decode("utf-8", "replace") for v in node.get_raw_list(identifier))
+                raise ProtocolError(f"the setup {identifier}[{values}] holds a point off the {size}x{size} "
+                                    "board") from None
+        if node.has_setup_stones():
+            black, white, empty = node.get_setup_stones()
+            if moved or empty:
+                raise ProtocolError("setup stones after the first move (or AE) are not supported")
+            record.black_setup += sorted(_to_view(size, p) for p in black)
+            record.white_setup += sorted(_to_view(size, p) for p in white)
+            both = set(record.black_setup) & set(record.white_setup)
+            if both or len(set(record.black_setup)) < len(record.black_setup) \
+                    or len(set(record.white_setup)) < len(record.white_setup):
+                raise ProtocolError("a point is set up twice (AB and AW on the same point)")
+        try:
             colour, point = node.get_move()
-            if colour is None:
-                continue
-            if up_to is not None and len(record.moves) + 1 >= up_to:
-                break
-            moved = True
-            record.moves.append((0 if colour == "b" else 1, _to_view(size, point)))
-    except ValueError as err:  # a malformed property value
-        raise ProtocolError(f"cannot read the SGF: {err}") from None
+        except ValueError:
+            identifier = "B" if node.has_property("B") else "W"
+            raise ProtocolError(f"move {len(record.moves) + 1}: {identifier}[{_raw(node, identifier)}] "
+                                f"is not a point of a {size}x{size} board") from None
+        if colour is None:
+            continue
+        if up_to is not None and len(record.moves) + 1 >= up_to:
+            break
+        moved = True
+        record.moves.append((0 if colour == "b" else 1, _to_view(size, point)))
     return record
 
 

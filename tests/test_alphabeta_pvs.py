@@ -10,7 +10,7 @@ import pytest
 
 from engines.games import make_game
 from engines.knowledge import othello as oth
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
 from engines.search.result import Limits
 

@@ -2,6 +2,8 @@
 bad paths, bad files, no terminal, unwritable places.  Each ends with one clear line naming the
 cause and the fix, a documented exit status, and no Python traceback."""
 import os
+import select
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +131,37 @@ def test_my_player3_with_a_folder_where_output_txt_goes(tmp_path):
     done = subprocess.run([sys.executable, "my_player3.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 3 and "output.txt" in one_line(done.stderr, "my_player3: cannot write")
+
+
+# ==== plies go gtp, plies perft (issue 32) =======================================================
+def test_plies_go_gtp_passes_its_arguments_to_plies_gtp():
+    code, out, err = run([sys.executable, "-m", "adapters.cli", "go", "gtp", "--help"])
+    assert code == 0 and "--time" in out and "--rules" in out, err
+    done = subprocess.run([sys.executable, "-m", "adapters.cli", "go", "gtp", "--time", "1", "--size", "5",
+                           "--komi", "0.5"], cwd=ROOT, input="1 name\n2 showboard\nquit\n", capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.startswith("=1 plies\n\n=2 \n") and "komi 0.5" in done.stdout, \
+        done.stderr
+    code, _, err = run([sys.executable, "-m", "adapters.cli", "go", "gtp", "--no-such-flag"])
+    assert code == 2 and "unrecognized arguments: --no-such-flag" in err and "usage: plies-gtp" in err
+
+
+@pytest.mark.parametrize("depth", ["999", "21"])
+def test_perft_refuses_depths_that_would_never_finish(depth, capsys):
+    assert cli.main(["perft", "go", depth]) == cli.EXIT_USAGE
+    assert "perft depth must be an integer in 0..20" in one_line(capsys.readouterr().err, "plies: ")
+
+
+def test_perft_stops_on_ctrl_c():
+    proc = subprocess.Popen([sys.executable, "-m", "adapters.cli", "perft", "go", "20", "--size", "9"], cwd=ROOT,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # written once the count outlasts its first slice: it is counting (the wait only guards a hang)
+        said = proc.stderr.readline() if select.select([proc.stderr], [], [], 300)[0] else ""
+        assert "counting perft(20) of go (Ctrl-C stops it)" in said
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == cli.EXIT_INTERRUPTED and out == ""
+    assert "perft(20) interrupted (Ctrl-C)" in one_line(err, "plies: ")

@@ -319,7 +319,7 @@ def test_the_managers_variant_is_solved_under_its_own_rules():
     difference (independent code), its move achieves it, and the sample has positions where the
     standard rules (with passes) give another score, so the variant really changes the solve."""
     from engines.games import make_game
-    from engines.knowledge.bundle import knowledge_for
+    from engines.knowledge.registry import knowledge_for
     from engines.knowledge.othello_endgame import solve_state
     from engines.search import Limits, make_searcher
     game = make_game("othello", size=8, variant="manager")

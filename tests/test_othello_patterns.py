@@ -8,7 +8,7 @@ import pytest
 
 from engines.games.othello import Othello
 from engines.knowledge import othello_patterns as OP
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello import evaluate_strong, solve_endgame
 from engines.knowledge.scores import WIN_SCORE
 from engines.learn import othello_train as T

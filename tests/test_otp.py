@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from adapters.config import ConfigError
 from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, main, make_engine, parse, run
 from engines.games import make_game
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
 from engines.knowledge.othello_endgame import EndgameSolver, state_bits
 from engines.knowledge.othello_patterns import estimate_bits

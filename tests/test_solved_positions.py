@@ -20,7 +20,7 @@ from engines.games.hex import Hex
 from engines.games.othello import Othello
 from engines.knowledge import hex as hex_knowledge
 from engines.knowledge import othello as othello_knowledge
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.search import SCORE, WIN_PROBABILITY, Limits, make_searcher
 
 SOLVE = Limits(nodes=10 ** 8)  # no depth limit: alpha-beta searches to the end of the game

@@ -870,6 +870,16 @@ class Go(Game):
             return None
         return REASONS.get(int(_check(state, point_of(self.size, move), int(state[TO_MOVE]) + 1, True)))
 
+    def play_tolerant(self, state: np.ndarray, move: int) -> np.ndarray:
+        """The state after ``move`` when only superko forbids it (as ``play`` otherwise): a move
+        someone else's rules allowed (an opponent's move that a referee passed on: KataGo's tolerance) is
+        recorded, and its board enters the superko history, so our own moves still never repeat it."""
+        if self.illegal_reason(state, move) is Reason.SUPERKO:
+            new = state.copy()
+            self.kernels.apply(new, move)
+            return new
+        return self.play(state, move)
+
     def is_eye(self, state, point: int, colour: int) -> bool:
         """The eye test of the empty point (an action) for colour 0 (black) or 1 (white): all
         on-board orthogonal neighbours are that colour, and opponent diagonals (plus one if a

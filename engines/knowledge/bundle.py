@@ -1,4 +1,5 @@
-"""Knowledge handed to a search as one bundle, and the registry of each game's default knowledge.
+"""Knowledge handed to a search as one bundle (the registry of each game's default bundle is
+engines/knowledge/registry.py; this module names no game).
 
 A ``Knowledge`` holds every game-specific piece a search may use, as compiled kernels with their
 parameter vectors (signatures in engines/kernels.py):
@@ -7,23 +8,25 @@ parameter vectors (signatures in engines/kernels.py):
   prior, prior_params      SIG_PRIOR: prior probabilities of the moves (MCTS priors); the string
                            "network" for the softmax of ``network``; None for uniform priors
   rollout_weights          one non-negative weight per action (MCTS rollout="weighted")
-  network                  a small fully connected Network (MCTS rollout="network", prior="network")
+  network                  a policy network (MCTS rollout="network", prior="network"): any object of the
+                           PolicyNetwork shape below, e.g. the fully connected Network here or a game's
+                           own (Hex's ConvNetwork); the search runs its compiled forward pass
+                           (``policy_kernel()``, SIG_POLICY) on its packed parameters (``packed()``)
   children                 SIG_LEGAL: the moves an MCTS node gets as children, in child order (None:
                            the game's legal moves)
   playout                  SIG_PLAYOUT: the playout of MCTS rollout="random" (None: the game's own)
 A search takes what its configuration needs and says so when a needed piece is missing.
 
-The registry (``registered_module``) names, for each game, the module holding its knowledge; each
-such module offers ``EVALUATIONS`` (name -> function game -> Knowledge) and ``DEFAULT_EVALUATION``.
-A search asks the registry, so it never names a game.
+A search takes a policy network as a kernel and a parameter vector, so it never names a kind of
+network, nor the game one belongs to.
 """
 from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from engines import kernels as K
 from engines.knowledge import mlp
-from engines.knowledge.hexconv import ConvNetwork
 from engines.validate import check_choice, check_int
 
 NETWORK_PRIOR = "network"  # Knowledge.prior value: priors from the softmax of the policy network
@@ -44,6 +47,20 @@ def _kernel(name: str, kernel, sig):
     if kernel is not None:
         K.function_value(kernel, sig, name)  # ValueError unless a numba kernel with that signature
     return kernel
+
+
+@runtime_checkable
+class PolicyNetwork(Protocol):
+    """What a search needs of a policy network: its compiled forward pass and the vector it runs on."""
+
+    def policy_kernel(self):
+        """The numba kernel (signature engines.kernels.SIG_POLICY) writing the logits of an observation."""
+
+    def packed(self) -> np.ndarray:
+        """The network as the one float64 vector policy_kernel reads."""
+
+    def policy_shape(self) -> tuple[int, int]:
+        """(inputs, outputs): the observation's length and the number of actions."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +91,15 @@ class Network:
     def activation_code(self) -> int:
         return mlp.ACTIVATIONS[self.activation]
 
+    def policy_kernel(self):
+        return mlp.forward_packed
+
+    def packed(self) -> np.ndarray:
+        return mlp.pack(self)
+
+    def policy_shape(self) -> tuple[int, int]:
+        return int(self.layers[0]), int(self.layers[-1])
+
 
 @dataclass(frozen=True, eq=False)
 class Knowledge:
@@ -86,7 +112,7 @@ class Knowledge:
     prior: object = None
     prior_params: np.ndarray = field(default_factory=lambda: np.zeros(0))
     rollout_weights: np.ndarray | None = None
-    network: Network | ConvNetwork | None = None  # a policy network: an MLP, or a Hex CNN (hexconv)
+    network: PolicyNetwork | None = None  # a policy network: an MLP (Network), a game's own (Hex's CNN)
     children: object = None
     playout: object = None  # SIG_PLAYOUT: replaces the game's playout for MCTS rollout="random"
 
@@ -101,8 +127,9 @@ class Knowledge:
                 raise ValueError('Knowledge.prior="network" needs Knowledge.network')
         else:
             _kernel("Knowledge.prior", self.prior, K.SIG_PRIOR)
-        if self.network is not None and not isinstance(self.network, (Network, ConvNetwork)):
-            raise ValueError(f"Knowledge.network must be a Network, a ConvNetwork or None, got {self.network!r}")
+        if self.network is not None and not isinstance(self.network, PolicyNetwork):
+            raise ValueError(f"Knowledge.network must be a policy network (a Network, a ConvNetwork) or None, "
+                             f"got {self.network!r}")
         for name in ("eval_params", "value_params", "prior_params"):
             object.__setattr__(self, name, _params(f"Knowledge.{name}", getattr(self, name)))
         if self.rollout_weights is not None:
@@ -122,50 +149,3 @@ class Knowledge:
     def replace(self, **changes) -> "Knowledge":
         """A copy with some fields changed (validated like a new bundle)."""
         return replace(self, **changes)
-
-
-def registered_module(game):
-    """The module holding the game's knowledge (EVALUATIONS, DEFAULT_EVALUATION), None for a game
-    without any.  Each is imported here, when first asked for, so that a process loads the cached
-    kernels of the game it plays only (another game's cost 10-40 ms of start-up)."""
-    name = getattr(game, "name", None)
-    if name == "go":
-        from engines.knowledge import go as module
-    elif name == "othello":
-        from engines.knowledge import othello as module
-    elif name == "hex":
-        from engines.knowledge import hex as module
-    else:
-        return None
-    return module
-
-
-def evaluations(game) -> tuple[str, ...]:
-    """The names of the evaluations registered for the game (the default first); () if none."""
-    module = registered_module(game)
-    if module is None:
-        return ()
-    names = tuple(module.EVALUATIONS)
-    return (module.DEFAULT_EVALUATION,) + tuple(n for n in names if n != module.DEFAULT_EVALUATION)
-
-
-def warm_up(game):
-    """Compile whatever the game's knowledge module compiles lazily (its optional ``warm_up(game)``)."""
-    module = registered_module(game)
-    if module is not None and hasattr(module, "warm_up"):
-        module.warm_up(game)
-
-
-def knowledge_for(game, evaluation: str | None = None) -> Knowledge:
-    """The registered knowledge of the game: the named evaluation (default: the game's default) with
-    its value function.  A game with nothing registered gets an empty bundle (uniform priors, random
-    rollouts, no evaluation); naming an evaluation for it is a ValueError."""
-    module = registered_module(game)
-    if module is None:
-        if evaluation is not None:
-            raise ValueError(f"no evaluations are registered for the game {getattr(game, 'name', game)!r}")
-        return Knowledge()
-    if evaluation is None:
-        evaluation = module.DEFAULT_EVALUATION
-    check_choice(f"evaluation for {game.name}", evaluation, evaluations(game))
-    return module.EVALUATIONS[evaluation](game)

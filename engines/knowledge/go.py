@@ -4,7 +4,7 @@ The score is the game's own (engines.games.go.score: Black minus White including
 scoring, stones only under the Little-Go rules), so it is exact on final states and a crude estimate
 before (empty regions bordered by one colour count as that colour's territory).
 
-Registered evaluations (``engines.knowledge.bundle.knowledge_for(game, name)``):
+Registered evaluations (``engines.knowledge.registry.knowledge_for(game, name)``):
   "score" (default)   evaluate_score, and value_score as the value function
 
 The RAVE search's knowledge (``heavy_knowledge(game, weights=None, playout="heavy")``, found by

@@ -22,7 +22,7 @@ from numba import types
 
 from engines import kernels as K
 from engines.games.hex import HASH, SIZE, TO_MOVE, WINNER, apply
-from engines.knowledge.hex import distance
+from engines.knowledge.hex_distance import distance
 from engines.knowledge.hex_patterns import F_INFERIOR, F_VC, MOVER_CONNECTED, OPPONENT_CONNECTED, analyse
 from engines.validate import check_int
 

@@ -16,8 +16,9 @@ outputs, row-major) then the bias b.  A packed network (``pack``, for a kernel's
 vector) is [CONV_CODE, channels, layers, params...]; ``forward_packed`` runs it on an observation.
 
 A policy network of either kind (an MLP of engines/knowledge/mlp.py, or a CNN) goes to a compiled
-search as ``pack_policy``'s vector, and ``policy_logits`` runs it: the searches' one way to ask a
-policy network (MCTS's network playouts and PUCT priors, RAVE's prior experience).
+kernel as ``pack_policy``'s vector, and ``policy_logits`` runs it (Hex's RAVE prior experience).  The
+searches name no kind of network: a ConvNetwork hands them ``policy_logits`` as its policy kernel
+(engines.knowledge.bundle.PolicyNetwork), as an MLP hands them mlp.forward_packed.
 """
 from dataclasses import dataclass
 
@@ -71,6 +72,16 @@ class ConvNetwork:
             off += b
         return out
 
+    # a policy network as the searches take it (engines.knowledge.bundle.PolicyNetwork)
+    def policy_kernel(self):
+        return policy_logits
+
+    def packed(self) -> np.ndarray:
+        return pack(self)
+
+    def policy_shape(self) -> tuple[int, int]:
+        return PLANES * self.size ** 2, self.size ** 2
+
 
 def pack(network: ConvNetwork) -> np.ndarray:
     return np.concatenate([np.array([CONV_CODE, network.channels, network.layers], np.float64),
@@ -79,14 +90,12 @@ def pack(network: ConvNetwork) -> np.ndarray:
 
 def pack_policy(network) -> np.ndarray:
     """A policy network, an MLP (engines.knowledge.bundle.Network) or a CNN, as policy_logits' vector."""
-    return pack(network) if isinstance(network, ConvNetwork) else mlp.pack(network)
+    return network.packed()
 
 
 def policy_shape(network) -> tuple[int, int]:
     """(inputs, outputs) of a policy network, MLP or CNN."""
-    if isinstance(network, ConvNetwork):
-        return PLANES * network.size ** 2, network.size ** 2
-    return int(network.layers[0]), int(network.layers[-1])
+    return network.policy_shape()
 
 
 def frame(n: int) -> np.ndarray:

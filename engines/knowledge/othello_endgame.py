@@ -649,7 +649,7 @@ class SolveDeadlineExceeded(SolveBudgetExceeded):
 @functools.cache
 def _ordering_evaluation() -> tuple:
     """(score_bits as a function value, the shipped pattern weights): the evaluation the move sort
-    uses, loaded once (imported here: engines.knowledge.othello_patterns imports this module's users)."""
+    uses, loaded once (imported when first asked for: a solve that never sorts by patterns loads none)."""
     from engines.knowledge import othello_patterns
     return (K.function_value(othello_patterns.score_bits, SCORE_SIG, "the pattern score kernel"),
             othello_patterns.load_params())

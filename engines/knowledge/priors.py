@@ -27,3 +27,9 @@ def weighted_prior(state, actions, n, out, params):
 def no_value(state, params):
     """Placeholder value kernel for searches that use rollouts (never called by them)."""
     return 0.5
+
+
+@nb.njit(K.SIG_POLICY, cache=True)
+def no_policy(observation, packed, out):
+    """Placeholder policy kernel for searches without a policy network (never called by them)."""
+    out[:] = 0.0

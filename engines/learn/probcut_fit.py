@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from engines.games import make_game
-from engines.knowledge.bundle import knowledge_for
+from engines.knowledge.registry import knowledge_for
 from engines.knowledge.scores import WIN_SCORE
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import Limits

@@ -27,13 +27,13 @@ engine is imported when an ``OthelloPlayer`` is built.  While the cache is cold,
 plays from the pure-Python rules (engines/games/reference/othello.py) with engines.players.coldstart's
 shallow search within the move's deadline.
 """
-import dataclasses
 import time
 from dataclasses import dataclass
 
 from engines.games.reference import othello as rules
 from engines.players.clock import TimeManager
 from engines.players.coldstart import fallback_search
+from engines.settings import setting
 from engines.validate import check_int, check_number
 
 ALGOS = ("default", "ucb", "uct", "uct-pp")
@@ -48,43 +48,36 @@ WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (2
 WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 
 
-def tunable(default, meaning: str, choices=None):
-    """A settings field with its default, one line of meaning and its allowed values (the metadata of
-    adapters/config.py's ``setting``, which makes flags, TOML keys and environment variables of it)."""
-    return dataclasses.field(default=default, metadata={"meaning": meaning, "kind": type(default),
-                                                        "choices": choices, "optional": False})
-
-
 @dataclass(frozen=True)
 class OthelloSettings:
     """Every tunable of the Othello player, with its default and meaning.  Settings with a "default:"
     prefix concern the alpha-beta player (algo default), "ucb/uct/uct-pp:" the MCTS ones."""
-    algo: str = tunable("default", "the player: default (alpha-beta + exact endgame), ucb, uct or uct-pp",
+    algo: str = setting("default", "the player: default (alpha-beta + exact endgame), ucb, uct or uct-pp",
                         choices=ALGOS)
-    margin: float = tunable(0.05, "seconds kept back inside the budget for the reply")
-    seed: int = tunable(0, "random seed of the search")
-    evaluation: str = tunable(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
+    margin: float = setting(0.05, "seconds kept back inside the budget for the reply")
+    seed: int = setting(0, "random seed of the search")
+    evaluation: str = setting(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
                               "(engines/knowledge/othello.py: patterns, the learned one (8x8; strong elsewhere); "
                               "strong, the hand-set one; disc_difference)", choices=EVALUATION_NAMES)
-    tt_size: int = tunable(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
-    stop_share: float = tunable(0.5, "default: an iteration is not started when its predicted time times this "
+    tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
+    stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
                                      "exceeds the time left (0: never skipped)")
-    probcut: bool = tunable(False, "default: ProbCut with the fitted parameters of the evaluation on 8x8 "
+    probcut: bool = setting(False, "default: ProbCut with the fitted parameters of the evaluation on 8x8 "
                                    "(weights/othello/probcut_<evaluation>.json)")
-    opening_share: float = tunable(0.5, "default: share of the budget a move of the opening spends")
-    opening_fill: float = tunable(0.2, "default: the opening lasts while fewer discs than this share of the "
+    opening_share: float = setting(0.5, "default: share of the budget a move of the opening spends")
+    opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
                                        "squares are on the board")
-    solve_empties: int = tunable(22, "default: empty squares from which the exact endgame solve is tried (8x8)")
-    first_solve_nodes: int = tunable(1 << 16, "default: node budget of the first endgame solve")
-    solve_growth: int = tunable(4, "default: each retry of the solve has this many times the nodes")
-    solve_share: float = tunable(0.5, "default: a retry is made only if its predicted time fits in this "
+    solve_empties: int = setting(22, "default: empty squares from which the exact endgame solve is tried (8x8)")
+    first_solve_nodes: int = setting(1 << 16, "default: node budget of the first endgame solve")
+    solve_growth: int = setting(4, "default: each retry of the solve has this many times the nodes")
+    solve_share: float = setting(0.5, "default: a retry is made only if its predicted time fits in this "
                                       "share of the time left")
-    wld_extra: int = tunable(3, "default: a win/loss/draw solve is tried up to this many empties beyond "
+    wld_extra: int = setting(3, "default: a win/loss/draw solve is tried up to this many empties beyond "
                                 "solve_empties (and where the exact solve does not fit)")
-    exploration: float = tunable(0.7, "ucb/uct/uct-pp: the exploration constant c (results on a 0..1 scale)")
-    mcts_capacity: int = tunable(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
-    rd: float = tunable(1.0, "uct-pp: pruning margin in standard deviations of the mean")
-    min_samples: int = tunable(50, "uct-pp: visits a root move needs before it can prune or be pruned")
+    exploration: float = setting(0.7, "ucb/uct/uct-pp: the exploration constant c (results on a 0..1 scale)")
+    mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
+    rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
+    min_samples: int = setting(50, "uct-pp: visits a root move needs before it can prune or be pruned")
 
     def __post_init__(self):
         check_number("margin", self.margin, 0.0)
@@ -173,7 +166,7 @@ class OthelloPlayer:
 
     def knowledge(self):
         if self._knowledge is None:
-            from engines.knowledge.bundle import knowledge_for
+            from engines.knowledge.registry import knowledge_for
             self._knowledge = knowledge_for(self.game, self.settings.evaluation)
         return self._knowledge
 

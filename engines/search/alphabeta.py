@@ -23,6 +23,8 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
   control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
                                       FEATURES (bit flags), TT_HITS, GENERATION of the table
+The kernel takes them in records (engines.kernels): ``Stack`` (positions .. root_scores), ``Table``
+(the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate).
 Scores are negamax scores: the evaluate kernel's value for the side to move, negated on the way
 up.  Terminal states and depth cut-offs are valued by the evaluate kernel (the registered
 evaluators give exact outcomes on final states).  A pass is just another action the game's legal
@@ -65,6 +67,7 @@ from static scores; the static evaluations made for ordering at deeper nodes are
 """
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -100,12 +103,40 @@ TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
 GENERATION_SHIFT, CUT_SHIFT, BOUND_SHIFT, DEPTH_SHIFT = 48, 47, 44, 32      # fields of table_data
 GENERATION_MASK, BOUND_MASK, DEPTH_MASK, MOVE_MASK = 0x7FFF, 3, 0xFFF, 0xFFFFFFFF
 
-_SIG = types.void(
-    K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL), K.ftype(K.SIG_HASH),
-    K.ftype(K.SIG_EVALUATE), K.PARAMS,
-    types.int64[:, ::1], types.int32[:, ::1], types.int64[:, ::1], types.float64[:, ::1],
-    types.int32[:, ::1], types.float64[::1], types.float64[::1],
-    types.int64[::1], types.int64[::1], types.float64[::1], types.float64[:, ::1], types.int64[::1])
+
+
+class Stack(NamedTuple):
+    """The explicit stack and the root's scores (the header's layout)."""
+    positions: np.ndarray     # int64[P, state_len]
+    moves: np.ndarray         # int32[P, num_actions]
+    ply_ints: np.ndarray      # int64[P, N_PLY_INTS]
+    ply_floats: np.ndarray    # float64[P, N_PLY_FLOATS]
+    pv_table: np.ndarray      # int32[P, P]
+    order_scores: np.ndarray  # float64[num_actions]
+    root_scores: np.ndarray   # float64[num_actions]
+
+
+class Table(NamedTuple):
+    """The transposition table (the header's layout)."""
+    keys: np.ndarray    # int64[tt_size]
+    data: np.ndarray    # int64[tt_size]
+    scores: np.ndarray  # float64[tt_size]
+
+
+class AlphaBetaKernels(NamedTuple):
+    """The function values the descent calls: the game's rules and the evaluation."""
+    legal: object     # SIG_LEGAL
+    apply: object     # SIG_APPLY
+    terminal: object  # SIG_TERMINAL
+    zobrist: object   # SIG_HASH
+    evaluate: object  # SIG_EVALUATE
+
+
+STACK = K.record_type(Stack, (types.int64[:, ::1], types.int32[:, ::1], types.int64[:, ::1], types.float64[:, ::1],
+                              types.int32[:, ::1], types.float64[::1], types.float64[::1]))
+TABLE = K.record_type(Table, (types.int64[::1], types.int64[::1], types.float64[::1]))
+KERNELS = K.kernel_record(AlphaBetaKernels, (K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_HASH, K.SIG_EVALUATE))
+_SIG = types.void(KERNELS, K.PARAMS, STACK, TABLE, types.float64[:, ::1], types.int64[::1])
 
 
 # ---- the steps of the descent (inlined into _negamax) ------------------------------------------
@@ -286,10 +317,11 @@ def _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints
 # arguments, and without it numba counts references to the arrays handed to each inlined step
 # above (~4% of the search's time); numba uses the same switch for its own allocation-free helpers.
 @nb.njit(_SIG, cache=True, _nrt=False)
-def _negamax(legal, apply, terminal, zobrist, evaluate, params,
-             positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores,
-             table_keys, table_data, table_scores, probcut, control):
+def _negamax(kernels, params, stack, table, probcut, control):
     """Run the negamax held in the arrays until it finishes or control[NODE_LIMIT] nodes were counted."""
+    legal, apply, terminal, zobrist, evaluate = kernels
+    positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores = stack
+    table_keys, table_data, table_scores = table
     features = control[FEATURES]
     use_alphabeta = (features & USE_ALPHABETA) != 0
     use_table = (features & USE_TABLE) != 0
@@ -522,11 +554,13 @@ class AlphaBeta:
         self.clock = clock
         self.params = knowledge.eval_params.copy()
         self._evaluate = knowledge.evaluate
-        self._kernels = (K.function_value(kernels.legal, K.SIG_LEGAL, "the game's legal kernel"),
-                         K.function_value(kernels.apply, K.SIG_APPLY, "the game's apply kernel"),
-                         K.function_value(kernels.terminal, K.SIG_TERMINAL, "the game's terminal kernel"),
-                         K.function_value(kernels.hash, K.SIG_HASH, "the game's hash kernel"),
-                         K.function_value(knowledge.evaluate, K.SIG_EVALUATE, "the evaluate kernel"))
+        # a kernel record holds function values only (engines.kernels.kernel_record)
+        self._kernels = AlphaBetaKernels(K.function_value(kernels.legal, K.SIG_LEGAL, "the game's legal kernel"),
+                                         K.function_value(kernels.apply, K.SIG_APPLY, "the game's apply kernel"),
+                                         K.function_value(kernels.terminal, K.SIG_TERMINAL,
+                                                          "the game's terminal kernel"),
+                                         K.function_value(kernels.hash, K.SIG_HASH, "the game's hash kernel"),
+                                         K.function_value(knowledge.evaluate, K.SIG_EVALUATE, "the evaluate kernel"))
         self.num_actions = int(game.num_actions)
         self.state_len = int(game.initial_state().shape[0])
         self.max_ply = config.max_ply or min(MAX_PLY_LIMIT, 2 * self.num_actions + 4)
@@ -595,6 +629,9 @@ class AlphaBeta:
         control = self._control
         self._positions[0] = state
         self._root_scores[:] = -np.inf
+        stack = Stack(self._positions, self._moves, self._ply_ints, self._ply_floats, self._pv_table,
+                      self._order_scores, self._root_scores)
+        table = Table(self._table_keys, self._table_data, self._table_scores)
         control[TOP_PLY] = 0
         control[ITERATION_DEPTH] = depth
         control[STATUS] = STATUS_START
@@ -605,9 +642,7 @@ class AlphaBeta:
             before = control[NODES]
             started = self.clock()
             control[NODE_LIMIT] = before + step
-            _negamax(*self._kernels, self.params, self._positions, self._moves, self._ply_ints, self._ply_floats,
-                     self._pv_table, self._order_scores, self._root_scores, self._table_keys, self._table_data,
-                     self._table_scores, self._probcut, control)
+            _negamax(self._kernels, self.params, stack, table, self._probcut, control)
             if control[STATUS] == STATUS_DONE:
                 return True, chunk
             now = self.clock()

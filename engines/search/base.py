@@ -1,4 +1,5 @@
-"""The one search interface: the Searcher protocol, and the factory that builds a search by name.
+"""The one search interface: the Searcher protocol and the helpers every search shares (the factory
+that builds a search by name is engines/search/factory.py, above the searches).
 
 Every search is built the same way, ``Search(game, config, knowledge, seed, **options)``:
   game       an engines.games Game (its compiled kernels)
@@ -16,11 +17,6 @@ import numpy as np
 
 from engines.errors import GameOver
 from engines.search.result import Limits, SearchResult
-from engines.validate import check_choice, check_int
-
-SEARCHERS = ("mcts", "alphabeta", "rave")
-# keyword options of the constructors beyond (game, config, knowledge, seed)
-OPTIONS = {"mcts": ("capacity", "clock"), "alphabeta": ("clock",), "rave": ("capacity", "clock", "threads")}
 
 
 @runtime_checkable
@@ -59,7 +55,9 @@ def config_from(config_class, config):
 def knowledge_from(game, knowledge, default=None):
     """knowledge as a Knowledge bundle: None gives default(game) (default None: the game's registered
     default bundle)."""
-    from engines.knowledge.bundle import Knowledge, knowledge_for
+    # imported when first asked for: importing engines.search loads no compiled code (cold starts)
+    from engines.knowledge.bundle import Knowledge
+    from engines.knowledge.registry import knowledge_for
     if knowledge is None:
         return (default or knowledge_for)(game)
     if not isinstance(knowledge, Knowledge):
@@ -78,34 +76,3 @@ def checked_position(game, state, limits, length: int) -> np.ndarray:
     if game.kernels.terminal(state):
         raise GameOver()
     return state
-
-
-def searcher_classes(name: str):
-    """(search class, config class) of a searcher name."""
-    # imported here, not at the top: both searches import this module's helpers above
-    name = check_choice("searcher", name, SEARCHERS)
-    if name == "mcts":
-        from engines.search.mcts import MCTS, MCTSConfig
-        return MCTS, MCTSConfig
-    if name == "rave":
-        from engines.search.rave import Rave, RaveConfig
-        return Rave, RaveConfig
-    from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
-    return AlphaBeta, AlphaBetaConfig
-
-
-def make_searcher(name: str, game, config=None, knowledge=None, seed: int = 0, **options) -> Searcher:
-    """Build the search called name ("mcts", "alphabeta" or "rave") for game.  config: the search's config
-    dataclass, a mapping of its fields, or None; knowledge: None for knowledge_for(game); options:
-    the constructor's other keywords (OPTIONS[name], e.g. capacity, clock), and for rave threads: k > 1
-    runs k trees (seeds seed..seed + k - 1) in k threads, merged at the root (engines/search/parallel.py)."""
-    cls, config_cls = searcher_classes(name)
-    for key in options:
-        if key not in OPTIONS[name]:
-            raise ValueError(f"unknown option {key!r} for {name}; valid options: {', '.join(OPTIONS[name])}")
-    threads = check_int("threads", options.pop("threads", 1), 1)
-    config = config_from(config_cls, config)
-    if threads == 1:
-        return cls(game, config, knowledge, seed, **options)
-    from engines.search.parallel import RootParallel
-    return RootParallel([cls(game, config, knowledge, seed + i, **options) for i in range(threads)])

@@ -16,22 +16,24 @@ term), expansion (a leaf is expanded when it has been visited ``expand_visits`` 
 has room; when the pool is full the tree stops growing and simulations go on from its leaves),
 rollout (the game's random playout, a weight-vector policy, an epsilon-greedy network policy, or a
 value kernel instead of a rollout) and backup, plus progressive pruning at the root.  The kernel is
-resumable, so the Python side runs it in batches and checks the clock between them.
+resumable, so the Python side runs it in batches and checks the clock between them.  Its arguments
+travel in records (engines.kernels): the pool (tree_f, tree_i, meta: engines.search.tree.Pool), the
+scratch buffers (MCTSBuffers), the parameter vectors (MCTSInputs) and the kernels (MCTSKernels).
 """
 import math
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 from numba import types
 
 from engines import kernels as K
-from engines.knowledge.hexconv import pack_policy, policy_logits, policy_shape
 from engines.knowledge.bundle import NETWORK_PRIOR
-from engines.knowledge.priors import no_value, uniform_prior, weighted_prior
+from engines.knowledge.priors import no_policy, no_value, uniform_prior, weighted_prior
 from engines.rng import below, make_rng, uniform
-from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
+from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE, POOL,
                                  TreeSearch)
 from engines.validate import check_bool, check_choice, check_int, check_number
 
@@ -198,11 +200,13 @@ def _prune(tree_f, tree_i, root, params):
 
 
 @nb.njit(cache=True)
-def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed, obs,
-            logits, legal, prior, observe):
-    """Create the children of node, where player ``mover`` is to move; False when it has none or the
-    pool is full."""
-    n = legal(scratch, actions)
+def _expand(pool, node, mover, buffers, inputs, kernels):
+    """Create the children of node, where player ``mover`` is to move (buffers.scratch: its position);
+    False when it has none or the pool is full."""
+    tree_f, tree_i, meta = pool.tree_f, pool.tree_i, pool.meta
+    scratch, actions, priors = buffers.scratch, buffers.actions, buffers.priors
+    params = inputs.params
+    n = kernels.legal(scratch, actions)
     used = meta[M_NODES]
     if n == 0:
         return False
@@ -211,8 +215,9 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
         return False
     need_prior = params[P_PRIOR_USE] != PRIOR_NONE or params[P_SELECT] == SELECT_PUCT
     if need_prior and params[P_PRIOR_NET] != 0.0:  # softmax of the policy network over the legal moves
-        observe(scratch, obs)
-        policy_logits(obs, net_packed, logits)
+        logits = buffers.logits
+        kernels.observe(scratch, buffers.obs)
+        kernels.policy(buffers.obs, inputs.net_packed, logits)
         top = -1e30
         for i in range(n):
             top = max(top, logits[actions[i]])
@@ -223,7 +228,7 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
         for i in range(n):
             priors[i] /= total
     elif need_prior:
-        prior(scratch, actions, n, priors, prior_params)
+        kernels.prior(scratch, actions, n, priors, inputs.prior_params)
     pmax = 0.0
     for i in range(n):
         p = priors[i] if need_prior else 1.0 / n
@@ -270,10 +275,12 @@ def _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_p
 
 
 @nb.njit(cache=True)
-def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_packed, obs, logits, rollout_moves,
-                    apply, terminal, result, observe, prior):
-    """A rollout driven by a weight vector (ROLLOUT_WEIGHTED), the prior kernel (ROLLOUT_PRIOR) or an
-    epsilon-greedy network (ROLLOUT_NETWORK)."""
+def _policy_rollout(s, rng, buffers, inputs, kernels):
+    """A rollout from s driven by a weight vector (ROLLOUT_WEIGHTED), the prior kernel (ROLLOUT_PRIOR) or
+    an epsilon-greedy network (ROLLOUT_NETWORK)."""
+    actions, priors, obs, logits = buffers.actions, buffers.priors, buffers.obs, buffers.logits
+    params, weights = inputs.params, inputs.weights
+    rollout_moves, apply, terminal, result = kernels.rollout_moves, kernels.apply, kernels.terminal, kernels.result
     mode = params[P_ROLLOUT]
     limit = params[P_ROLLOUT_LIMIT]
     steps = 0
@@ -297,7 +304,7 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
             else:
                 pick = below(rng, n)
         elif mode == ROLLOUT_PRIOR:
-            prior(s, actions, n, priors, prior_params)
+            kernels.prior(s, actions, n, priors, inputs.prior_params)
             total = 0.0
             for i in range(n):
                 total += priors[i]
@@ -314,8 +321,8 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
         elif uniform(rng) < params[P_EPSILON]:
             pick = below(rng, n)
         else:
-            observe(s, obs)
-            policy_logits(obs, net_packed, logits)
+            kernels.observe(s, obs)
+            kernels.policy(obs, inputs.net_packed, logits)
             best = -1e30
             for i in range(n):
                 if logits[actions[i]] > best:
@@ -326,20 +333,57 @@ def _policy_rollout(s, rng, params, actions, priors, prior_params, weights, net_
     return result(s)
 
 
-_SIM_SIG = types.int64(
-    K.STATE, K.STATE, types.float32[:, ::1], types.int32[:, ::1], types.int64[::1], K.PARAMS,
-    types.int64[::1], types.int64[::1], K.ACTIONS, types.float64[::1], K.PARAMS, K.PARAMS, K.PARAMS,
-    K.PARAMS, types.float32[::1], types.float32[::1], K.RNG, types.int64,
-    K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_LEGAL), K.ftype(K.SIG_APPLY), K.ftype(K.SIG_TERMINAL),
-    K.ftype(K.SIG_TO_MOVE), K.ftype(K.SIG_RESULT), K.ftype(K.SIG_PLAYOUT), K.ftype(K.SIG_OBSERVE),
-    K.ftype(K.SIG_PRIOR), K.ftype(K.SIG_VALUE))
+class MCTSBuffers(NamedTuple):
+    """The scratch space of a simulation (allocated once per search)."""
+    scratch: np.ndarray     # int64[state length]: the position walked down the tree and rolled out
+    path: np.ndarray        # int64[MAX_PATH]: the rows of the nodes on the path
+    path_mover: np.ndarray  # int64[MAX_PATH]: the player who moved into each of them
+    actions: np.ndarray     # int32[num_actions]: legal moves
+    priors: np.ndarray      # float64[num_actions]: their priors
+    obs: np.ndarray         # float32[observation size]: the policy network's input
+    logits: np.ndarray      # float32[num_actions]: its output
+
+
+class MCTSInputs(NamedTuple):
+    """The float64 vectors a simulation reads: MCTSConfig's codes and the knowledge's parameters."""
+    params: np.ndarray        # MCTSConfig.to_params (P_* fields)
+    prior_params: np.ndarray  # the prior kernel's
+    weights: np.ndarray       # rollout weights, one per action (ROLLOUT_WEIGHTED)
+    value_params: np.ndarray  # the value kernel's (ROLLOUT_VALUE)
+    net_packed: np.ndarray    # the policy network, as its policy kernel reads it
+
+
+class MCTSKernels(NamedTuple):
+    """The function values a simulation calls: the game's rules and the knowledge's kernels."""
+    legal: object          # SIG_LEGAL: the children of a node (Knowledge.children, else the game's legal)
+    rollout_moves: object  # SIG_LEGAL
+    apply: object          # SIG_APPLY
+    terminal: object       # SIG_TERMINAL
+    to_move: object        # SIG_TO_MOVE
+    result: object         # SIG_RESULT
+    playout: object        # SIG_PLAYOUT (ROLLOUT_RANDOM)
+    observe: object        # SIG_OBSERVE (the policy network's input)
+    prior: object          # SIG_PRIOR
+    value: object          # SIG_VALUE (ROLLOUT_VALUE)
+    policy: object         # SIG_POLICY: the policy network's forward pass
+
+
+BUFFERS = K.record_type(MCTSBuffers, (K.STATE, types.int64[::1], types.int64[::1], K.ACTIONS, types.float64[::1],
+                                  types.float32[::1], types.float32[::1]))
+INPUTS = K.record_type(MCTSInputs, (K.PARAMS,) * 5)
+KERNELS = K.kernel_record(MCTSKernels, (K.SIG_LEGAL, K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_TO_MOVE,
+                                    K.SIG_RESULT, K.SIG_PLAYOUT, K.SIG_OBSERVE, K.SIG_PRIOR, K.SIG_VALUE,
+                                    K.SIG_POLICY))
+_SIM_SIG = types.int64(K.STATE, POOL, BUFFERS, INPUTS, KERNELS, K.RNG, types.int64)
 
 
 @nb.njit(_SIM_SIG, cache=True)
-def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, path_mover, actions, priors,
-                    prior_params, weights, value_params, net_packed, obs, logits, rng, n_sims,
-                    legal, rollout_moves, apply, terminal, to_move, result, playout, observe, prior, value):
+def run_simulations(root_state, pool, buffers, inputs, kernels, rng, n_sims):
     """Runs n_sims simulations from the root; returns how many ran."""
+    tree_f, tree_i, meta = pool.tree_f, pool.tree_i, pool.meta
+    scratch, path, path_mover = buffers.scratch, buffers.path, buffers.path_mover
+    params = inputs.params
+    apply, terminal, to_move = kernels.apply, kernels.terminal, kernels.to_move
     root = meta[M_ROOT]
     flat = params[P_SELECT] == SELECT_UCB1  # flat Monte-Carlo: the tree never grows below the root
     rollout_mode = params[P_ROLLOUT]
@@ -352,8 +396,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         path[0] = root
         path_mover[0] = 1 - to_move(scratch)
         if not descends and tree_i[root, COUNT] == 0 and not terminal(scratch):  # the root first
-            _expand(tree_f, tree_i, meta, root, to_move(scratch), scratch, actions, priors, prior_params, params,
-                    net_packed, obs, logits, legal, prior, observe)
+            _expand(pool, root, to_move(scratch), buffers, inputs, kernels)
         # selection
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2 and not (flat and depth >= 1):
             mover = to_move(scratch)
@@ -366,8 +409,7 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
         if not terminal(scratch) and depth < MAX_PATH - 2 and (depth == 0 or not flat) \
                 and (node == root or tree_f[node, VISITS] >= expand_visits):
             mover = to_move(scratch)
-            if _expand(tree_f, tree_i, meta, node, mover, scratch, actions, priors, prior_params, params, net_packed,
-                       obs, logits, legal, prior, observe) and (descends or node == root):
+            if _expand(pool, node, mover, buffers, inputs, kernels) and (descends or node == root):
                 node = _select(tree_f, tree_i, node, params)
                 apply(scratch, tree_i[node, MOVE])
                 depth += 1
@@ -375,14 +417,13 @@ def run_simulations(root_state, scratch, tree_f, tree_i, meta, params, path, pat
                 path_mover[depth] = mover
         # rollout: r is the result for player 0
         if terminal(scratch):
-            r = result(scratch)
+            r = kernels.result(scratch)
         elif rollout_mode == ROLLOUT_RANDOM:
-            r = playout(scratch, rng)
+            r = kernels.playout(scratch, rng)
         elif rollout_mode == ROLLOUT_VALUE:
-            r = value(scratch, value_params)
+            r = kernels.value(scratch, inputs.value_params)
         else:
-            r = _policy_rollout(scratch, rng, params, actions, priors, prior_params, weights, net_packed,
-                                obs, logits, rollout_moves, apply, terminal, result, observe, prior)
+            r = _policy_rollout(scratch, rng, buffers, inputs, kernels)
         # backup: each node's wins count for the player who made the move into it
         for i in range(depth + 1):
             v = r if path_mover[i] == 0 else 1.0 - r
@@ -439,12 +480,14 @@ class MCTS(TreeSearch):
             raise ValueError("rollout='weighted' needs Knowledge.rollout_weights")
         else:
             self.rollout_weights = np.zeros(1)
-        net = knowledge.network
+        net = knowledge.network  # a policy network: its forward pass is a kernel, its weights one vector
+        policy = no_policy
         if net is not None:
-            inputs, outputs = policy_shape(net)
+            inputs, outputs = net.policy_shape()
             if (inputs, outputs) != (obs_size, na):
                 raise ValueError(f"the network must map {obs_size} inputs to {na} outputs, got {inputs} to {outputs}")
-            self.net_packed = pack_policy(net)
+            self.net_packed = net.packed()
+            policy = net.policy_kernel()
         elif config.rollout == "network":
             raise ValueError("rollout='network' needs Knowledge.network")
         else:
@@ -454,14 +497,11 @@ class MCTS(TreeSearch):
         value = knowledge.value or no_value
         self.value_params = knowledge.value_params.copy()
         self.params = config.to_params(prior_from_network)
-        self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
-            (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
-            (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
-            (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
-            (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
-            (knowledge.playout or kernels.playout, K.SIG_PLAYOUT, "playout"),
-            (kernels.observe, K.SIG_OBSERVE, "observe"),
-            (prior, K.SIG_PRIOR, "prior"), (value, K.SIG_VALUE, "value")))
+        self._kernels = K.make_record(
+            MCTSKernels, legal=knowledge.children or kernels.legal, rollout_moves=kernels.rollout_moves,
+            apply=kernels.apply, terminal=kernels.terminal, to_move=kernels.to_move, result=kernels.result,
+            playout=knowledge.playout or kernels.playout, observe=kernels.observe, prior=prior, value=value,
+            policy=policy)
         self.rng = make_rng(self.seed)
         self._actions = np.empty(na, dtype=np.int32)
         self._priors = np.empty(na, dtype=np.float64)
@@ -476,10 +516,10 @@ class MCTS(TreeSearch):
         self.tree_i[child, FLAGS] = 0
 
     def _run(self, n):
-        return run_simulations(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
-                               self._path, self._path_mover, self._actions, self._priors, self.prior_params,
-                               self.rollout_weights, self.value_params, self.net_packed, self._obs,
-                               self._logits, self.rng, n, *self._kernels)
+        buffers = MCTSBuffers(self._scratch, self._path, self._path_mover, self._actions, self._priors, self._obs,
+                          self._logits)
+        inputs = MCTSInputs(self.params, self.prior_params, self.rollout_weights, self.value_params, self.net_packed)
+        return run_simulations(self.root_state, self.pool, buffers, inputs, self._kernels, self.rng, n)
 
     def _resume(self, root):
         first, count = self.tree_i[root, FIRST], self.tree_i[root, COUNT]

@@ -10,6 +10,8 @@ into it.  Visits and wins include the virtual experience a child starts with (it
 given to its AMAF counts); the prior columns keep it apart so that SearchResult reports real
 visits and means.  meta int64[8]: node count, root row, deepest path, pool full, playouts counted
 in the ownership sums.  Positions are not stored: a simulation replays the moves from the root.
+The kernel's arguments travel in records (engines.kernels): the pool (engines.search.tree.Pool), the
+scratch buffers (RaveBuffers), the parameter vectors (RaveInputs) and the kernels (RaveKernels).
 
 Selection: the child with the best (1 - beta) * Q + beta * Q_amaf (+ c * sqrt(ln N / (n + 1)) when
 c > 0), beta = n_amaf / (n_amaf + n + n * n_amaf / rave_equiv) (michi's form of Gelly and Silver's
@@ -32,12 +34,13 @@ advance(move) keeps the subtree of a move played, reset() forgets everything.
 import math
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.knowledge.bundle import knowledge_for, registered_module
+from engines.knowledge.registry import heavy_knowledge_for
 from engines.rng import below, make_rng
 from engines.search.tree import (COUNT, FIRST, FLAGS, M_FULL, M_MAXDEPTH, M_NODES, M_ROOT, MAX_PATH, MOVE,
                                  TreeSearch)
@@ -136,10 +139,13 @@ def _select(tree_f, tree_i, node, params):
 
 
 @nb.njit(cache=True)
-def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, params, legal, experience):
-    """Create the children of node with their virtual experience; False when it has none or the
-    pool is full."""
-    n = legal(scratch, actions)
+def _expand(pool, node, buffers, inputs, kernels):
+    """Create the children of node (buffers.scratch: its position) with their virtual experience; False
+    when it has none or the pool is full."""
+    tree_f, tree_i, meta = pool.tree_f, pool.tree_i, pool.meta
+    scratch, actions, vis, win = buffers.scratch, buffers.actions, buffers.vis, buffers.win
+    params = inputs.params
+    n = kernels.legal(scratch, actions)
     used = meta[M_NODES]
     if n == 0:
         return False
@@ -147,7 +153,7 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
         meta[M_FULL] = 1
         return False
     if params[P_HAS_EXP] != 0.0 and params[P_EXP_VISITS] == 0.0:
-        experience(scratch, actions, n, vis, win, exp_params)
+        kernels.experience(scratch, actions, n, vis, win, inputs.exp_params)
     else:
         for i in range(n):
             vis[i] = params[P_EVEN]
@@ -172,14 +178,17 @@ def _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, 
 
 
 @nb.njit(cache=True)
-def _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_params, params, experience):
-    """Add the experience kernel's virtual experience to the children of node (scratch: its
+def _late_experience(pool, node, buffers, inputs, kernels):
+    """Add the experience kernel's virtual experience to the children of node (buffers.scratch: its
     position), once: they started with the even prior."""
+    tree_f, tree_i = pool.tree_f, pool.tree_i
+    scratch, actions, vis, win = buffers.scratch, buffers.actions, buffers.vis, buffers.win
+    params = inputs.params
     first = tree_i[node, FIRST]
     n = tree_i[node, COUNT]
     for i in range(n):
         actions[i] = tree_i[first + i, MOVE]
-    experience(scratch, actions, n, vis, win, exp_params)
+    kernels.experience(scratch, actions, n, vis, win, inputs.exp_params)
     prior_amaf = params[P_PRIOR_AMAF] != 0.0
     for i in range(n):
         row = first + i
@@ -193,14 +202,52 @@ def _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_param
     tree_i[node, FLAGS] |= EXPERIENCED
 
 
+class RaveBuffers(NamedTuple):
+    """The scratch space of a simulation (allocated once per search)."""
+    scratch: np.ndarray   # int64[state length]: the position walked down the tree and played out
+    path: np.ndarray      # int64[MAX_PATH]: the rows of the nodes on the path
+    seq: np.ndarray       # int64[MAX_PATH + playout room]: the moves of the path then the playout (-1: no credit)
+    first_by: np.ndarray  # int64[2, num_actions]: AMAF, the first ply >= d at which each colour played each move
+    actions: np.ndarray   # int32[num_actions]: legal moves
+    vis: np.ndarray       # float64[num_actions]: the children's virtual visits
+    win: np.ndarray       # float64[num_actions]: and wins
+    owner: np.ndarray     # float64[ownership size, at least 1]: the ownership sums
+
+
+class RaveInputs(NamedTuple):
+    """The float64 vectors a simulation reads."""
+    params: np.ndarray          # RaveConfig and the knowledge's switches (P_* fields)
+    exp_params: np.ndarray      # the experience kernel's
+    playout_params: np.ndarray  # the traced playout's
+
+
+class RaveKernels(NamedTuple):
+    """The function values a simulation calls: the game's rules and the knowledge's kernels."""
+    legal: object           # SIG_LEGAL: the children of a node (Knowledge.children, else the game's legal)
+    rollout_moves: object   # SIG_LEGAL
+    apply: object           # SIG_APPLY
+    terminal: object        # SIG_TERMINAL
+    to_move: object         # SIG_TO_MOVE
+    result: object          # SIG_RESULT
+    traced_playout: object  # SIG_TRACED_PLAYOUT
+    experience: object      # SIG_EXPERIENCE
+    ownership: object       # SIG_OWNERSHIP
+
+
+K.kernel_record(RaveKernels, (K.SIG_LEGAL, K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_TO_MOVE, K.SIG_RESULT,
+                              K.SIG_TRACED_PLAYOUT, K.SIG_EXPERIENCE, K.SIG_OWNERSHIP))
+
+
 @nb.njit(cache=True, nogil=True)  # nogil: root-parallel trees run in threads (engines/search/parallel.py)
-def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first_by, actions, vis, win, owner,
-             exp_params, playout_params, rng, n_sims, legal, rollout_moves, apply, terminal, to_move, result,
-             traced_playout, experience, ownership):
+def run_rave(root_state, pool, buffers, inputs, kernels, rng, n_sims):
     """Runs up to n_sims simulations from the root, each late experience counting as P_EXP_COST of
     them (so that a batch sized by the clock takes as long whatever the network does: a burst of
     forward passes cannot carry a batch past the deadline); returns how many simulations ran (at
     least one)."""
+    tree_f, tree_i, meta = pool.tree_f, pool.tree_i, pool.meta
+    scratch, path, seq, first_by = buffers.scratch, buffers.path, buffers.seq, buffers.first_by
+    params = inputs.params
+    apply, terminal = kernels.apply, kernels.terminal
     root = meta[M_ROOT]
     expand_visits = params[P_EXPAND]
     exclude = np.int64(params[P_EXCLUDE])
@@ -210,7 +257,7 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
     cap = np.int64(params[P_CAP])
     late = params[P_HAS_EXP] != 0.0 and params[P_EXP_VISITS] > 0.0
     exp_visits = params[P_EXP_VISITS]
-    root_mover = to_move(root_state)
+    root_mover = kernels.to_move(root_state)
     done = 0
     work = 0.0  # the late experience's cost in simulations (a batch is a budget of work, see below)
     while done < n_sims and (done == 0 or done + work < n_sims):
@@ -223,7 +270,7 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
         while tree_i[node, COUNT] > 0 and depth < MAX_PATH - 2:
             if late and (tree_i[node, FLAGS] & EXPERIENCED) == 0 \
                     and tree_f[node, VISITS] - tree_f[node, PVISITS] >= exp_visits:
-                _late_experience(tree_f, tree_i, node, scratch, actions, vis, win, exp_params, params, experience)
+                _late_experience(pool, node, buffers, inputs, kernels)
                 work += params[P_EXP_COST]
             node = _select(tree_f, tree_i, node, params)
             m = tree_i[node, MOVE]
@@ -234,8 +281,7 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
         # expansion
         if not terminal(scratch) and depth < MAX_PATH - 2 \
                 and (node == root or tree_f[node, VISITS] - tree_f[node, PVISITS] >= expand_visits):
-            if _expand(tree_f, tree_i, meta, node, scratch, actions, vis, win, exp_params, params, legal,
-                       experience):
+            if _expand(pool, node, buffers, inputs, kernels):
                 node = _select(tree_f, tree_i, node, params)
                 m = tree_i[node, MOVE]
                 apply(scratch, m)
@@ -248,18 +294,18 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
             if generic:
                 tail = seq.shape[0] - depth
                 while not terminal(scratch) and played < cap and played < tail:
-                    k = rollout_moves(scratch, actions)
+                    k = kernels.rollout_moves(scratch, buffers.actions)
                     if k == 0:
                         break
-                    m = actions[below(rng, k)]
+                    m = buffers.actions[below(rng, k)]
                     apply(scratch, m)
                     seq[depth + played] = -1 if m == exclude else m
                     played += 1
             else:
-                played = traced_playout(scratch, rng, seq[depth:], playout_params)
-        r = result(scratch)  # for player 0
+                played = kernels.traced_playout(scratch, rng, seq[depth:], inputs.playout_params)
+        r = kernels.result(scratch)  # for player 0
         if has_owner:
-            ownership(scratch, owner)
+            kernels.ownership(scratch, buffers.owner)
             meta[M_OWNED] += 1
         # backup: node i was entered by the player to move at depth i - 1
         for i in range(depth + 1):
@@ -297,11 +343,8 @@ def run_rave(root_state, scratch, tree_f, tree_i, meta, params, path, seq, first
 
 
 def default_knowledge(game):
-    """The game's RAVE knowledge (its knowledge module's ``heavy_knowledge(game)``), else its
-    registered default bundle."""
-    module = registered_module(game)
-    heavy = getattr(module, "heavy_knowledge", None) if module is not None else None
-    return heavy(game) if heavy is not None else knowledge_for(game)
+    """The game's RAVE knowledge (engines.knowledge.registry.heavy_knowledge_for)."""
+    return heavy_knowledge_for(game)
 
 
 class Rave(TreeSearch):
@@ -350,14 +393,11 @@ class Rave(TreeSearch):
         p[P_EXP_VISITS] = int(getattr(knowledge, "experience_visits", 0))
         p[P_EXP_COST] = float(getattr(knowledge, "experience_cost", 0.0))
         self.params = p
-        self._kernels = tuple(K.function_value(f, sig, what) for f, sig, what in (
-            (knowledge.children or kernels.legal, K.SIG_LEGAL, "children"),
-            (kernels.rollout_moves, K.SIG_LEGAL, "rollout_moves"),
-            (kernels.apply, K.SIG_APPLY, "apply"), (kernels.terminal, K.SIG_TERMINAL, "terminal"),
-            (kernels.to_move, K.SIG_TO_MOVE, "to_move"), (kernels.result, K.SIG_RESULT, "result"),
-            (traced or no_traced_playout, K.SIG_TRACED_PLAYOUT, "traced_playout"),
-            (experience or no_experience, K.SIG_EXPERIENCE, "experience"),
-            (ownership or no_ownership, K.SIG_OWNERSHIP, "ownership")))
+        self._kernels = K.make_record(
+            RaveKernels, legal=knowledge.children or kernels.legal, rollout_moves=kernels.rollout_moves,
+            apply=kernels.apply, terminal=kernels.terminal, to_move=kernels.to_move, result=kernels.result,
+            traced_playout=traced or no_traced_playout, experience=experience or no_experience,
+            ownership=ownership or no_ownership)
         self.rng = make_rng(self.seed)
         self._actions = np.empty(na, dtype=np.int32)
         self._vis = np.empty(na, dtype=np.float64)
@@ -379,9 +419,10 @@ class Rave(TreeSearch):
         self.meta[M_OWNED] = 0
 
     def _run(self, n):
-        return run_rave(self.root_state, self._scratch, self.tree_f, self.tree_i, self.meta, self.params,
-                        self._path, self._seq, self._first_by, self._actions, self._vis, self._win, self._owner,
-                        self.exp_params, self.playout_params, self.rng, n, *self._kernels)
+        buffers = RaveBuffers(self._scratch, self._path, self._seq, self._first_by, self._actions, self._vis,
+                              self._win, self._owner)
+        inputs = RaveInputs(self.params, self.exp_params, self.playout_params)
+        return run_rave(self.root_state, self.pool, buffers, inputs, self._kernels, self.rng, n)
 
     def _root_counts(self, first, count):
         rows = slice(first, first + count)

@@ -10,6 +10,8 @@ answered), ``_pv_visits(first, count)`` and ``_pv_counts(v)`` (which child the p
 follows, and whether it has been visited enough to be shown), and may extend ``reset()``,
 ``_rooted()``, ``_resume()`` and ``_more_stats()``.
 """
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -27,6 +29,16 @@ M_NODES, M_ROOT, M_MAXDEPTH, M_FULL = 0, 1, 2, 3
 VISITS, WINS = 0, 1
 
 MAX_PATH = 4096  # deepest simulation path; a longer one stops descending and rolls out from there
+
+
+class Pool(NamedTuple):
+    """The node pool as one kernel argument (engines.kernels records)."""
+    tree_f: np.ndarray  # float32[capacity, columns]: the search's statistics columns (VISITS, WINS first)
+    tree_i: np.ndarray  # int32[capacity, 4]: MOVE, FIRST, COUNT, FLAGS
+    meta: np.ndarray    # int64[8]: M_NODES, M_ROOT, M_MAXDEPTH, M_FULL, then the search's own
+
+
+POOL = K.record_type(Pool, (types.float32[:, ::1], types.int32[:, ::1], types.int64[::1]))
 
 
 @nb.njit(types.int64(types.float32[:, ::1], types.int32[:, ::1], types.int64, types.float32[:, ::1],
@@ -115,6 +127,11 @@ class TreeSearch:
         self.tree_f[0, :] = 0
         self.tree_i[0, :] = 0
         self.root_state = None
+
+    @property
+    def pool(self) -> Pool:
+        """The node pool as its kernel's argument (the arrays change when advance() compacts them)."""
+        return Pool(self.tree_f, self.tree_i, self.meta)
 
     @property
     def tree_size(self) -> int:

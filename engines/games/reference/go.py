@@ -64,8 +64,10 @@ class Position:
         other.seen = set(self.seen)
         return other
 
-    def play(self, colour: int, point) -> None:
-        """Play colour's stone on point, or pass (None); IllegalMove otherwise (nothing changes)."""
+    def play(self, colour: int, point, tolerate_superko: bool = False) -> None:
+        """Play colour's stone on point, or pass (None); IllegalMove otherwise (nothing changes).
+        ``tolerate_superko``: a repetition is played all the same (a move a referee passed on, whose
+        rules may know no superko; engines/games/go.py ``play_tolerant``)."""
         if point is None:
             self.ko = None
             return
@@ -88,7 +90,7 @@ class Position:
         if not libs:
             raise IllegalMove(Reason.SUICIDE)
         key = tuple(tuple(row) for row in board)
-        if self.superko and key in self.seen:
+        if self.superko and key in self.seen and not tolerate_superko:
             raise IllegalMove(Reason.SUPERKO)
         self.board = board
         self.captures[colour - 1] += len(captured)
