@@ -88,9 +88,13 @@ def test_the_fallback_avoids_the_square_next_to_an_empty_corner():
 class FakeCompiler:
     def __init__(self):
         self.done = False
+        self.said = []
 
     def ready(self):
         return self.done
+
+    def _say(self, text):  # the Compiler's one line on stderr
+        self.said.append(text)
 
 
 def cold_start(make_player, compiler):
@@ -178,6 +182,7 @@ def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
     release.set()
     cold._builder.join(60)
     assert e.handle("genmove").startswith("genmove ") and (session.fallbacks, session.searched, len(built)) == (3, 1, 1)
+    assert compiler.said == ["the player is loaded: the engine plays from the next move"]
     agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2))
     agent.cold = ColdStart("othello", "test", agent.warm_up, start=False, background=True)
     agent.cold.compiler = FakeCompiler()
