@@ -8,22 +8,26 @@ the folder named by PLIES_HOME; else it restarts itself under the Python named b
 tree's .venv/bin/python, or the one of the ``plies`` command on PATH.  A copy only locates the
 installed package and runs its agent.
 
-The flags select the project's alpha-beta search (engines/search/alphabeta.py) as the manager asks:
+The moves come from the Othello player (engines/players/othello.py, the one plies-otp asks too), with
+the alpha-beta options the manager's flags select:
   -m  plain minimax (use_alphabeta off; node ordering is an alpha-beta option, as in the course's
       agent, so -o is ignored with -m)       -c  the transposition cache   -o  node ordering
   -l N  depth limit N plies, the evaluation valuing the cut-off positions (N = 0 counts as 1)
-Without -l: iterative deepening until the game is solved or the time budget is spent.  With -l the
-budget still bounds the search: the manager would forfeit a late answer, so the agent answers
-with the deepest completed iteration and says so on stderr.  Time (adapters/othello_time.py): a
-forced move gets a small search of forced_nodes nodes, the opening (no -l) opening_share of the
-budget, the rest all of it; the search stops once the game is solved and starts no iteration it is
-not expected to finish (stop_share).  Nothing but protocol lines goes to
-stdout.
+Without -l: iterative deepening until the game is solved or the time budget is spent, and on 8x8 the
+player's exact endgame solve (from solve_empties empties; win/loss/draw wld_extra earlier) under the
+manager's rules.  With -l the manager asks for a depth-limited search: no solve, and the budget still
+bounds the search (the manager would forfeit a late answer), so the agent answers with the deepest
+completed iteration and says so on stderr.  Time (the player's rule): a forced move is answered at
+once, the opening (no -l) gets opening_share of the budget, the rest all of it.  Nothing but protocol
+lines goes to stdout.
 
 Settings (``OthelloAgentSettings``; the manager passes no flags): the file othello_agent.toml beside
 the file the manager runs (same keys), overridden by PLIES_OTHELLO_<KEY> in the environment, e.g.
 PLIES_OTHELLO_SECONDS=5 (the budget per move, counted from the board line's arrival; default 8 s of
-the manager's 10) or PLIES_OTHELLO_VERBOSE=1 (one line per move on stderr).
+the manager's 10) or PLIES_OTHELLO_VERBOSE=1 (one line per move on stderr); the player's keys are the
+same as plies-otp's (evaluation, tt_size, solve_empties, ...).  A cold kernel cache: the compile runs
+detached in the background (the manager's next game finds it warm) and a shallow search over the
+pure-Python rules plays within the budget meanwhile (engines/players/coldstart.py).
 
 Exit status (EXIT_STATUS):
   0  FINAL, the end of input, or the manager stopped reading our stdout
@@ -110,55 +114,37 @@ if __name__ == "__main__":  # run by the manager: nothing below is read before p
 
 # ==== the agent (imported as adapters.othello_agent once plies is importable) ======================
 # Nothing of the engine is imported here: its kernels may have to be compiled first (a cold cache),
-# which the Compiler built in main() does in the background; PipeAgent imports it once it is ready.
+# which the ColdStart built in main() does in the background; the player is built once it is ready.
 import time  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
 from adapters import config  # noqa: E402
-from engines.games.reference import othello as rules  # noqa: E402
-from engines.players.coldstart import Compiler  # noqa: E402
-from adapters.othello_time import move_seconds  # noqa: E402
 from adapters.config import ConfigError, setting  # noqa: E402
-from engines.validate import check_int, check_number  # noqa: E402
+from engines.games.reference import othello as rules  # noqa: E402
+from engines.players.coldstart import ColdStart  # noqa: E402
+from engines.players.othello import (DEFAULT_EVALUATION, EVALUATION_NAMES, MANAGER, MAX_SIZE, MIN_SIZE,  # noqa: E402,F401
+                                     WARM_UP_SIZES, OthelloSettings, fallback_move, make_player)
+from engines.validate import check_number  # noqa: E402
 from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
-from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, Flags, LineChannel, player_of  # noqa: E402
+from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, LineChannel, player_of  # noqa: E402
 
 ENV_PREFIX = "PLIES_OTHELLO"
-MIN_SIZE, MAX_SIZE = 4, 16  # the board sizes the engine plays (others: the pure-Python rules' fallback)
 ANY_SIZE = 256              # the largest board the agent reads at all (the rules play any size)
-WARM_UP_SIZES = (4, 9)      # one board of each state layout (bitboards up to 8x8, the mailbox above)
-EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.EVALUATIONS (a test
-#                                                               keeps them equal)
-DEFAULT_EVALUATION = "patterns"                    # engines.knowledge.othello.DEFAULT_EVALUATION
 
 
 @dataclass(frozen=True)
-class OthelloAgentSettings:
-    """Every tunable of the pipe agent, with its default and meaning (adapters/config.py)."""
+class OthelloAgentSettings(OthelloSettings):
+    """Every tunable of the pipe agent: the Othello player's (engines/players/othello.py) and the harness's."""
     seconds: float = setting(8.0, "budget per move in seconds from the board line's arrival (the manager allows 10)")
     verbose: bool = setting(False, "one line per move on stderr")
     name: str = setting("plies", "the name line the agent sends first (one word)")
-    evaluation: str = setting(DEFAULT_EVALUATION, "the evaluation valuing cut-off positions "
-                              "(engines/knowledge/othello.py)", choices=EVALUATION_NAMES)
-    tt_size: int = setting(1 << 20, "-c: transposition-table slots, a power of two (24 bytes each: 24 MiB)")
-    opening_share: float = setting(0.5, "share of seconds a move of the opening spends (no -l)")
-    opening_fill: float = setting(0.2, "the opening lasts while fewer discs than this share of the squares are "
-                                       "on the board")
-    stop_share: float = setting(0.5, "an iteration is not started when its predicted time times this exceeds "
-                                     "the time left (0: never skipped)")
-    forced_nodes: int = setting(1 << 18, "node budget of the search of a forced move (one legal move)")
 
     def __post_init__(self):
+        super().__post_init__()
         if check_number("seconds", self.seconds, 0.0) == 0:
             raise ValueError("seconds must be a positive number, got 0")
         if len(self.name.split()) != 1 or not self.name.isascii() or self.name != self.name.strip():
             raise ValueError(f"name must be one ASCII word, got {self.name!r}")
-        if check_int("tt_size", self.tt_size, 1) & (self.tt_size - 1):
-            raise ValueError(f"tt_size must be a power of two, got {self.tt_size}")
-        check_number("opening_share", self.opening_share, 0.0, 1.0)
-        check_number("opening_fill", self.opening_fill, 0.0, 1.0)
-        check_number("stop_share", self.stop_share, 0.0)
-        check_int("forced_nodes", self.forced_nodes, 1)
 
 
 def load_settings(file=os.path.join(HERE, SETTINGS_FILE), env=os.environ) -> OthelloAgentSettings:
@@ -178,52 +164,48 @@ def search_depth(flags) -> int | None:
 
 
 class PipeAgent:
-    """Chooses moves for the manager's boards with the alpha-beta search the flags select.
+    """Answers the manager's boards with the Othello player (one per board size, the manager's variant)
+    and the alpha-beta options its flags select.
 
     A move's budget is ``settings.seconds`` on ``clock``, measured from ``received`` (the clock
-    when the board arrived).  One game per board size and one searcher per (size, flags) are kept.
-    ``last`` is the SearchResult of the latest searched move (tests and figures).
+    when the board arrived).  ``last`` is the SearchResult of the latest move if it was searched (None
+    for a forced move, an exact solve or a fallback).
 
     The board given is the truth: one that does not follow from the last (a position we did not
-    expect, reachable or not) is played with a warning (``warn``).  While ``compiler`` is not ready
-    (a cold cache), or for a size the engine does not play, the move is the pure-Python rules'
-    fallback (engines/games/reference/othello.py); ``fallbacks`` and ``searched`` count both kinds.
+    expect, reachable or not) is played with a warning (``warn``).  While ``cold`` (a ColdStart) is
+    not ready, or for a size the engine does not play, the move comes from the shallow fallback search
+    over the reference rules (engines/games/reference/othello.py); ``fallbacks`` and ``searched`` count both.
     """
 
     def __init__(self, settings: OthelloAgentSettings = OthelloAgentSettings(), clock=time.perf_counter, log=None,
-                 compiler=None, warn=None):
+                 cold: ColdStart | None = None, warn=None):
         self.settings = settings
         self.clock = clock
         self.log = log or (lambda text: None)
         self.warn = warn or (lambda text: None)
-        self.compiler = compiler
+        self.cold = cold
         self.last = None
         self.after = None  # the board after our last move
         self.fallbacks = self.searched = 0
-        self._games, self._searchers = {}, {}
+        self._players = {}
 
     def ready(self) -> bool:
         """True when the engine can be used (its kernels load from the cache)."""
-        return self.compiler is None or self.compiler.ready()
+        return self.cold is None or self.cold.ready()
 
-    def game(self, size: int):
-        if size not in self._games:
-            from engines.games import make_game
-            self._games[size] = make_game("othello", size=size, variant="manager")
-        return self._games[size]
+    def player(self, size: int):
+        """The player of this board size (built and warmed up at its first use)."""
+        if size not in self._players:
+            self._players[size] = make_player(self.settings, size, MANAGER, self.clock)
+        return self._players[size]
 
-    def searcher(self, size: int, flags):
-        # with a depth limit (-l) every iteration up to it is tried while the budget lasts
-        stop_share = self.settings.stop_share if search_depth(flags) is None else 0.0
-        search = {**search_config(flags), "tt_size": self.settings.tt_size, "stop_share": stop_share}
-        key = (size, tuple(sorted(search.items())))
-        if key not in self._searchers:
-            from engines.knowledge.registry import knowledge_for
-            from engines.search import make_searcher
-            game = self.game(size)
-            knowledge = knowledge_for(game, self.settings.evaluation)
-            self._searchers[key] = make_searcher("alphabeta", game, search, knowledge, clock=self.clock)
-        return self._searchers[key]
+    def warm_up(self) -> bool:
+        """Load the compiled kernels (bitboards with the solver, the mailbox): before the name goes out
+        with a warm cache (a second or two), so that the first move does not pay it; after a cold start,
+        in the ColdStart's thread while fallback moves go on."""
+        for size in WARM_UP_SIZES:
+            self.player(size)
+        return True
 
     def _check_expected(self, board, color):
         size = len(board)
@@ -249,53 +231,49 @@ class PipeAgent:
         if not MIN_SIZE <= size <= MAX_SIZE or not self.ready():
             if not MIN_SIZE <= size <= MAX_SIZE:
                 self.warn(f"a {size}x{size} board: the engine plays sizes {MIN_SIZE} to {MAX_SIZE}; "
-                          "playing the rules' quick move")
-            point = position.fallback()
+                          "playing the rules' fallback search")
+            point = fallback_move(position, self.settings.seconds, received, self.settings, self.clock)
             self.fallbacks += 1
-            self.log(f"move {rules.label(point)} (the rules' fallback)")
+            self.last = None
+            if self.cold is not None:
+                self.cold.fallbacks += 1
+            self.log(f"move {rules.label(point)} (the rules' fallback search)")
         else:
-            point = self._search(board, flags, received)
+            point = self._play(board, flags, received)
+            if self.fallbacks and not self.searched:
+                discs = sum(1 for row in board for cell in row if cell)
+                self.warn(f"the engine takes over at move {discs - 3} of this game (after {self.fallbacks} "
+                          "fallback moves)")
             self.searched += 1
         self.after = rules.place(board, flags.color, point)
         return point
 
-    def _search(self, board, flags, received):
-        size = len(board)
-        game = self.game(size)
+    def _play(self, board, flags, received):
+        """The player's move: forced at once, solved exactly (8x8, no -l), or searched with the flags."""
+        player = self.player(len(board))
+        game = player.game
         state = game.state_from_cells(board, player_of(flags.color))
         depth = search_depth(flags)
-        s = self.settings
-        seconds = s.seconds
-        from engines.search import Limits
-        legal = len(game.legal_moves(state))
-        nodes = None
-        if legal <= 1:  # a forced move: a small search (its value for the log), no time spent
-            nodes = s.forced_nodes
-        elif depth is None:
-            discs = sum(1 for row in board for cell in row if cell)
-            seconds = move_seconds(seconds, discs, size * size, legal, s.opening_fill, s.opening_share)
-        result = self.searcher(size, flags).search(state, Limits(time=seconds, start=received, depth=depth,
-                                                                 nodes=nodes))
-        self.last = result
+        # with a depth limit (-l) every iteration up to it is tried while the budget lasts
+        options = {**search_config(flags), **({} if depth is None else {"stop_share": 0.0})}
+        move = player.choose(state, self.settings.seconds, received, depth=depth, search=options)
+        self.last = result = player.result
+        label = game.move_label(move)
+        if result is None:
+            done = player.last
+            self.log(f"move {label} forced" if done.get("forced") else
+                     f"move {label} solved{' (win/loss/draw)' if done.get('wld') else ''}: score {done['score']} "
+                     f"nodes {done['nodes']} time {self.clock() - received:.3f}s")
+            return game.coords(move)
         stats = result.stats
+        if "complete" not in stats:  # an MCTS algorithm (the settings' algo): the flags do not apply
+            self.log(f"move {label} value {result.value:.3f} ({self.settings.algo}) {stats}")
+            return game.coords(move)
         if depth is not None and stats["depth"] < depth and not stats["complete"]:
-            self.log(f"the {seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
-        self.log(f"move {game.move_label(result.move)} value {result.value:g} depth {stats['depth']} "
+            self.log(f"the {self.settings.seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
+        self.log(f"move {label} value {result.value:g} depth {stats['depth']} "
                  f"nodes {stats['nodes']} time {stats['time']:.3f}s{' solved' if stats['complete'] else ''}")
-        return game.coords(result.move)
-
-
-def warm_up(agent: PipeAgent) -> None:
-    """Load the compiled kernels (bitboard and mailbox) before the name goes out (a warm cache: well
-    under a second or two), so that the first move does not pay it."""
-    log, warn, agent.log, agent.warn = agent.log, agent.warn, (lambda text: None), (lambda text: None)
-    for size in WARM_UP_SIZES:
-        agent.after = None
-        agent.choose(rules.initial_board(size), Flags(color=DARK, limit=2, caching=True, ordering=True))
-    agent.last, agent.after = None, None
-    agent.fallbacks = agent.searched = 0
-    agent._searchers.clear()  # the kernels stay loaded; the game's own flags build its searcher
-    agent.log, agent.warn = log, warn
+        return game.coords(move)
 
 
 # ==== the transport: stdin/stdout lines ==========================================================
@@ -336,16 +314,16 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
     if sys.stdin is None or sys.stdout is None:
         note("no stdin or stdout: the game manager runs the agent with both as pipes; stopping")
         return EXIT_STATUS["fatal"][0]
-    compiler = Compiler("othello", settings.name)  # before any engine module: cold, it compiles in the background
-    agent = PipeAgent(settings, log=note if settings.verbose else None, compiler=compiler, warn=note)
+    # before any engine module: cold, it compiles in the background (detached: the next game is warm)
+    agent = PipeAgent(settings, log=note if settings.verbose else None, warn=note)
+    agent.cold = cold = ColdStart("othello", settings.name, agent.warm_up, background=True)
     try:
-        if compiler.ready():
-            warm_up(agent)
+        cold.ready(block=True)  # a warm cache: the kernels loaded before the name goes out
         return serve(agent, LineChannel(sys.stdin.buffer, sys.stdout.buffer), note, settings.name)
     except KeyboardInterrupt:
         return EXIT_STATUS["done"][0]
     finally:
-        compiler.close()
+        cold.close()
         _quiet_stdout()
 
 

@@ -27,8 +27,9 @@ def _game():
 
 
 def play_players(algo_a: str, algo_b: str, games: int, move_time: float, seed: int = 0, progress=None) -> dict:
-    """algo_a against algo_b (adapters.otp.Player, in process), colours alternating."""
-    from adapters.otp import OtpSettings, Player
+    """algo_a against algo_b (the Othello player with plies-otp's settings, in process), colours alternating."""
+    from adapters.otp import OtpSettings
+    from engines.players.othello import make_player as Player
     game = _game()
     wins = losses = draws = 0
     times = {"a": [], "b": []}
@@ -67,7 +68,8 @@ def _tally(algo_a, algo_b, games, wins, losses, draws, move_time, times):
 def play_spiel(games: int, move_time: float, seed: int = 0, progress=None) -> dict:
     """The default player against OpenSpiel's C++ MCTS bot (UCT, random rollouts, solve=True, its
     own wall-clock limit = move_time), colours alternating, rules checked equal after every move."""
-    from adapters.otp import OtpSettings, Player
+    from adapters.otp import OtpSettings
+    from engines.players.othello import make_player as Player
     from bench import openspiel_ref as ref
     game, sgame = ref.match_games("othello8")
     wins = losses = draws = 0

@@ -67,7 +67,8 @@ def measure_positions(sample, limit: int, minimax: bool, caching: bool, ordering
         start = time.thread_time()
         agent.choose(board, Flags(color, limit, minimax, caching, ordering), start)
         seconds.append(time.thread_time() - start)
-        nodes.append(agent.last.stats["nodes"])
+        if agent.last is not None:  # a forced move is answered without a search
+            nodes.append(agent.last.stats["nodes"])
     return {"positions": len(sample), "cpu_median": statistics.median(seconds), "cpu_max": max(seconds),
             "nodes_median": statistics.median(nodes), "nodes_per_second": sum(nodes) / sum(seconds)}
 

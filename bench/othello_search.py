@@ -29,7 +29,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 def configs() -> dict:
     """name -> (evaluation, AlphaBetaConfig)."""
-    from adapters.otp import probcut_path
+    from engines.players.othello import probcut_path
     from engines.search.alphabeta import AlphaBetaConfig, load_probcut
     out = {"today (strong, no PVS)": ("strong", AlphaBetaConfig(use_pvs=False)),
            "PVS, strong": ("strong", AlphaBetaConfig()),

@@ -5,8 +5,8 @@
 
 1. The new default against today's default, at ``seconds`` a move: ``games`` games from games/2
    seeded random openings (4 to 7 random plies, all different), each played with both colours.
-   New: adapters.otp.Player(OtpSettings(...)) as shipped (PVS, the time rule of
-   adapters/othello_time.py, win/loss/draw solves, the evaluation ``--new-evaluation``).
+   New: engines.players.othello's player with OtpSettings(...) as shipped (PVS, the player's time rule,
+   win/loss/draw solves, the evaluation ``--new-evaluation``).
    Today's: the same Player reconstructed with today's options: the "strong" evaluation, alpha-beta
    without PVS, no iteration predictor (stop_share 0), the whole time in the opening
    (opening_share 1), exact solves only (wld_extra 0).  Both have time = 0.8 x seconds and margin
@@ -55,7 +55,8 @@ def openings(game, count: int, seed: int) -> list:
 
 
 def new_player(seconds: float, seed: int, evaluation: str | None, probcut: bool):
-    from adapters.otp import OtpSettings, Player
+    from adapters.otp import OtpSettings
+    from engines.players.othello import make_player as Player
     options = {} if evaluation is None else {"evaluation": evaluation}
     return Player(OtpSettings(time=TIME_SHARE * seconds, margin=MARGIN_SHARE * seconds, seed=seed, probcut=probcut,
                               **options))
@@ -63,7 +64,8 @@ def new_player(seconds: float, seed: int, evaluation: str | None, probcut: bool)
 
 def todays_player(seconds: float, seed: int):
     """Today's default, as a configuration of the new code."""
-    from adapters.otp import OtpSettings, Player
+    from adapters.otp import OtpSettings
+    from engines.players.othello import make_player as Player
     from engines.knowledge.registry import knowledge_for
     from engines.search import make_searcher
     settings = OtpSettings(time=TIME_SHARE * seconds, margin=MARGIN_SHARE * seconds, seed=seed, evaluation="strong",

@@ -149,7 +149,7 @@ def test_probcut_file_loader(tmp_path):
 
 
 def test_the_shipped_probcut_parameters_load():
-    from adapters.otp import probcut_path
+    from engines.players.othello import probcut_path
     path = probcut_path("strong")
     if not path.exists():
         pytest.skip("no fitted ProbCut parameters shipped")

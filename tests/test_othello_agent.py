@@ -203,7 +203,7 @@ def test_minimax_without_limit_wins_every_4x4_game_as_light():
     def light(board):
         if board not in answers:
             row, col = agent.choose(board, flags)
-            solved.append(agent.last.stats["complete"])
+            solved.append(agent.player(4).last.get("forced") or agent.last.stats["complete"])  # forced: at once
             answers[board] = (col, row)
         return answers[board]
 
@@ -253,7 +253,7 @@ def test_settings_defaults_file_and_environment(tmp_path):
     assert (s.seconds, s.evaluation, s.tt_size, s.verbose) == (2.5, "disc_difference", 1024, False)
     s = othello_agent.load_settings(f, env={"PLIES_OTHELLO_SECONDS": "4", "PLIES_OTHELLO_VERBOSE": "1"})
     assert (s.seconds, s.verbose, s.evaluation) == (4.0, True, "disc_difference")
-    search = PipeAgent(s).searcher(6, Flags(1, 3, caching=True))  # the settings reach the search
+    search = PipeAgent(s).player(6).searcher_for(search_config(Flags(1, 3, caching=True)))  # the settings reach the search
     assert search.config.tt_size == 1024 and search.config.use_cache
     assert search.knowledge.evaluate is EVALUATIONS["disc_difference"](None).evaluate
 

@@ -13,10 +13,11 @@ import pytest
 
 from adapters import othello_agent
 from engines.games.reference import othello as rules
-from adapters.otp import EXIT_STATUS as OTP_EXIT, Engine, OtpSession, OtpSettings, make_engine
+from adapters.otp import EXIT_STATUS as OTP_EXIT, OtpSession, OtpSettings, make_engine
 from conftest import ROOT
 from engines.games import make_game
 from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS
+from engines.players.coldstart import ColdStart
 from protocols.common import FatalError
 from protocols.othello_pipe import Flags
 from standins import othello_manager as manager
@@ -87,15 +88,27 @@ def test_the_fallback_avoids_the_square_next_to_an_empty_corner():
 class FakeCompiler:
     def __init__(self):
         self.done = False
+        self.said = []
 
     def ready(self):
         return self.done
 
+    def _say(self, text):  # the Compiler's one line on stderr
+        self.said.append(text)
+
+
+def cold_start(make_player, compiler):
+    """The adapters' ColdStart with a compiler the test finishes by hand."""
+    cold = ColdStart("othello", "test", make_player, start=False)
+    cold.compiler = compiler
+    return cold
+
 
 def judged():
-    """A judge's session whose moves are the rules' fallback (a cold cache: deterministic)."""
+    """A judge's session whose moves are the cold-start fallback search (a cold cache: deterministic up
+    to the search's depth; the opening's four moves are equal, so the first is taken)."""
     warnings = []
-    session = OtpSession(Engine(lambda: None, FakeCompiler()), OtpSettings(name="x"), authority=True,
+    session = OtpSession(cold_start(lambda: None, FakeCompiler()), OtpSettings(name="x", time=0.3), authority=True,
                          warn=warnings.append)
     return session, make_engine(session), warnings
 
@@ -135,7 +148,7 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine():
     def build():
         built.append(RandomPlayer(1))
         return built[-1]
-    session = OtpSession(Engine(build, compiler), OtpSettings())
+    session = OtpSession(cold_start(build, compiler), OtpSettings(time=0.3))
     e = make_engine(session)
     for _ in range(3):
         assert e.handle("genmove").startswith("genmove ")
@@ -144,6 +157,37 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine():
     for _ in range(3):
         assert e.handle("genmove").startswith("genmove ")
     assert (session.fallbacks, session.searched, len(built)) == (3, 3, 1)
+
+
+def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
+    """background=True (plies-otp and the pipe agent): the first genmove after the compile starts the
+    build in a thread and is answered by the fallback search within its budget; the engine plays from
+    the first genmove after the build is done."""
+    import threading
+    compiler, release, built = FakeCompiler(), threading.Event(), []
+
+    def build():
+        release.wait(60)
+        built.append(RandomPlayer(1))
+        return built[-1]
+    cold = ColdStart("othello", "test", build, start=False, background=True)
+    cold.compiler = compiler
+    session = OtpSession(cold, OtpSettings(time=0.3))
+    e = make_engine(session)
+    assert e.handle("genmove").startswith("genmove ")
+    compiler.done = True
+    for _ in range(2):  # the build runs (blocked here): fallback moves meanwhile
+        assert e.handle("genmove").startswith("genmove ")
+    assert (session.fallbacks, session.searched, built) == (3, 0, []) and cold._builder.is_alive()
+    release.set()
+    cold._builder.join(60)
+    assert e.handle("genmove").startswith("genmove ") and (session.fallbacks, session.searched, len(built)) == (3, 1, 1)
+    assert compiler.said == ["the player is loaded: the engine plays from the next move"]
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2))
+    agent.cold = ColdStart("othello", "test", agent.warm_up, start=False, background=True)
+    agent.cold.compiler = FakeCompiler()
+    agent.cold.compiler.done = True
+    assert agent.cold.ready(block=True) and set(agent._players) == set(othello_agent.WARM_UP_SIZES)
 
 
 # ==== the pipe agent: the manager's board is the truth ===========================================
@@ -161,7 +205,7 @@ def test_an_unexpected_board_is_played_with_a_warning():
 
 def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
     warnings = []
-    agent = othello_agent.PipeAgent(warn=warnings.append)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.3), warn=warnings.append)
     for size in (3, 18):
         board = rules.initial_board(size)
         point = agent.choose(board, Flags(1, -1))
@@ -173,7 +217,7 @@ def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
 
 def test_a_cold_agent_plays_the_rules_move_then_searches():
     compiler = FakeCompiler()
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), compiler=compiler)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), cold=cold_start(lambda: True, compiler))
     board = rules.initial_board(8)
     assert agent.choose(board, Flags(1, 2)) == rules.fallback_move(board, 1) and agent.last is None
     compiler.done = True
@@ -266,26 +310,47 @@ def test_plies_otp_from_a_cold_cache(tmp_path):
 
 def test_the_pipe_agent_from_a_cold_cache(tmp_path):
     """The name at once, a legal fallback move in time, then the engine's move (verbose: its depth)
-    once the compile is done."""
+    once the compile is done and the player loaded (in the background, a fallback move meanwhile)."""
+    import threading
     env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_SECONDS="0.3")
     proc = subprocess.Popen(["python3", str(AGENT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stderr.readline, b"")), daemon=True)
+    reader.start()
     board = manager.initial_board(8)
-    try:
-        assert proc.stdout.readline() == b"plies\n"
-        proc.stdin.write(b"1,-1,0,1,1\nSCORE 2 2\n%s\n" % str(board).encode())
+
+    def our_move_and_theirs(board):
+        proc.stdin.write(b"SCORE %d %d\n%s\n" % (*manager.score(board), str(board).encode()))
         proc.stdin.flush()
         i, j = map(int, proc.stdout.readline().split())
-        assert (i, j) in manager.possible_moves(board, 1) and not _warm(env)
+        assert (i, j) in manager.possible_moves(board, 1)
         board = manager.play_move(board, 1, i, j)
-        board = manager.play_move(board, 2, *manager.possible_moves(board, 2)[0])
+        return manager.play_move(board, 2, *manager.possible_moves(board, 2)[0])
+    try:
+        assert proc.stdout.readline() == b"plies\n"
+        proc.stdin.write(b"1,-1,0,1,1\n")
+        board = our_move_and_theirs(board)
+        assert not _warm(env)
         _wait_warm(env, proc)
+        board = our_move_and_theirs(board)  # the first move after the compile starts loading the player
+        end = time.monotonic() + 300
+        while not any(b"the player is loaded" in line for line in lines):
+            assert time.monotonic() < end, "the player was not loaded"
+            time.sleep(0.2)
         proc.stdin.write(b"SCORE %d %d\n%s\nFINAL 0 0\n" % (*manager.score(board), str(board).encode()))
         proc.stdin.flush()
-        out, err = proc.communicate(timeout=300)
+        proc.stdin.close()
+        out = proc.stdout.read()  # stderr is the reader's
+        proc.wait(timeout=300)
+        reader.join(60)
+        err = b"".join(lines)
     finally:
         if proc.poll() is None:
             proc.kill()
+        reader.join(60)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            pipe.close()
     i, j = map(int, out.split())
     assert (i, j) in manager.possible_moves(board, 1) and proc.returncode == 0
     assert b"cold" in err and b"rules' fallback" in err and b" depth " in err and b"Traceback" not in err

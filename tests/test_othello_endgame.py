@@ -311,3 +311,36 @@ def test_stable_discs_never_flip():
                 assert stable & ~mine == 0
     assert named > 100
     assert int(stable_bits(np.uint64(0x00FF00FF00FF00FF), np.uint64(0xFF00FF00FF00FF00))) == 0x00FF00FF00FF00FF
+
+
+def test_the_managers_variant_is_solved_under_its_own_rules():
+    """stuck_ends (the game manager's rules: a mover without a placement ends the game, no pass): the
+    solver's score is the one of a complete alpha-beta search of the manager's game on the disc
+    difference (independent code), its move achieves it, and the sample has positions where the
+    standard rules (with passes) give another score, so the variant really changes the solve."""
+    from engines.games import make_game
+    from engines.knowledge.registry import knowledge_for
+    from engines.knowledge.othello_endgame import solve_state
+    from engines.search import Limits, make_searcher
+    game = make_game("othello", size=8, variant="manager")
+    standard = make_game("othello", size=8)
+    search = make_searcher("alphabeta", game, {}, knowledge_for(game, "disc_difference"))
+    differ = 0
+    rng = np.random.default_rng(7)
+    for trial in range(40):
+        s = game.initial_state()
+        while not game.is_terminal(s) and int((game.cells(s) == 0).sum()) > 10:
+            moves = game.legal_moves(s)
+            s = game.play(s, int(moves[rng.integers(len(moves))]))
+        if game.is_terminal(s):
+            continue
+        solved = solve_state(s)
+        exact = search.search(s, Limits(depth=64))
+        assert exact.stats["complete"] and solved.score == exact.value, trial
+        after = game.play(s, solved.move)
+        achieved = (game.score(after) * (1 if game.to_move(s) == 0 else -1) if game.is_terminal(after)
+                    else -solve_state(after).score)
+        assert achieved == solved.score, trial
+        twin = standard.state_from_cells(game.cells(s), game.to_move(s))
+        differ += solve_state(twin).score != solved.score
+    assert differ >= 3

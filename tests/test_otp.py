@@ -19,12 +19,13 @@ from hypothesis import strategies as st
 
 
 from adapters.config import ConfigError
-from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, Player, main, make_engine, parse, run
+from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, main, make_engine, parse, run
 from engines.games import make_game
 from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
 from engines.knowledge.othello_endgame import EndgameSolver, state_bits
 from engines.knowledge.othello_patterns import estimate_bits
+from engines.players.othello import make_player
 from engines.search import Limits, make_searcher
 from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit
@@ -47,6 +48,11 @@ def position(empties: int, seed: int):
                 return s
             moves = GAME.legal_moves(s)
             s = GAME.play(s, int(moves[rng.integers(len(moves))]))
+
+
+def Player(settings=OtpSettings(), clock=time.perf_counter):
+    """The Othello player plies-otp asks (engines/players/othello.py), warmed up as plies-otp builds it."""
+    return make_player(settings, clock=clock)
 
 
 def board(entries, to_move=0):
@@ -229,6 +235,19 @@ def test_session_bad_input_keeps_the_board():
     assert replies[0].startswith("? illegal move") and replies[1].startswith("? illegal move")
     assert replies[2] == "? illegal move: a pass while a placement exists"
     assert (talk(s, "showboard")[0], talk(s, "final_score")[0]) == before
+
+
+def test_an_illegal_move_names_the_square_and_the_reason():
+    """The refusal says the square as OTP writes it ('row col') and why, never the engine's action
+    number (d3 is action 19, d4 27 on 8x8)."""
+    s = new_session()
+    talk(s, "play 2 3")
+    assert talk(s, "play 2 3", "play 3 3", "play 0 0") == [
+        "? illegal move 2 3: the point is occupied", "? illegal move 3 3: the point is occupied",
+        "? illegal move 0 0: it flips no discs (a placement must bracket opponent discs in a line)"]
+    s.state = board({(0, 0): 2, (0, 1): 1})  # black to move has no placement; white has (0, 2)
+    assert talk(s, "play 0 2") == ["? illegal move 0 2: the side to move has no placement and must pass"]
+    assert talk(s, "play 8 0", "play 0 2", "play 5 5") == ["play", "play", "? illegal move 5 5: the game is over"]
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

@@ -1,4 +1,5 @@
-"""Exact Othello endgame solver (8x8) on two uint64 bitboards, compiled with numba.
+"""Exact Othello endgame solver (8x8, the standard rules or the game manager's end-when-stuck variant) on
+two uint64 bitboards, compiled with numba.
 
 Representation: P = the discs of the side to move, O = the opponent's (bit r*8 + c, as in
 engines/games/othello.py).  A score is the final disc difference for the side to move under perfect
@@ -29,8 +30,10 @@ entry with more empties, the second is always replaced): P, O (the whole positio
 then (lower + 64) | (upper + 64) << 8 | (move + 1) << 16 | n << 24.  Bounds are exact-game bounds
 that depend only on the position (and the rule), so entries stay true across searches and windows;
 a store intersects the new bounds with the old.
-ctrl int64[4]: nodes visited, node budget, aborted flag (1 once the budget ran out: every search
-then unwinds at once and its value is meaningless), rule.  A node is every position a search visits
+ctrl int64[5]: nodes visited, node budget, aborted flag (1 once the budget ran out: every search
+then unwinds at once and its value is meaningless), rule, stuck-ends (1: the game manager's variant of
+engines/games/othello.py, where the game ends as soon as the mover has no placement instead of passing;
+a solver's table then holds that variant's bounds only).  A node is every position a search visits
 (the last-square scores included); the search stops on the first node past the budget.
 The clock lives on the Python side (compiled code cannot read it): with a deadline the search runs
 in slices of SLICE_NODES nodes, reading the clock between slices; each slice restarts from the root
@@ -45,7 +48,8 @@ import numpy as np
 
 from engines import kernels as K
 from engines.bits import lowest_bit_index, popcount
-from engines.games.othello import BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, SIZE, STATUS, TO_MOVE, WHITE_BB, bb_flips, bb_moves
+from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MANAGER, MOVES_BB, SIZE, STATUS, TO_MOVE, VARIANT,
+                                   WHITE_BB, bb_flips, bb_moves)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -75,7 +79,7 @@ ASPIRATION = 3       # half-width of an exact solve's first window around its gu
 STAB_THRESHOLD = np.array([99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
                            44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
                           + [64] * 25, dtype=np.int64)
-_NODES, _BUDGET, _ABORTED, _RULE = 0, 1, 2, 3
+_NODES, _BUDGET, _ABORTED, _RULE, _STUCK = 0, 1, 2, 3, 4
 _KEYS, _SQS = 0, MAX_MOVES  # columns of a scratch row: sort keys, then squares
 
 
@@ -239,6 +243,8 @@ def _solve1(P, O, sq, ctrl):
     f = bb_flips(x, P, O)
     if f != U0:
         return 2 * (p + np.int64(popcount(f))) - 62
+    if ctrl[_STUCK] != 0:  # the manager's variant: a mover without a placement ends the game
+        return _final(P, O, ctrl[_RULE])
     f = bb_flips(x, O, P)
     if f != U0:
         return 2 * (p - np.int64(popcount(f))) - 64
@@ -266,7 +272,7 @@ def _solve2(P, O, alpha, beta, s1, s2, passed, ctrl):
         if v > best:
             best = v
     if best == -65:
-        if passed != 0:
+        if passed != 0 or ctrl[_STUCK] != 0:
             return _final(P, O, ctrl[_RULE])
         return -_solve2(O, P, -beta, -alpha, s1, s2, passed + 1, ctrl)
     return best
@@ -295,7 +301,7 @@ def _solve3(P, O, alpha, beta, s1, s2, s3, passed, ctrl):
                 if v >= beta:
                     return best
     if best == -65:
-        if passed != 0:
+        if passed != 0 or ctrl[_STUCK] != 0:
             return _final(P, O, ctrl[_RULE])
         return -_solve3(O, P, -beta, -alpha, s1, s2, s3, passed + 1, ctrl)
     return best
@@ -326,7 +332,7 @@ def _solve4(P, O, alpha, beta, s1, s2, s3, s4, passed, ctrl):
                 if v >= beta:
                     return best
     if best == -65:
-        if passed != 0:
+        if passed != 0 or ctrl[_STUCK] != 0:
             return _final(P, O, ctrl[_RULE])
         return -_solve4(O, P, -beta, -alpha, s1, s2, s3, s4, passed + 1, ctrl)
     return best
@@ -487,7 +493,7 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
         return 0
     moves = bb_moves(P, O, ALL)
     if moves == U0:
-        if passed != 0 or bb_moves(O, P, ALL) == U0:
+        if passed != 0 or ctrl[_STUCK] != 0 or bb_moves(O, P, ALL) == U0:
             return _final(P, O, ctrl[_RULE])
         return -_solve(O, P, -beta, -alpha, passed + 1, ctrl, tt, scratch, score, w)
     if alpha >= STAB_THRESHOLD[n]:
@@ -665,11 +671,12 @@ class EndgameSolver:
     tt_bits: log2 of the table's entries (24 bytes each); the table persists across solves of this
     solver (its entries are exact-game bounds, true in any later search) until ``clear()``.
     rule: 0 plain disc count (the games' count), 1 empty squares to the winner (FFO, WOF).
+    stuck_ends: the game manager's variant (the game ends when the mover cannot place; no passes).
     clock: a callable returning seconds, read between slices of slice_nodes nodes when a solve has a
     deadline (on that clock)."""
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, rule: int = 0, clock=time.perf_counter,
-                 slice_nodes: int = SLICE_NODES):
+                 slice_nodes: int = SLICE_NODES, stuck_ends: bool = False):
         if not 4 <= tt_bits <= 30:
             raise ValueError(f"tt_bits must be in 4..30, got {tt_bits}")
         if rule not in (0, 1):
@@ -678,6 +685,7 @@ class EndgameSolver:
             raise ValueError(f"slice_nodes must be positive, got {slice_nodes}")
         self.tt = np.zeros((1 << tt_bits, 3), dtype=np.uint64)
         self.rule = rule
+        self.stuck_ends = bool(stuck_ends)
         self.clock = clock
         self.slice_nodes = slice_nodes
         self.scratch = np.zeros((65, 2 * MAX_MOVES), dtype=np.int64)
@@ -698,7 +706,7 @@ class EndgameSolver:
         P, O = _check_bits(P, O)
         if bb_moves(P, O, ALL) == U0:
             raise ValueError("the endgame solver needs a position where the side to move can place a disc")
-        ctrl = np.array([0, node_budget, 0, self.rule], dtype=np.int64)
+        ctrl = np.array([0, node_budget, 0, self.rule, int(self.stuck_ends)], dtype=np.int64)
         if wld:
             square, score = self._search(P, O, -1, 1, ctrl, node_budget, deadline)
             return Solve(square, score, int(ctrl[_NODES]))
@@ -757,9 +765,16 @@ def state_bits(state) -> tuple:
 
 def solve_state(state, node_budget: int = 1 << 62, deadline: float | None = None, clock=time.perf_counter,
                 wld: bool = False, tt_bits: int = DEFAULT_TT_BITS, guess: int = 0) -> Solve:
-    """One solve of a state with a fresh table (so the same call always visits the same nodes)."""
+    """One solve of a state with a fresh table (so the same call always visits the same nodes), under
+    the state's own variant (the manager's: the game ends when the mover cannot place)."""
     P, O = state_bits(state)
-    return EndgameSolver(tt_bits=tt_bits, clock=clock).solve(P, O, node_budget, deadline, wld, guess)
+    return EndgameSolver(tt_bits=tt_bits, clock=clock, stuck_ends=stuck_ends(state)).solve(
+        P, O, node_budget, deadline, wld, guess)
+
+
+def stuck_ends(state) -> bool:
+    """True for a state of the game manager's variant (no passes: a stuck mover ends the game)."""
+    return int(state[VARIANT]) == MANAGER
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ deepening until the move's deadline (not a one-ply rule).
 import os
 import subprocess
 import sys
+import threading
 import time
 
 from engines import warmup
@@ -108,18 +109,40 @@ class Compiler:
 class ColdStart:
     """Until the game's kernels are compiled, ``ready()`` is False and the adapter plays fallback
     moves from the reference rules; at the first ``ready()`` after the compile, ``make_player()``
-    builds the game's player (importing the engine, a cache hit) and ``player`` holds it."""
+    builds the game's player (importing the engine, a cache hit) and ``player`` holds it.
 
-    def __init__(self, game: str, name: str, make_player, err=None, start: bool = True):
+    Loading the kernels and warming the player up takes a second or more, longer than a small move
+    budget.  ``background=True`` builds it in a thread instead, started by the first ``ready()`` after
+    the compile: fallback moves go on (within their deadlines) until the player is there, so the move
+    at the hand-over keeps its budget too.  ``ready(block=True)`` builds it now (an adapter starting
+    with a warm cache, before its first message)."""
+
+    def __init__(self, game: str, name: str, make_player, err=None, start: bool = True, background: bool = False):
         self.compiler = Compiler(game, name, err=err, start=start)
         self.make_player = make_player
+        self.background = background
         self.player = None
         self.fallbacks = 0   # moves answered by the fallback search (figures and tests)
+        self._builder = None
 
-    def ready(self) -> bool:
+    def ready(self, block: bool = False) -> bool:
         if self.player is None and self.compiler.ready():
-            self.player = self.make_player()
+            if block or not self.background:
+                if self._builder is not None:
+                    self._builder.join()
+                else:
+                    self.player = self.make_player()
+            elif self._builder is None:
+                self._builder = threading.Thread(target=self._build, name="player-build", daemon=True)
+                self._builder.start()
         return self.player is not None
+
+    def _build(self):
+        try:
+            self.player = self.make_player()
+            self.compiler._say("the player is loaded: the engine plays from the next move")
+        except Exception as err:  # noqa: BLE001 - said once; the adapter goes on with its fallback
+            self.compiler._say(f"the player could not be built ({type(err).__name__}: {err}); playing fallback moves")
 
     def close(self) -> None:
         self.compiler.close()
@@ -176,10 +199,10 @@ def _negamax(rules, position, depth, alpha, beta, deadline) -> float:
         return float(outcome)
     if depth <= 0:
         return rules.evaluate(position)
-    if deadline.passed():
-        raise _OutOfTime
     best = -2.0
     for move in rules.moves(position):
+        if deadline.passed():  # before each child: a node's leaves take long in pure Python (tens of ms)
+            raise _OutOfTime
         value = -_negamax(rules, rules.play(position, move), depth - 1, -beta, -alpha, deadline)
         if value > best:
             best = value

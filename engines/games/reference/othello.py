@@ -12,8 +12,10 @@ bracket at least one opposing disc in a straight line and flips every bracketed 
 directions.  Variants, as the engine's: "standard" (a side with no placement passes; the game ends
 when neither side can place) and "manager" (the game manager's: the game ends as soon as the side to
 move has no placement; no passing).  A forbidden placement raises engines.errors.IllegalMove (a plain
-Python module) with the engine's Reason and message.
+Python module) with the engine's Reason and message.  ``SearchRules`` is the small rules object of the
+cold-start search (engines/players/coldstart.py: fallback_search), with its evaluation.
 """
+import math
 from dataclasses import dataclass
 
 from engines.errors import GameOver, IllegalMove, Reason
@@ -251,3 +253,42 @@ class Position:
                 tail += " - must pass"
         lines.append(f"X (black) {dark}, O (white) {light}; {tail}")
         return "\n".join(lines)
+
+
+# ==== the rules object of the cold-start search (engines/players/coldstart.py: fallback_search) =====
+class SearchRules:
+    """Positions as the shallow fallback search wants them: ``moves`` (the placements, or [None], the
+    pass), ``play``, ``outcome`` (None while the game goes on, else +1/0/-1 for the side to move by the
+    discs) and ``evaluate`` (in (-1, 1) for the side to move): corners, mobility, discs diagonally next
+    to an empty corner (X-squares), and the disc difference once the board is three-quarters full."""
+
+    def moves(self, position: Position) -> list:
+        return position.legal()
+
+    def play(self, position: Position, move) -> Position:
+        return position.play(move)
+
+    def outcome(self, position: Position) -> int | None:
+        if not position.is_over():
+            return None
+        difference = position.score() if position.to_move == DARK else -position.score()
+        return (difference > 0) - (difference < 0)
+
+    def evaluate(self, position: Position) -> float:
+        board, me = position.board, position.to_move
+        you = other(me)
+        n = len(board)
+        corners = xs = 0
+        for cr, cc in _corners(n):
+            corner = board[cr][cc]
+            corners += (corner == me) - (corner == you)
+            if corner == 0 and n > 2:  # the X-square next to an empty corner gives it away
+                x = board[cr + (1 if cr == 0 else -1)][cc + (1 if cc == 0 else -1)]
+                xs += (x == you) - (x == me)
+        mine, yours = len(legal_moves(board, me)), len(legal_moves(board, you))
+        mobility = (mine - yours) / (mine + yours + 2)
+        dark, light = counts(board)
+        discs = (dark - light if me == DARK else light - dark) / max(dark + light, 1)
+        late = max(0.0, (dark + light) / (n * n) - 0.75) * 4  # 0 until three-quarters full, then up to 1
+        score = 1.5 * corners / 4 + 0.4 * xs / 4 + mobility + 2.0 * late * discs
+        return 0.99 * math.tanh(score)

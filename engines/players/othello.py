@@ -1,0 +1,297 @@
+"""The Othello player: every Othello adapter (the TCP engine, the game manager's pipe agent) asks it for moves.
+
+It assembles the game (any size the engine plays, the standard rules or the manager's end-when-stuck
+variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello.py, a
+table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
+Othello policies:
+  * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
+  * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
+    exact solve is tried (node budgets growing by ``solve_growth`` while the retry's predicted time
+    fits in ``solve_share`` of the time left), then up to ``wld_extra`` empties earlier (or when the
+    exact one does not fit) a win/loss/draw solve; a lost position, or a solve that does not fit, is
+    searched.  A depth limit given by the harness (the manager's -l) is a request for a depth-limited
+    search and is honoured: no solve then;
+  * time: the opening (fewer discs than ``opening_fill`` of the squares, no depth limit) gets
+    ``opening_share`` of the move's budget, the rest all of it; the deadline comes from
+    engines.players.clock.TimeManager (the budget from the request's arrival, less ``margin``).  The
+    search itself stops once the game is solved and starts no iteration it cannot finish (``stop_share``).
+
+Data: a state is the engine's flat int64 array (engines/games/othello.py), a move an action (r*n + c,
+the pass n*n); ``OthelloSettings`` is one frozen dataclass of every tunable, whose fields the adapters'
+settings inherit under the same names (flags, TOML keys and PLIES_<ADAPTER>_<KEY> variables are made
+from it).  ``last`` says what the latest choice did (a dict: forced / solved / the search's stats) and
+``result`` is the latest SearchResult (None for a forced or solved move).
+
+Importing this module loads no compiled kernel (an adapter imports it before its cache is warm); the
+engine is imported when an ``OthelloPlayer`` is built.  While the cache is cold, ``fallback_move``
+plays from the pure-Python rules (engines/games/reference/othello.py) with engines.players.coldstart's
+shallow search within the move's deadline.
+"""
+import time
+from dataclasses import dataclass
+
+from engines.games.reference import othello as rules
+from engines.players.clock import TimeManager
+from engines.players.coldstart import fallback_search
+from engines.settings import setting
+from engines.validate import check_int, check_number
+
+ALGOS = ("default", "ucb", "uct", "uct-pp")
+EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.EVALUATIONS (a test
+#                                                               keeps them equal; this module imports no kernel)
+DEFAULT_EVALUATION = "patterns"                    # engines.knowledge.othello.DEFAULT_EVALUATION
+STANDARD, MANAGER = rules.STANDARD, rules.MANAGER
+MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the reference rules' fallback)
+SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
+WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
+WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
+
+
+@dataclass(frozen=True)
+class OthelloSettings:
+    """Every tunable of the Othello player, with its default and meaning.  Settings with a "default:"
+    prefix concern the alpha-beta player (algo default), "ucb/uct/uct-pp:" the MCTS ones."""
+    algo: str = setting("default", "the player: default (alpha-beta + exact endgame), ucb, uct or uct-pp",
+                        choices=ALGOS)
+    margin: float = setting(0.05, "seconds kept back inside the budget for the reply")
+    seed: int = setting(0, "random seed of the search")
+    evaluation: str = setting(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
+                              "(engines/knowledge/othello.py: patterns, the learned one (8x8; strong elsewhere); "
+                              "strong, the hand-set one; disc_difference)", choices=EVALUATION_NAMES)
+    tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
+    stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
+                                     "exceeds the time left (0: never skipped)")
+    probcut: bool = setting(False, "default: ProbCut with the fitted parameters of the evaluation on 8x8 "
+                                   "(weights/othello/probcut_<evaluation>.json)")
+    opening_share: float = setting(0.5, "default: share of the budget a move of the opening spends")
+    opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
+                                       "squares are on the board")
+    solve_empties: int = setting(22, "default: empty squares from which the exact endgame solve is tried (8x8)")
+    first_solve_nodes: int = setting(1 << 16, "default: node budget of the first endgame solve")
+    solve_growth: int = setting(4, "default: each retry of the solve has this many times the nodes")
+    solve_share: float = setting(0.5, "default: a retry is made only if its predicted time fits in this "
+                                      "share of the time left")
+    wld_extra: int = setting(3, "default: a win/loss/draw solve is tried up to this many empties beyond "
+                                "solve_empties (and where the exact solve does not fit)")
+    exploration: float = setting(0.7, "ucb/uct/uct-pp: the exploration constant c (results on a 0..1 scale)")
+    mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
+    rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
+    min_samples: int = setting(50, "uct-pp: visits a root move needs before it can prune or be pruned")
+
+    def __post_init__(self):
+        check_number("margin", self.margin, 0.0)
+        if check_int("tt_size", self.tt_size, 1) & (self.tt_size - 1):
+            raise ValueError(f"tt_size must be a power of two, got {self.tt_size}")
+        check_int("mcts_capacity", self.mcts_capacity, 2)
+        check_int("solve_empties", self.solve_empties, 0, 64)
+        check_int("first_solve_nodes", self.first_solve_nodes, 1)
+        check_int("solve_growth", self.solve_growth, 2)
+        check_number("solve_share", self.solve_share, 0.0, 1.0)
+        check_int("wld_extra", self.wld_extra, 0, 64)
+        check_number("opening_share", self.opening_share, 0.0, 1.0)
+        check_number("opening_fill", self.opening_fill, 0.0, 1.0)
+        check_number("stop_share", self.stop_share, 0.0)
+        check_number("exploration", self.exploration, 0.0)
+        check_number("rd", self.rd, 0.0)
+        check_int("min_samples", self.min_samples, 1)
+
+
+def time_share(settings: OthelloSettings, discs: int, squares: int) -> float:
+    """The share of a move's budget to spend: ``opening_share`` while fewer than ``opening_fill`` of
+    the squares hold a disc (a deeper search of the first moves changes little), else all of it.  Both
+    harnesses give a fixed time per move, so time saved cannot be spent later: the rule only avoids
+    waste."""
+    return settings.opening_share if discs < settings.opening_fill * squares else 1.0
+
+
+def probcut_path(evaluation: str):
+    """The fitted ProbCut parameters of an Othello evaluation (engines/learn/probcut_fit.py writes them)."""
+    from pathlib import Path
+
+    import weights
+    return Path(weights.__file__).resolve().parent / "othello" / f"probcut_{evaluation}.json"
+
+
+def fallback_move(position: "rules.Position", seconds: float, start: float | None = None,
+                  settings: OthelloSettings = OthelloSettings(), clock=time.perf_counter):
+    """The move of a cold cache: engines.players.coldstart's shallow search over the reference rules
+    (a point, None for the pass), within the move's deadline from ``start``."""
+    deadline = TimeManager(seconds, margin=settings.margin, clock=clock).deadline(start=start)
+    return fallback_search(rules.SearchRules(), position, deadline)
+
+
+class OthelloPlayer:
+    """Chooses moves for the side to move of Othello states of one size and variant (see the module)."""
+
+    def __init__(self, settings: OthelloSettings = OthelloSettings(), size: int = 8, variant: str = STANDARD,
+                 clock=time.perf_counter):
+        from engines.games import make_game  # the engine: imported once its kernels are in the cache
+        self.game = make_game("othello", size=size, variant=variant)
+        self.settings, self.clock = settings, clock
+        self.solves = settings.algo == "default" and size == SOLVER_SIZE
+        self.last, self.result = {}, None
+        self._searchers = {}      # alpha-beta options (the manager's flags) -> searcher
+        self._knowledge = None
+        self._wld_solver = None   # the win/loss/draw solves' EndgameSolver, made at the first
+        self.searcher = self.searcher_for({})
+
+    # ---- assembly ----------------------------------------------------------------------------------
+    def _search_config(self, options: dict) -> dict:
+        s = self.settings
+        if s.algo != "default":
+            config = {"selection": "ucb1" if s.algo == "ucb" else "uct", "c": s.exploration}
+            if s.algo == "uct-pp":
+                config.update(progressive_pruning=True, pp_rd=s.rd, pp_min_samples=s.min_samples)
+            return config
+        config = {**options, "tt_size": s.tt_size, "stop_share": options.get("stop_share", s.stop_share)}
+        if s.probcut and self.game.size == SOLVER_SIZE:
+            from engines.search.alphabeta import load_probcut
+            config["probcut"] = load_probcut(probcut_path(s.evaluation))
+        return config
+
+    def searcher_for(self, options: dict):
+        """The searcher of these alpha-beta options (built once; MCTS ignores them)."""
+        key = tuple(sorted(options.items())) if self.settings.algo == "default" else ()
+        if key not in self._searchers:
+            from engines.search import make_searcher
+            s = self.settings
+            if s.algo == "default":
+                self._searchers[key] = make_searcher("alphabeta", self.game, self._search_config(options),
+                                                     self.knowledge(), seed=s.seed, clock=self.clock)
+            else:
+                self._searchers[key] = make_searcher("mcts", self.game, self._search_config({}), seed=s.seed,
+                                                     capacity=s.mcts_capacity, clock=self.clock)
+        return self._searchers[key]
+
+    def knowledge(self):
+        if self._knowledge is None:
+            from engines.knowledge.registry import knowledge_for
+            self._knowledge = knowledge_for(self.game, self.settings.evaluation)
+        return self._knowledge
+
+    def warm_up(self) -> "OthelloPlayer":
+        """Load the compiled kernels of the search, its evaluation and the endgame solves now, so that
+        no move pays for loading them (a cache hit: a fraction of a second a move's clock cannot spare).
+        Uses its own searcher and solves: nothing reads self.clock."""
+        if self.settings.algo != "default":
+            return self
+        from engines.search import Limits, make_searcher
+        game = self.game
+        probe = make_searcher("alphabeta", game, {**self._search_config({}), "tt_size": 1 << 10}, self.knowledge())
+        probe.search(game.initial_state(), Limits(depth=3))
+        if not self.solves:
+            return self
+        from engines.knowledge.othello import solve_endgame
+        from engines.knowledge.othello_endgame import solve_state
+        s = game.initial_state()
+        while int((game.cells(s) == 0).sum()) > 10 or game.must_pass(s):  # a small endgame, the mover placing
+            s = game.play(s, int(game.legal_moves(s)[0]))
+            if game.is_terminal(s):
+                return self
+        solve_endgame(s)
+        solve_state(s, wld=True)
+        return self
+
+    # ---- a move ------------------------------------------------------------------------------------
+    def choose(self, state, seconds: float, start: float | None = None, depth: int | None = None,
+               search: dict | None = None) -> int:
+        """The action to play (the state must not be final): at most ``seconds`` from ``start`` on the
+        clock (default: now).  ``depth``: a depth limit of the harness (the budget still bounds it; no
+        opening share, no solve); ``search``: AlphaBetaConfig fields for this move's search (the
+        manager's flags).  The MCTS algorithms take neither (they run on the clock)."""
+        legal = self.game.legal_moves(state)
+        if len(legal) == 1:  # a forced move or the pass: nothing to think about
+            self.last, self.result = {"forced": True}, None
+            return int(legal[0])
+        from engines.search import Limits
+        start = self.clock() if start is None else start
+        s = self.settings
+        if s.algo != "default":
+            depth = search = None
+        cells = self.game.cells(state)
+        empties = int((cells == 0).sum())
+        share = time_share(s, cells.size - empties, cells.size) if s.algo == "default" and depth is None else 1.0
+        deadline = TimeManager(seconds, margin=s.margin, clock=self.clock).deadline(start=start, share=share)
+        if self.solves and depth is None:
+            move = self._endgame(state, empties, deadline.at)
+            if move is not None:
+                return move
+        searcher = self.searcher_for(search) if search else self.searcher
+        result = searcher.search(state, Limits(time=deadline.at - start, start=start, margin=0.0, depth=depth))
+        self.last, self.result = {"solved": False, **result.stats}, result
+        return int(result.move)
+
+    def _endgame(self, state, empties: int, deadline: float) -> int | None:
+        """The solve policy: the exact solve's move, else a win/loss/draw solve's winning or drawing
+        move, else None (too early, no solve fits the time left, or the position is lost)."""
+        from engines.knowledge.othello import SolveBudgetExceeded
+        s = self.settings
+        if empties <= s.solve_empties:
+            try:
+                return self._solve(state, deadline)
+            except SolveBudgetExceeded:
+                pass  # no exact solve fits the time left: a win/loss/draw solve, else search
+        if empties <= s.solve_empties + s.wld_extra:
+            try:
+                return self._solve(state, deadline, wld=True)
+            except SolveBudgetExceeded:
+                pass  # no solve fits the time left (or every move loses): search instead
+        return None
+
+    def _solve(self, state, deadline: float, wld: bool = False) -> int:
+        """The exact solve's move (wld: a win/loss/draw solve's winning or drawing move), retrying with
+        solve_growth times more nodes while the retry's predicted time fits; SolveBudgetExceeded once
+        it does not (and for a win/loss/draw solve that finds every move losing: the search then
+        picks the move that loses least by its evaluation)."""
+        from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+        from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, state_bits, stuck_ends
+        from engines.knowledge.othello_patterns import estimate_bits
+        s = self.settings
+        budget = s.first_solve_nodes
+        guess = 0 if wld else estimate_bits(*state_bits(state))
+        if wld:  # one table for every attempt and move (its entries stay true); the clock read every WLD_SLICE nodes
+            if self._wld_solver is None:
+                self._wld_solver = EndgameSolver(tt_bits=WLD_TABLE_BITS, clock=self.clock, slice_nodes=WLD_SLICE,
+                                                 stuck_ends=stuck_ends(state))
+            solver = self._wld_solver
+            bits = state_bits(state)
+        while True:
+            began = self.clock()
+            try:
+                solved = (solver.solve(*bits, budget, deadline, wld=True) if wld
+                          else solve_endgame(state, budget, deadline=deadline, clock=self.clock, guess=guess))
+            except SolveBudgetExceeded as out:
+                if isinstance(out, SolveDeadlineExceeded) or out.nodes == 0:
+                    raise  # the time is up
+                now = self.clock()
+                rate = out.nodes / max(now - began, 1e-6)
+                budget *= s.solve_growth
+                if budget / rate > s.solve_share * (deadline - now):
+                    raise
+                continue
+            if wld:
+                if solved.score < 0:
+                    raise SolveBudgetExceeded(solved.nodes)
+                self.last = {"solved": True, "wld": True, "score": solved.score, "nodes": solved.nodes}
+            else:
+                self.last = {"solved": True, "score": solved.score, "nodes": solved.nodes}
+            self.result = None
+            return solved.move
+
+    # ---- the game goes on --------------------------------------------------------------------------
+    def played(self, move: int) -> None:
+        """A move was played on the board the next choice will see (tree and table reuse)."""
+        for searcher in {*self._searchers.values(), self.searcher}:
+            searcher.advance(move)
+
+    def reset(self) -> None:
+        """The next position does not follow from the last (a new game, an undo, a forced board)."""
+        for searcher in {*self._searchers.values(), self.searcher}:
+            searcher.reset()
+
+
+def make_player(settings: OthelloSettings = OthelloSettings(), size: int = 8, variant: str = STANDARD,
+                clock=time.perf_counter) -> OthelloPlayer:
+    """A player with its kernels loaded (the adapters' way to build one)."""
+    return OthelloPlayer(settings, size, variant, clock).warm_up()
