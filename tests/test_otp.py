@@ -445,7 +445,7 @@ def test_exit_statuses(capsys):
 
 def test_settings_defaults_are_todays_constants():
     assert OtpSettings() == OtpSettings(
-        algo="default", time=8.0, margin=0.05, seed=0, name="plies", tt_size=1 << 20, solve_empties=22,
+        algo="default", time=8.0, margin=0.1, seed=0, name="plies", tt_size=1 << 20, solve_empties=22,
         first_solve_nodes=1 << 16, solve_growth=4, solve_share=0.5, exploration=0.7, mcts_capacity=1 << 22,
         rd=1.0, min_samples=50)
     assert parse([], env={})[1] == OtpSettings()

@@ -54,7 +54,8 @@ class OthelloSettings:
     prefix concern the alpha-beta player (algo default), "ucb/uct/uct-pp:" the MCTS ones."""
     algo: str = setting("default", "the player: default (alpha-beta + exact endgame), ucb, uct or uct-pp",
                         choices=ALGOS)
-    margin: float = setting(0.05, "seconds kept back inside the budget for the reply")
+    margin: float = setting(0.1, "seconds kept back inside the budget for the reply (on a busy machine the "
+                                 "search's last clock reading and the reply's way out take tens of ms)")
     seed: int = setting(0, "random seed of the search")
     evaluation: str = setting(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
                               "(engines/knowledge/othello.py: patterns, the learned one (8x8; strong elsewhere); "
