@@ -84,12 +84,12 @@ train-hex: $(TRAIN) warmup  ## the seed's demonstration: 200 episodes, K = 4, 5x
 
 train-go: $(DEMO) warmup peers  ## Go move weights: 360 GNU Go self-play games (runs/go-games/go9), then Coulom's MM into weights/go/mm9.txt
 	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 360 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
-	$(BIN)/python -m engines.learn.go_mm --games runs/go-games/go9 --out weights/go/mm9.txt --plot weights/go/mm9.png --iterations 50
+	$(BIN)/python -m engines.learn.go.mm --games runs/go-games/go9 --out weights/go/mm9.txt --plot weights/go/mm9.png --iterations 50
 
 train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in three stages (~25 CPU-minutes; resumes from runs/othello_patterns)
-	nice -n 15 $(BIN)/python -m engines.learn.othello_train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150
-	nice -n 15 $(BIN)/python -m engines.learn.othello_train --out runs/othello_patterns/second --weights-out runs/othello_patterns/second.npz --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
-	nice -n 15 $(BIN)/python -m engines.learn.othello_train --out runs/othello_patterns/third --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200
+	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150
+	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/second --weights-out runs/othello_patterns/second.npz --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
+	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/third --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200
 
 test: $(DEV) warmup peers  ## run the tests (installs the dev and train extras first: the training tests run)
 	$(BIN)/pytest -q

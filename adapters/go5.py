@@ -31,7 +31,7 @@ from adapters import config
 from adapters.config import ConfigError, setting
 from engines.players import coldstart  # reads the cache's stamp: imports neither numba nor the engine
 from engines.errors import IllegalMove
-from engines.knowledge.go_weights import GoWeights, load_weights  # plain Python and NumPy
+from engines.knowledge.go.go5_weights import GoWeights, load_weights  # plain Python and NumPy
 from protocols import gtp, gtp_go
 from protocols.common import ProtocolError, Quit, parse_float, parse_int
 
@@ -172,7 +172,7 @@ class Go5Session:
         return self._sorted_names(moves) if moves else "Pass"
 
     def cmd_policy_moves(self, args):
-        from engines.knowledge.go_features import pattern_moves
+        from engines.knowledge.go.features import pattern_moves
         moves = pattern_moves(self.game, self.state, self._need_weights(), self.movefilter)
         if moves:
             return "Pattern " + self._sorted_names(moves)
@@ -180,7 +180,7 @@ class Go5Session:
         return "Random " + self._sorted_names(candidates) if candidates else "Pass"
 
     def cmd_prior_knowledge(self, args):
-        from engines.knowledge.go_prior import prior_knowledge, vertex_name
+        from engines.knowledge.go.go5_prior import prior_knowledge, vertex_name
         n = self.game.size
         entries = prior_knowledge(self.game, self.state, self._need_weights())
         return " ".join(f"{vertex_name(n, a)} {wins} {sims}" for a, wins, sims in entries)

@@ -36,7 +36,7 @@ game record.
 
 Dead stones: final_score and final_status_list come from ownership: the search's
 ``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
-playouts (engines/knowledge/go_ownership.py); seki is told apart (neither side can fill the
+playouts (engines/knowledge/go/ownership.py); seki is told apart (neither side can fill the
 shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
 
 Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
@@ -140,7 +140,7 @@ class Settings:
     seed: int = setting(0, "random seed of the search and the ownership playouts")
     ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
     dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
-                                         "own side, is below minus this (engines/knowledge/go_ownership.py)")
+                                         "own side, is below minus this (engines/knowledge/go/ownership.py)")
     analyze_seconds: float = setting(1.0, "seconds of search behind a GoGui analysis command (heat map, pv)")
     time_margin: float = setting(0.25, "seconds kept in reserve on every timed move")
     verbose: bool = setting(False, "one line on stderr per genmove: the time allocated and used, the "

@@ -25,7 +25,7 @@ unchanged.  Unlike MoHex, ``genmove`` on a finished game is a failure too (MoHex
 
 The search (``--search``) is RAVE by default: MCTS whose children also learn from every cell a
 playout fills (all-moves-as-first), with the Hex knowledge of ``--knowledge`` (default all: bridge
-playouts, inferior cells kept out of the tree, virtual connections; engines/knowledge/hex_patterns.py);
+playouts, inferior cells kept out of the tree, virtual connections; engines/knowledge/hex/patterns.py);
 ``--search mcts`` is plain UCT with the same knowledge.  It runs on a time budget per genmove
 (``--time``, from the command's arrival; 1 s unless only ``--simulations`` is given) and/or a
 simulation budget (``--simulations``); the tree is kept from move to move while the game goes on as

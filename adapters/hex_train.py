@@ -1,6 +1,6 @@
 """`plies hex train | topp | play | teach | fit`: train actor networks for Hex (on-policy MCTS), run the
 tournament of progressive policies over saved networks, play a saved or shipped network, and teach
-networks from the knowledge-rich search (engines/learn/hex_teacher.py: teacher games, then fitting).
+networks from the knowledge-rich search (engines/learn/hex/teacher.py: teacher games, then fitting).
 
   plies hex train --config weights/hex/hex.toml --episodes 200 --size 5 --display 10 --out runs/hex5
   plies hex topp runs/hex5 --games 20 [--policy stochastic] [--display]
@@ -8,7 +8,7 @@ networks from the knowledge-rich search (engines/learn/hex_teacher.py: teacher g
   plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher [--workers 2 | --ray-address H:P]
   plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 | --conv 32,4] [--epochs 20]
 
-Every configuration key (engines/learn/config.py; `plies hex train --print-config` lists them with
+Every configuration key (engines/learn/hex/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
 
 Files: `train` writes into a new folder (--out; default runs/hex<size>) and refuses one that holds a
@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 import weights
-from engines.learn import config as C
+from engines.learn.hex import config as C
 
 TRAIN_EXTRA = ("training needs PyTorch, the `train` extra: run `make train-extra` "
                "(or .venv/bin/pip install -e '.[train]')")
@@ -154,8 +154,8 @@ def add_parsers(hexsub):
 
 def cmd_teach(args) -> int:
     from engines.games.hex import MAX_SIZE, MIN_SIZE
-    from engines.learn.hex_teacher import write_shards
-    from engines.learn.selfplay import ClusterUnreachable, check_ray_address
+    from engines.learn.hex.teacher import write_shards
+    from engines.learn.hex.selfplay import ClusterUnreachable, check_ray_address
     if not MIN_SIZE <= args.size <= MAX_SIZE or min(args.games, args.simulations, args.shard_games, args.workers) < 1:
         return fail("teach", f"--size {MIN_SIZE}..{MAX_SIZE}, and --games, --simulations, --shard-games, --workers "
                              f">= 1", "settings")
@@ -187,12 +187,12 @@ def cmd_fit(args) -> int:
         return fail("fit", f"--hidden {args.hidden!r}: positive widths joined by commas; --conv {args.conv!r}: "
                            f"CHANNELS,LAYERS; --epochs >= 1", "settings")
     try:
-        import engines.learn.anet  # noqa: F401 - PyTorch: the train extra
+        import engines.learn.hex.anet  # noqa: F401 - PyTorch: the train extra
     except ModuleNotFoundError as err:
         if err.name != "torch":
             raise
         return fail("fit", TRAIN_EXTRA, "extra")
-    from engines.learn.hex_teacher import fit
+    from engines.learn.hex.teacher import fit
     try:
         if in_weights(args.out):
             raise Refused("output", f"--out {args.out} is inside the shipped weights folder, which commands never "
@@ -231,9 +231,9 @@ def cmd_train(args) -> int:
     except C.ConfigError as err:
         return fail("train", err, "settings")
     try:
-        from engines.learn.trainer import Trainer, last_saved
-        from engines.learn.selfplay import ClusterUnreachable, check_ray_address
-        import engines.learn.anet  # noqa: F401 - PyTorch: the train extra (say so before any file is made)
+        from engines.learn.hex.trainer import Trainer, last_saved
+        from engines.learn.hex.selfplay import ClusterUnreachable, check_ray_address
+        import engines.learn.hex.anet  # noqa: F401 - PyTorch: the train extra (say so before any file is made)
     except ModuleNotFoundError as err:
         if err.name != "torch":
             raise
@@ -284,7 +284,7 @@ def cmd_train(args) -> int:
 def _resume_from(path, episode, cfg):
     """((policy, value) networks, episode) to resume a run from its last saved network; NetworkError
     for a file that is not a network of cfg's size, Refused when the run is over already."""
-    from engines.knowledge.network import load_network, load_value_network
+    from engines.knowledge.hex.network import load_network, load_value_network
     if episode >= cfg.episodes:
         raise Refused("output", f"--resume: the run in {path.parent} is at episode {episode} already, and "
                                 f"episodes is {cfg.episodes}: give more --episodes")
@@ -300,9 +300,9 @@ def topp_folder(directory, out) -> pathlib.Path:
 
 
 def run_topp(directory, games, policy, display, seed, progress, out=None) -> int:
-    from engines.knowledge.network import network_size
-    from engines.learn.state_manager import HexStateManager
-    from engines.learn.topp import TOPP, load_agents
+    from engines.knowledge.hex.network import network_size
+    from engines.learn.hex.state_manager import HexStateManager
+    from engines.learn.hex.topp import TOPP, load_agents
     try:
         out = topp_folder(directory, out)  # before the games: a bad folder is said at once
     except Refused as err:
@@ -328,7 +328,7 @@ def run_topp(directory, games, policy, display, seed, progress, out=None) -> int
 
 
 def cmd_topp(args) -> int:
-    from engines.learn.topp import load_agents
+    from engines.learn.hex.topp import load_agents
     if not args.dir.is_dir():
         return fail("topp", f"no folder {args.dir}: give the folder of a run's networks (e.g. runs/hex5)", "network")
     try:
@@ -346,7 +346,7 @@ def cmd_topp(args) -> int:
 def _network(path, size: int | None = None):
     """(Network, sidecar, path) of a network file, or of the shipped network for size when path is
     None or "shipped"; with size, the network must play it (NetworkError otherwise)."""
-    from engines.knowledge.network import NetworkError, load_network, shipped_network_path
+    from engines.knowledge.hex.network import NetworkError, load_network, shipped_network_path
     if path is None or str(path) == "shipped":
         path = shipped_network_path(size)
         if path is None:
@@ -357,8 +357,8 @@ def _network(path, size: int | None = None):
 
 def cmd_play(args) -> int:
     from engines.games import make_game
-    from engines.knowledge.network import NetworkError, network_size
-    from engines.learn.agents import NetworkAgent, RandomAgent, play_game
+    from engines.knowledge.hex.network import NetworkError, network_size
+    from engines.learn.hex.agents import NetworkAgent, RandomAgent, play_game
     from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
     if args.size is not None and not MIN_SIZE <= args.size <= MAX_SIZE:
         return fail("play", f"--size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", "settings")

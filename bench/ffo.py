@@ -3,7 +3,7 @@
     python -m bench.ffo [--range 20-59] [--cap 600] [--tt-bits 24]
 
 Every position of ../shared/data/othello-ffo/fforum-20-39.obf and fforum-40-59.obf in the range is
-solved exactly (engines/knowledge/othello_endgame.py, empties to the winner as the FFO counts) on one
+solved exactly (engines/knowledge/othello/endgame.py, empties to the winner as the FFO counts) on one
 core, each with a cap of --cap seconds of this process's CPU time (the solver reads the clock between
 slices of nodes and gives up past it).  Reported per position: the exact score and the move found
 (checked against the file's list of every move's score), nodes, CPU seconds, nodes per second, and
@@ -31,7 +31,7 @@ EDAX_NODES = {  # the README's table: Edax 4.5.5, -l 60, 32 threads
 
 def positions(first: int, last: int):
     """(number, ObfPosition) for the problems first..last."""
-    from engines.knowledge.othello_endgame import parse_obf
+    from engines.knowledge.othello.endgame import parse_obf
     for start, name in FILES.items():
         lines = [ln for ln in (DATA / name).read_text().splitlines() if ln.strip()]
         for k, line in enumerate(lines):
@@ -40,8 +40,8 @@ def positions(first: int, last: int):
 
 
 def solve_one(number: int, pos, cap: float, tt_bits: int, slice_nodes: int) -> dict:
-    from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, square_name
-    from engines.knowledge.othello_patterns import estimate_bits
+    from engines.knowledge.othello.endgame import EndgameSolver, SolveDeadlineExceeded, square_name
+    from engines.knowledge.othello.patterns import estimate_bits
     solver = EndgameSolver(tt_bits=tt_bits, rule=1, clock=time.process_time, slice_nodes=slice_nodes)
     began = time.process_time()
     row = {"ffo": number, "empties": pos.empties, "expected": pos.best_score, "edax_nodes": EDAX_NODES.get(number)}
@@ -63,7 +63,7 @@ def solve_one(number: int, pos, cap: float, tt_bits: int, slice_nodes: int) -> d
 def render(rows: dict, meta: dict) -> str:
     out = ["# FFO endgame problems, exact solve on one core", "",
            f"Command: `{meta['command']}` ({meta['machine']}; {meta['when']}).", "",
-           "Solver: engines/knowledge/othello_endgame.py (PVS, transposition table, fastest-first and parity "
+           "Solver: engines/knowledge/othello/endgame.py (PVS, transposition table, fastest-first and parity "
            "ordering, the pattern evaluation in the ordering from 14 empties, ETC, stability cut-offs, special code "
            "for the last four empties; aspiration windows around the value of a depth-8 search of the pattern "
            "evaluation, that search counted in the time), empties to the winner. Seconds are this process's CPU time; Edax's node counts are "
@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     meta = {"command": "python -m bench.ffo " + " ".join(sys.argv[1:] if argv is None else argv),
             "machine": f"{platform.processor() or platform.machine()}, {platform.python_version()}",
             "when": time.strftime("%Y-%m-%d")}
-    from engines.knowledge.othello_endgame import EndgameSolver
+    from engines.knowledge.othello.endgame import EndgameSolver
     warm = next(positions(20, 20))[1]
     EndgameSolver(tt_bits=8).solve(warm.P, warm.O)  # the kernels load from the cache here, not in a timing
     for number, pos in positions(first, last):

@@ -1,7 +1,7 @@
 """Held-out move prediction of Go move weights: ``python -m bench.go_mm --games DIR [--course FILE]``.
 
 On the held-out records of go_mm's split (every 10th record of the sorted SGF files of DIR: the
-games ``python -m engines.learn.go_mm`` did not fit on), for each weights file: the top-1 rate (the
+games ``python -m engines.learn.go.mm`` did not fit on), for each weights file: the top-1 rate (the
 played move has the largest gamma among all legal candidates and the pass; ties share the hit), the
 log-likelihood per move, the top-1 rate without the positions where the move played was a pass, and
 the top-1 rate by phase of the game.  Rows: the project's weights (weights/go/mm9.txt by default),
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.knowledge.go_weights import NUM_FEATURES, load_weights, parse_weights
-from engines.learn import go_mm as M
+from engines.knowledge.go.go5_weights import NUM_FEATURES, load_weights, parse_weights
+from engines.learn.go import mm as M
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"

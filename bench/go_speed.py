@@ -1,5 +1,5 @@
 """Go: simulations per second of today's MCTS and of the RAVE search with plain (uniformly random)
-and heavy (engines/knowledge/go_playout.py) playouts, 9x9 and 19x19, side by side; then RAVE with
+and heavy (engines/knowledge/go/rave_knowledge.py) playouts, 9x9 and 19x19, side by side; then RAVE with
 the heavy knowledge against today's plain MCTS (UCT, random rollouts) at equal time per move on
 9x9, komi 7, in-process games alternating colours.  Writes bench/results/go_speed.md.
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.go import PLAYOUT_CAP_PER_POINT, SIZE, Go, result
-from engines.knowledge import go_playout as gp
+from engines.knowledge.go import rave_knowledge as gp
 from engines.knowledge.go import heavy_knowledge, playout_params
 from engines.search import Limits, make_searcher
 from regress.go_match import wilson
@@ -131,7 +131,7 @@ def main(argv=None):
     lines = [
         "# Go: simulations per second, plain and heavy playouts; RAVE+heavy against plain MCTS", "",
         f"Command: `{command}` (empty board, median of 3 timed searches of {args.speed_seconds:g} s each;",
-        "plain = uniformly random non-eye moves, engines.games.go.playout; heavy = engines/knowledge/go_playout.py;",
+        "plain = uniformly random non-eye moves, engines.games.go.playout; heavy = engines/knowledge/go/rave_knowledge.py;",
         "mcts = today's MCTSConfig() defaults (UCT); rave = RaveConfig() defaults with the heavy knowledge's priors;",
         "2 threads = two heavy RAVE trees searched at once, engines/search/parallel.py).", "",
         "| board | search | plain sims/s | heavy sims/s | plain / heavy | heavy, 2 threads |", "|---|---|---|---|---|---|",

@@ -1,7 +1,7 @@
 """Hex search knowledge (issue 20), measured one piece at a time -> bench/results/hex_knowledge.md
 
 1. Speed: playouts per second of the uniform playout (the game's) and of the bridge playouts
-   (engines/knowledge/hex_patterns.py), through a compiled loop; and MCTS simulations per second of
+   (engines/knowledge/hex/patterns.py), through a compiled loop; and MCTS simulations per second of
    today's default search and of each knowledge variant, from the empty board and from a middle game.
 2. Strength at equal time: each variant, a search with pieces of knowledge (patterns = bridge
    playouts, inferior = dead/captured/dominated cells kept out of the tree, connections = virtual
@@ -9,7 +9,7 @@
    uniform playouts), in-process games at --time seconds a move, colours alternating, no swap, tree
    reuse as the adapters do; the win rate of the variant with its 95 % Wilson interval.  The pieces'
    contribution to the RAVE default: --variants rave:none rave:patterns ... --against rave:all.
-3. The exact solver (engines/knowledge/hex_solver.py): every first move of 5x5, then as many of the
+3. The exact solver (engines/knowledge/hex/solver.py): every first move of 5x5, then as many of the
    6x6 first moves (one of each pair related by the 180 degree turn) as --solver-minutes allow.
 
     nice -n 15 .venv/bin/python -m bench.hex_knowledge                # the full run (~25 CPU minutes)
@@ -28,10 +28,10 @@ from bench.playouts import playout_batch
 from bench.strength import wilson
 from engines import kernels as K
 from engines.games import make_game
-from engines.knowledge import hex_patterns as HP
+from engines.knowledge.hex import patterns as HP
 from engines.players.hex import SEARCHES, knowledge_pieces, make_hex_searcher
 from engines.knowledge.hex import hex_knowledge
-from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
+from engines.knowledge.hex.solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
 
@@ -59,19 +59,19 @@ def knowledge_of(game, variant):
 def engine(game, spec: str, seed: int):
     """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
     "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts); with a network
-    file (engines/learn/hex_teacher.py): "rave:KNOWLEDGE:FILE[:visits=V,low=L,high=H]" (the network's
+    file (engines/learn/hex/teacher.py): "rave:KNOWLEDGE:FILE[:visits=V,low=L,high=H]" (the network's
     policy as RAVE's prior experience, with engines.knowledge.hex.network_prior_strength's settings)
     or "puct:FILE" (MCTS with PUCT over the network's priors and its value head at the leaves, no
     playouts), or "rollout:FILE" (MCTS in the network's epsilon-greedy playouts: plies-gtp-hex
     --network FILE)."""
     search, _, rest = spec.partition(":")
     if search == "rollout":
-        from engines.knowledge.network import load_network
+        from engines.knowledge.hex.network import load_network
         policy, _ = load_network(rest, game.size)
         return make_hex_searcher(game, None, "none", policy, {**DEFAULT_CONFIG, **ROLLOUT_CONFIG}, seed, 1 << 22)
     if search == "puct":
-        from engines.knowledge.network import load_network, load_value_network
-        from engines.learn.value_net import value_knowledge
+        from engines.knowledge.hex.network import load_network, load_value_network
+        from engines.learn.hex.value_net import value_knowledge
         policy, _ = load_network(rest, game.size)
         return make_searcher("mcts", game, PUCT_CONFIG, value_knowledge(policy, load_value_network(rest)), seed,
                              capacity=1 << 22)
@@ -82,7 +82,7 @@ def engine(game, spec: str, seed: int):
         if search != "rave":
             raise ValueError(f"engine {spec!r}: a network goes with rave (rave:KNOWLEDGE:FILE) or puct (puct:FILE)")
         from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, network_prior_strength
-        from engines.knowledge.network import load_network
+        from engines.knowledge.hex.network import load_network
         network, _, options = network.partition(":")
         policy, _ = load_network(network, game.size)
         try:

@@ -28,10 +28,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 def part_topp(args) -> dict:
     """The seed's demonstration run from the committed config, then its TOPP."""
-    from engines.learn import config as C
-    from engines.learn.state_manager import HexStateManager
-    from engines.learn.topp import TOPP, load_agents
-    from engines.learn.trainer import Trainer
+    from engines.learn.hex import config as C
+    from engines.learn.hex.state_manager import HexStateManager
+    from engines.learn.hex.topp import TOPP, load_agents
+    from engines.learn.hex.trainer import Trainer
     cfg = C.load(ROOT / "weights" / "hex" / "hex.toml", {"display": 0, "topp": False})
     out = pathlib.Path(args.out or ROOT / "runs" / "hex-demo")
     if not (out / "training.json").is_file() or args.retrain:
@@ -54,8 +54,8 @@ def part_topp(args) -> dict:
 def part_random(args) -> dict:
     """Each shipped network, greedy and without search, against uniform random: games/2 as each player."""
     from engines.games import make_game
-    from engines.learn.agents import NetworkAgent, RandomAgent, play_game
-    from engines.knowledge.network import load_network, shipped_network_path
+    from engines.learn.hex.agents import NetworkAgent, RandomAgent, play_game
+    from engines.knowledge.hex.network import load_network, shipped_network_path
     out = {"command": "nice .venv/bin/python -m bench.hex_learn random", "goal": 0.98}
     for size in args.sizes:
         path = shipped_network_path(size)
@@ -86,7 +86,7 @@ def part_versus(args) -> dict:
     play is deterministic, so the openings are what makes the games differ."""
     from bench.strength import wilson
     from engines.games import make_game
-    from engines.knowledge.network import greedy_move, load_network
+    from engines.knowledge.hex.network import greedy_move, load_network
     if not args.candidate:
         raise SystemExit("versus: --candidate PATTERN (a network file, {size} for the board size)")
     out = {"command": f"nice .venv/bin/python -m bench.hex_learn versus --candidate '{args.candidate}' "
@@ -115,8 +115,8 @@ def part_openspiel(args) -> dict:
     OpenSpiel's C++ MCTS bot, both at move_time seconds a move, games/2 as each player."""
     from bench import openspiel_ref as ref
     from bench.strength import wilson
-    from engines.learn.agents import NetworkAgent
-    from engines.knowledge.network import load_network, shipped_network_path
+    from engines.learn.hex.agents import NetworkAgent
+    from engines.knowledge.hex.network import load_network, shipped_network_path
     from tqdm import tqdm
     net, _ = load_network(shipped_network_path(5), 5)
     sides = {}
@@ -153,8 +153,8 @@ def part_openspiel(args) -> dict:
 
 
 def part_throughput(args) -> dict:
-    from engines.learn import config as C
-    from engines.learn.trainer import Trainer
+    from engines.learn.hex import config as C
+    from engines.learn.hex.trainer import Trainer
     out = {"command": "nice .venv/bin/python -m bench.hex_learn throughput"}
     base = {"size": 5, "episodes": args.episodes, "networks": 2, "search_games": 500, "epsilon": 0.3,
             "progress": False, "topp": False, "display": 0}
@@ -173,8 +173,8 @@ def rollout_rates(args) -> dict:
     """Greedy network rollouts from the empty 5x5 board: inside the compiled MCTS (one rollout per
     simulation, mlp.forward per move), and a Python loop calling onnxruntime per move."""
     from engines.games import make_game
-    from engines.knowledge.network import OnnxPolicy, load_network, shipped_network_path
-    from engines.learn.search import PolicyMCTS
+    from engines.knowledge.hex.network import OnnxPolicy, load_network, shipped_network_path
+    from engines.learn.hex.anet_mcts import PolicyMCTS
     path = shipped_network_path(5)
     net, _ = load_network(path, 5)
     game = make_game("hex", size=5)

@@ -3,7 +3,7 @@
 1. speed      evaluations per second of evaluate_patterns and evaluate_strong, on the same random
               8x8 states, in a compiled loop (median of 5 runs).
 2. error      held-out mean absolute disc error by phase, against the labels of a training run
-              (engines/learn/othello_train.py: exact final scores up to 15 empties, the depth-4
+              (engines/learn/othello/train.py: exact final scores up to 15 empties, the depth-4
               searches of the later phases' weights above): the shipped pattern weights next to the
               strong evaluation's features (discs, mobility, corners, x-squares, stability, parity,
               + a bias) fitted by least squares per phase to the same training labels.
@@ -25,7 +25,7 @@ import numpy as np
 
 from engines.games.othello import Othello
 from engines.knowledge import othello as KO
-from engines.knowledge import othello_patterns as OP
+from engines.knowledge.othello import patterns as OP
 from engines.knowledge.registry import knowledge_for
 from engines.search import Limits, make_searcher
 
@@ -90,7 +90,7 @@ def strong_features(Ps, Os):
 
 
 def errors(run_dir):
-    from engines.learn import othello_train as T
+    from engines.learn.othello import train as T
     with np.load(run_dir / "positions.npz", allow_pickle=False) as d:
         Ps, Os, G = d["P"], d["O"], d["game"]
     with np.load(run_dir / "labels.npz", allow_pickle=False) as d:

@@ -47,4 +47,4 @@ class GameOver(IllegalMove):
 class NetworkError(ValueError):
     """A file that is not a usable network (missing, unreadable, not ONNX, no policy weights) or one
     for another board size: the message names the file and what is wrong (raised by
-    engines/knowledge/network.py)."""
+    engines/knowledge/hex/network.py)."""

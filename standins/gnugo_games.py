@@ -1,9 +1,9 @@
 """GNU Go self-play records for the Go move weights: ``python -m standins.gnugo_games``.
 
 GNU Go (``gnugo --mode gtp --chinese-rules --level L --seed S``, one process per game, driven over
-GTP with regress/gtp_client.py) is the player of engines/learn/go_games.py's self-play loop, which
+GTP with regress/gtp_client.py) is the player of engines/learn/go/games.py's self-play loop, which
 owns the random opening, the rules check, the SGF records and the resumable, parallel generation
-(see its docstring).  The fitter is engines/learn/go_mm.py.
+(see its docstring).  The fitter is engines/learn/go/mm.py.
 
     python -m standins.gnugo_games --games 240 --size 9 --level 10 --out games/go9 --jobs 2
 
@@ -14,7 +14,7 @@ import functools
 import sys
 
 from engines.games.go import Go
-from engines.learn.go_games import RecordFailure, generate
+from engines.learn.go.games import RecordFailure, generate
 from protocols.common import ProtocolError
 from protocols.gtp import PASS, format_vertex, parse_vertex
 from regress.gtp_client import EngineFailure, GtpClient, GtpFailure
@@ -24,7 +24,7 @@ GENMOVE_TIMEOUT = 300.0  # seconds one genmove may take before GNU Go is taken f
 
 
 class GnuGo:
-    """GNU Go as the self-play player of engines.learn.go_games (one process per game)."""
+    """GNU Go as the self-play player of engines.learn.go.games (one process per game)."""
 
     def __init__(self, seed: int, level: int = 10, program: str = GNUGO):
         self.command = [program, "--mode", "gtp", "--chinese-rules", "--level", str(level), "--seed", str(seed)]

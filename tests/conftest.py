@@ -55,7 +55,7 @@ def pytest_runtest_setup(item):
 def course_weights():
     """The course's Go5 move weights (GoWeights) from ../shared/data."""
     require_shared_data(COURSE_WEIGHTS.name)
-    from engines.knowledge.go_weights import load_weights
+    from engines.knowledge.go.go5_weights import load_weights
     return load_weights(COURSE_WEIGHTS)
 
 
@@ -78,22 +78,22 @@ def small_pages():
 def pattern_keys() -> tuple[str, ...]:
     """NUM_PATTERNS distinct canonical 3x3 patterns, in ASCII order: the keys of a well-formed weights
     file of our own making (not the course's pattern classes)."""
-    from engines.knowledge import go_weights as GW
+    from engines.knowledge.go import go5_weights as GW
     keys = sorted({GW.canonical(GW.pattern_string(code)) for code in range(GW.PATTERN_CODES)})
     return tuple(keys[:GW.NUM_PATTERNS])
 
 
 def weights_lines(weight_of) -> tuple[str, ...]:
-    """The lines of a weights file (engines/knowledge/go_weights.py) with the basic features and
+    """The lines of a weights file (engines/knowledge/go/go5_weights.py) with the basic features and
     pattern_keys(), each weighing weight_of(index, key) (a decimal text or a number)."""
-    from engines.knowledge.go_weights import BASIC_NAMES
+    from engines.knowledge.go.go5_weights import BASIC_NAMES
     return tuple(f"{i} {weight_of(i, key)} {key}" for i, key in enumerate(BASIC_NAMES + pattern_keys()))
 
 
 def made_weights(**basic: float):
     """GoWeights of our own making: the named basic features (FE_PASS_NEW=8, ...) weigh what is given,
     every other feature 1, so that a move's gamma is the product of the named weights it has."""
-    from engines.knowledge.go_weights import BASIC_NAMES, parse_weights
+    from engines.knowledge.go.go5_weights import BASIC_NAMES, parse_weights
     unknown = set(basic) - set(BASIC_NAMES)
     assert not unknown, f"no such basic features: {unknown}"
     return parse_weights("\n".join(weights_lines(lambda i, key: basic.get(key, 1))) + "\n", "made-weights")

@@ -2,7 +2,7 @@
 bitboards (bit r*8 + c, P the mover's discs, O the opponent's), its own move generation and flips
 (nothing from engines/), negamax with alpha-beta, fastest-first ordering and a dictionary of
 bounds.  Scores are the final disc difference for the mover by a plain disc count (the engine's
-rule 0).  Meant to check engines/knowledge/othello_endgame.py on 14-16 empties in seconds, and to
+rule 0).  Meant to check engines/knowledge/othello/endgame.py on 14-16 empties in seconds, and to
 compute (once, offline) the stored values of deeper positions (tests/data/othello_endgames.txt)."""
 
 FULL = (1 << 64) - 1

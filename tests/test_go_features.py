@@ -1,5 +1,5 @@
 """Go5 move features, pattern table, weights loader and prior knowledge
-(engines/knowledge/go_weights.py, go_features.py, go_prior.py).
+(engines/knowledge/go/go5_weights.py, go/features.py, go/go5_prior.py).
 
 The course weights and the regression file are data outside the project: they are read from
 ../shared/data next to the project root (tests/conftest.py: the tests that need them are skipped
@@ -17,9 +17,9 @@ from conftest import weights_lines
 from moves import go5_attempt
 from engines.games import make_game
 from engines.games.go import TO_MOVE
-from engines.knowledge import go_weights as GW
-from engines.knowledge.go_features import gammas, move_features
-from engines.knowledge.go_prior import (PRIOR_PARAMS_LEN, go5_children, go5_prior, prior_knowledge, prior_params,
+from engines.knowledge.go import go5_weights as GW
+from engines.knowledge.go.features import gammas, move_features
+from engines.knowledge.go.go5_prior import (PRIOR_PARAMS_LEN, go5_children, go5_prior, prior_knowledge, prior_params,
                                         prior_values, vertex_name)
 
 LETTERS = "abcdefghjklmnopqrstuvwxyz"

@@ -1,5 +1,5 @@
 """plies-gtp (adapters/go_gtp.py, engines/players/clock.py, protocols/gtp_go.py, protocols/sgf.py,
-engines/knowledge/go_ownership.py): byte-exact dialogues through the real process with ids echoed;
+engines/knowledge/go/ownership.py): byte-exact dialogues through the real process with ids echoed;
 every time-control mode under a simulated clock (budgets asserted as not exceeded, never wall
 time); SGF round trips with handicap and setup stones; final_status_list on hand-made positions (a
 seki, a dead stone inside territory); kgs-genmove_cleanup, resignation, the cold-start rules held
@@ -27,7 +27,7 @@ from engines.players.coldstart import ColdStart
 from engines.players.clock import ABSOLUTE, BYOYOMI, CANADIAN, NONE, GameClock, TimeControl, TimeSettingsError
 from engines.errors import IllegalMove
 from engines.games.go import Go
-from engines.knowledge.go_ownership import ownership, stone_status, to_view
+from engines.knowledge.go.ownership import ownership, stone_status, to_view
 from protocols import gtp_go
 from protocols.common import ProtocolError
 from protocols.sgf import GameRecord, format_sgf, parse_sgf

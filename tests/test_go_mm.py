@@ -1,5 +1,5 @@
-"""Go move weights of our own: GNU Go self-play records (engines/learn/go_games.py) and Coulom's MM fit
-(engines/learn/go_mm.py).  Seeded; the GNU Go tests are skipped when GNU Go is absent, the others use
+"""Go move weights of our own: GNU Go self-play records (engines/learn/go/games.py) and Coulom's MM fit
+(engines/learn/go/mm.py).  Seeded; the GNU Go tests are skipped when GNU Go is absent, the others use
 a scripted stand-in for it."""
 import functools
 import json
@@ -12,10 +12,10 @@ import pytest
 from sgfmill import sgf
 
 from engines.games.go import Go
-from engines.knowledge import go_weights as GW
-from engines.knowledge.go_features import move_features
-from engines.learn import go_games as G
-from engines.learn import go_mm as M
+from engines.knowledge.go import go5_weights as GW
+from engines.knowledge.go.features import move_features
+from engines.learn.go import games as G
+from engines.learn.go import mm as M
 
 GNUGO = "/usr/games/gnugo"
 needs_gnugo = pytest.mark.skipif(not os.access(GNUGO, os.X_OK), reason=f"GNU Go is not installed at {GNUGO}")

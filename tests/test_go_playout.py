@@ -1,13 +1,13 @@
-"""The heavy Go playout, tree priors and ownership (engines/knowledge/go_playout.py): every move
+"""The heavy Go playout, tree priors and ownership (engines/knowledge/go/rave_knowledge.py): every move
 legal, never an own eye, captures and escapes around the last move far more often than random,
 ladders read, self-ataris avoided; counted, seeded."""
 import numpy as np
 import pytest
 
 from engines.games.go import Go, point_of
-from engines.knowledge import go_playout as gp
+from engines.knowledge.go import rave_knowledge as gp
 from engines.knowledge.go import experience_params, heavy_knowledge, playout_params
-from engines.knowledge.go_weights import pattern_code
+from engines.knowledge.go.go5_weights import pattern_code
 from engines.rng import make_rng
 
 

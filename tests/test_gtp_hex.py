@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 from adapters.gtp_hex import ANALYZE_COMMANDS, HexSession, Settings, make_engine
 from engines.games import make_game
-from engines.knowledge.hexconv import policy_shape
-from engines.knowledge.network import NetworkError, shipped_sizes
+from engines.knowledge.hex.conv import policy_shape
+from engines.knowledge.hex.network import NetworkError, shipped_sizes
 from protocols import hex_gtp
 from protocols.common import ProtocolError
 from standins.hex_referee import ENGINE, GtpProcess, board_cells, referee_game
@@ -244,7 +244,7 @@ def test_bad_settings_refuse_the_start_with_status_2(capsys, args, message):
 
 
 def test_the_search_and_its_knowledge_come_from_the_settings():
-    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge.hex import patterns as HP
     from engines.search.rave import Rave
     default = HexSession(Settings(size=5, time=0, simulations=40))
     assert isinstance(default.searcher, Rave)
@@ -535,7 +535,7 @@ def test_a_prior_plays_its_size_and_a_size_it_cannot_play_is_refused(tmp_path, c
 
 def test_the_shipped_prior_is_the_default_where_one_is_shipped():
     from engines.knowledge.hex import network_experience_params
-    from engines.knowledge.network import load_network, shipped_prior_path
+    from engines.knowledge.hex.network import load_network, shipped_prior_path
     for size in (5, 9, 11):
         path = shipped_prior_path(size)
         default = HexSession(Settings(size=size, time=0, simulations=10))

@@ -114,7 +114,7 @@ def test_teach_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
     assert not (tmp_path / "teacher").exists()  # nothing written before the check
 
 def test_check_ray_address_times_out_rather_than_waiting():
-    from engines.learn.selfplay import ClusterUnreachable, check_ray_address
+    from engines.learn.hex.selfplay import ClusterUnreachable, check_ray_address
     with pytest.raises(ClusterUnreachable, match="not host:port"):
         check_ray_address("nowhere")
     check_ray_address("auto")  # left to Ray
@@ -159,7 +159,7 @@ def test_topp_without_matplotlib_keeps_the_csv_and_says_what_is_missing(tmp_path
 # ==== plies hex play ==================================================================================
 def test_play_a_file_that_is_no_network_or_of_another_size_than_size(tmp_path):
     from adapters.hex_train import EXIT
-    from engines.knowledge.network import shipped_network_path
+    from engines.knowledge.hex.network import shipped_network_path
     bad = tmp_path / "bad.onnx"
     bad.write_text("garbage")
     r = run(["hex", "play", "--network", str(bad)], without="torch")

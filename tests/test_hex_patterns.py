@@ -1,14 +1,14 @@
-"""Hex search knowledge (engines/knowledge/hex_patterns.py): bridge answers, dead / captured /
+"""Hex search knowledge (engines/knowledge/hex/patterns.py): bridge answers, dead / captured /
 dominated cells, virtual connections against the brute-force solver, and decisions of the search
 with fixed seeds and simulation counts."""
 import numpy as np
 import pytest
 
 from engines.games.hex import HEADER, Hex
-from engines.knowledge import hex_patterns as HP
+from engines.knowledge.hex import patterns as HP
 from engines.knowledge.bundle import Knowledge
 from engines.knowledge.hex import heavy_knowledge, hex_knowledge
-from engines.knowledge.hex_solver import HexSolver
+from engines.knowledge.hex.solver import HexSolver
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
 from hex_solver import hex_mover_wins

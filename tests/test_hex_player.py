@@ -14,8 +14,8 @@ from adapters import oht_client as C
 from adapters.config import ConfigError
 from adapters.oht_client import Settings
 from engines.players.hex import HexPlayer
-from engines.knowledge.hexconv import policy_shape
-from engines.knowledge.network import NetworkError, shipped_network_path
+from engines.knowledge.hex.conv import policy_shape
+from engines.knowledge.hex.network import NetworkError, shipped_network_path
 from standins.oht_server import EngineOpponent, HexBoard
 
 WAIT = 120
@@ -51,7 +51,7 @@ def test_a_size_without_a_shipped_network_plays_the_search_with_the_knowledge():
 
 
 def test_the_search_and_its_knowledge_come_from_the_settings():
-    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge.hex import patterns as HP
     from engines.search.mcts import MCTS
     from engines.search.rave import Rave
     default = HexPlayer(Settings(simulations=50), 5)

@@ -1,12 +1,12 @@
-"""The exact Hex solver (engines/knowledge/hex_solver.py) against the brute-force solver of the tests
+"""The exact Hex solver (engines/knowledge/hex/solver.py) against the brute-force solver of the tests
 and the known results of the small boards, in the project's cell names (protocols/hex_gtp.py: a
 column letter and a row number from 1 at the top; black, player 0, joins the top and bottom rows)."""
 import numpy as np
 import pytest
 
 from engines.games.hex import Hex
-from engines.knowledge import hex_patterns as HP
-from engines.knowledge.hex_solver import HexSolver, SolveBudgetExceeded
+from engines.knowledge.hex import patterns as HP
+from engines.knowledge.hex.solver import HexSolver, SolveBudgetExceeded
 from hex_solver import hex_mover_wins
 from protocols.hex_gtp import format_cell
 

@@ -1,4 +1,4 @@
-"""Hex networks taught by the knowledge-rich search (engines/learn/hex_teacher.py) and a policy
+"""Hex networks taught by the knowledge-rich search (engines/learn/hex/teacher.py) and a policy
 network as RAVE's prior (engines.knowledge.hex.network_experience)."""
 import json
 import pathlib
@@ -12,8 +12,8 @@ from engines.knowledge import mlp
 from engines.knowledge.bundle import Network
 from engines.knowledge.hex import (NET_AFTER, NET_COST, RAVE_CONFIG, heavy_knowledge, network_experience,
                                   network_experience_params, network_prior_strength)
-from engines.learn import hex_teacher as T
-from engines.learn.state_manager import HexStateManager
+from engines.learn.hex import teacher as T
+from engines.learn.hex.state_manager import HexStateManager
 from engines.search import Limits, make_searcher
 from engines.search.rave import PVISITS, VISITS
 from engines.search.tree import COUNT, FIRST, M_ROOT
@@ -91,7 +91,7 @@ def test_a_run_stopped_while_writing_leaves_no_half_shard(tmp_path, monkeypatch)
 
 def test_fit_writes_a_network_with_a_value_head_that_learns_the_teacher(tmp_path):
     pytest.importorskip("torch")
-    from engines.knowledge.network import load_network, load_value_network
+    from engines.knowledge.hex.network import load_network, load_value_network
     T.write_shards(tmp_path / "data", 4, games=20, simulations=100, seed=1, shard_games=2)
     out = tmp_path / "net4.onnx"
     report = T.fit(tmp_path / "data", 4, out, hidden=(32,), epochs=15, batch_size=16, seed=1)
@@ -108,7 +108,7 @@ def test_fit_writes_a_network_with_a_value_head_that_learns_the_teacher(tmp_path
     history = report["history"]
     assert report["best"]["policy_loss"] == min(h["policy_loss"] for h in history)
     assert report["best"]["value_loss"] == min(h["value_loss"] for h in history)
-    from engines.learn.anet import ANET
+    from engines.learn.hex.anet import ANET
     again = ANET(list(policy.layers), value_head=True)
     again.load(policy, load_value_network(out))
     figures = T.held_out_figures(again, held)

@@ -1,4 +1,4 @@
-"""The Hex policy CNN (engines/knowledge/hexconv.py): the hex convolution's geometry and the framed
+"""The Hex policy CNN (engines/knowledge/hex/conv.py): the hex convolution's geometry and the framed
 board, the network file (ONNX) read by the one size-checked loader and run the same by onnxruntime
 and the compiled pass, the fitting, and the CNN as the RAVE search's prior."""
 import json
@@ -8,11 +8,11 @@ import pytest
 
 from engines.errors import NetworkError
 from engines.games import make_game
-from engines.knowledge import hexconv
+from engines.knowledge.hex import conv as hexconv
 from engines.knowledge.hex import network_experience, network_experience_params
-from engines.knowledge.hexconv import ConvNetwork
-from engines.knowledge.network import OnnxPolicy, load_network, logits
-from engines.learn import hex_teacher as T
+from engines.knowledge.hex.conv import ConvNetwork
+from engines.knowledge.hex.network import OnnxPolicy, load_network, logits
+from engines.learn.hex import teacher as T
 from engines.learn.network_file import save_network
 
 
@@ -120,7 +120,7 @@ def test_a_cnn_plays_the_sizes_its_sidecar_lists_and_no_others(tmp_path):
 
 def test_the_shipped_prior_for_a_size_is_its_own_file_else_one_that_plays_it(tmp_path, monkeypatch):
     import weights
-    from engines.knowledge.network import shipped_prior_path
+    from engines.knowledge.hex.network import shipped_prior_path
     monkeypatch.setattr(weights, "HEX_DIR", tmp_path)
     save_network(tmp_path / "prior9.onnx", random_cnn(9), {"size": 9, "plays": [11, 13]})
     save_network(tmp_path / "prior11.onnx", random_cnn(11), {"size": 11})
@@ -148,7 +148,7 @@ def test_a_cnn_prior_rates_the_children_by_its_own_logits():
 
 def test_fit_a_cnn_that_learns_the_teacher_and_exports_what_it_learned(tmp_path):
     torch = pytest.importorskip("torch")
-    from engines.learn.hex_cnn import HexCNN
+    from engines.learn.hex.cnn import HexCNN
     T.write_shards(tmp_path / "data", 4, games=20, simulations=100, seed=1, shard_games=2)
     out = tmp_path / "cnn4.onnx"
     report = T.fit(tmp_path / "data", 4, out, epochs=10, batch_size=16, seed=1, conv=(8, 2))
@@ -219,7 +219,7 @@ def test_mcts_asks_a_cnn_for_its_priors_and_its_playouts_as_it_asks_an_mlp(use):
     """MCTS with a CNN (the networks shipped for 5x5-7x7 are CNNs): PUCT over its priors, or its
     greedy playouts, from the empty 5x5 board.  A CNN that favours the top row puts the search's
     visits there; the mirror CNN, which favours the bottom row, puts them on the bottom row."""
-    from engines.knowledge.network import policy_knowledge
+    from engines.knowledge.hex.network import policy_knowledge
     from engines.search import make_searcher
     from engines.search.result import Limits
     game = make_game("hex", size=5)

@@ -1,4 +1,4 @@
-"""Othello's evaluations (engines/knowledge/othello.py) on hand-made and random positions, on both layouts."""
+"""Othello's evaluations (engines/knowledge/othello/__init__.py) on hand-made and random positions, on both layouts."""
 import numpy as np
 import pytest
 

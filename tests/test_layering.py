@@ -108,7 +108,7 @@ def test_the_checks_see_an_offending_import(tmp_path):
     assert imported_packages(bad) == {"os", "engines", "adapters"}
     assert "engines.games.make_game" in imported_modules(bad)
     hidden = tmp_path / "hidden.py"
-    hidden.write_text("import importlib\nmod = importlib.import_module('engines.learn.topp')\n")
+    hidden.write_text("import importlib\nmod = importlib.import_module('engines.learn.hex.topp')\n")
     hidden = hidden.rename(ROOT / "tests" / f"_hidden_probe_{tmp_path.name}.py")
     try:
         assert hidden_imports(hidden) == [f"tests/{hidden.name}:2"]
@@ -227,8 +227,8 @@ def test_the_search_names_no_game():
     name in it names a game."""
     graph = import_graph()
     specific = game_specific(graph)
-    assert {"engines.games.go", "engines.knowledge.hexconv", "engines.knowledge.network",
-            "engines.knowledge.othello_endgame"} <= specific
+    assert {"engines.games.go", "engines.knowledge.hex.conv", "engines.knowledge.hex.network",
+            "engines.knowledge.othello.endgame"} <= specific
     assert not specific & {"engines.knowledge.bundle", "engines.knowledge.registry", "engines.knowledge.priors"}
     search = sorted(m for m in graph if m == "engines.search" or m.startswith("engines.search."))
     assert "engines.search.mcts" in search
@@ -256,14 +256,16 @@ def test_the_graph_checks_see_a_circle_and_a_game(tmp_path):
     (tmp_path / "engines" / "knowledge").mkdir()
     for name, text in {"__init__.py": "", "search/__init__.py": "from engines.search.mcts import MCTS\n",
                        "search/base.py": "def make():\n    from engines.search import mcts\n",
-                       "search/mcts.py": "from .base import make\nfrom engines.knowledge.hexconv import pack\n",
-                       "knowledge/__init__.py": "", "knowledge/hexconv.py": "import numpy\n"}.items():
+                       "search/mcts.py": "from .base import make\nfrom engines.knowledge.hex.conv import pack\n",
+                       "knowledge/__init__.py": "", "knowledge/hex/__init__.py": "",
+                       "knowledge/hex/conv.py": "import numpy\n"}.items():
+        (tmp_path / "engines" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "engines" / name).write_text(text)
     graph = import_graph(tmp_path, ("engines",))
     assert graph["engines.search.base"] == {"engines.search.mcts"}
-    assert graph["engines.search.mcts"] == {"engines.search.base", "engines.knowledge.hexconv"}
+    assert graph["engines.search.mcts"] == {"engines.search.base", "engines.knowledge.hex.conv"}
     assert find_cycle(graph) in (["engines.search.base", "engines.search.mcts", "engines.search.base"],
                                  ["engines.search.mcts", "engines.search.base", "engines.search.mcts"])
-    assert game_specific(graph) == {"engines.knowledge.hexconv"}
+    assert game_specific(graph) == {"engines.knowledge.hex", "engines.knowledge.hex.conv"}
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
     assert names_a_game("pack_go5_weights") and names_a_game("hexconv") and not names_a_game("good_moves")

@@ -7,13 +7,13 @@ import pytest
 
 pytest.importorskip("torch")
 
-from engines.learn import config as C  # noqa: E402
-from engines.learn.anet import ANET  # noqa: E402
-from engines.knowledge.network import load_network, load_value_network  # noqa: E402
-from engines.learn.search import PolicyMCTS  # noqa: E402
-from engines.learn.selfplay import SelfPlay, choose_move, play_episode  # noqa: E402
-from engines.learn.state_manager import HexStateManager  # noqa: E402
-from engines.learn.trainer import Trainer  # noqa: E402
+from engines.learn.hex import config as C  # noqa: E402
+from engines.learn.hex.anet import ANET  # noqa: E402
+from engines.knowledge.hex.network import load_network, load_value_network  # noqa: E402
+from engines.learn.hex.anet_mcts import PolicyMCTS  # noqa: E402
+from engines.learn.hex.selfplay import SelfPlay, choose_move, play_episode  # noqa: E402
+from engines.learn.hex.state_manager import HexStateManager  # noqa: E402
+from engines.learn.hex.trainer import Trainer  # noqa: E402
 
 TINY = dict(search_games=16, batch_size=8, train_batches=1, hidden=[8], progress=False, topp=False)
 
@@ -200,7 +200,7 @@ def test_replay_buffer_cases_hold_state_player_and_a_legal_distribution():
 
 
 def test_replay_buffer_ring_and_sampling():
-    from engines.learn.replay import Case, ReplayBuffer
+    from engines.learn.hex.replay import Case, ReplayBuffer
     rb = ReplayBuffer(3, 2, 2)
     for i in range(5):
         rb.add(Case(np.full(2, i, np.float32), np.array([1.0, 0.0], np.float32), 1.0, 0))

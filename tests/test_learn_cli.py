@@ -59,7 +59,7 @@ def test_train_errors_name_the_key(tmp_path):
 def test_without_torch_train_says_how_to_install_and_topp_play_still_work(tmp_path):
     r = run(["hex", "train", "--size", "3", "--episodes", "1", "--out", str(tmp_path / "x")], no_torch=True)
     assert r.returncode == 3 and "make train-extra" in r.stderr
-    from engines.knowledge.network import shipped_network_path
+    from engines.knowledge.hex.network import shipped_network_path
     r = run(["hex", "play", "--size", "5"], no_torch=True)
     assert r.returncode == 0, r.stderr
     assert "hex5 (greedy)" in r.stdout and r.stdout.count("X = player 1") >= 10
@@ -74,7 +74,7 @@ def test_without_torch_train_says_how_to_install_and_topp_play_still_work(tmp_pa
 
 
 def test_play_refuses_an_opponent_for_another_board_size():
-    from engines.knowledge.network import shipped_network_path
+    from engines.knowledge.hex.network import shipped_network_path
     five, six = shipped_network_path(5), shipped_network_path(6)
     r = run(["hex", "play", "--network", str(five), "--opponent", str(six)], no_torch=True)
     assert r.returncode == 5 and f"{six} is a network for 6x6, not for 5x5" in r.stderr
@@ -126,10 +126,10 @@ def ray_cluster():
 def test_self_play_on_a_local_ray_cluster(ray_cluster, tmp_path):
     pytest.importorskip("torch")
     import numpy as np
-    from engines.learn import config as C
-    from engines.learn.anet import ANET
-    from engines.learn.selfplay import SelfPlay, play_episode
-    from engines.learn.trainer import Trainer
+    from engines.learn.hex import config as C
+    from engines.learn.hex.anet import ANET
+    from engines.learn.hex.selfplay import SelfPlay, play_episode
+    from engines.learn.hex.trainer import Trainer
     cfg = C.load(None, {"size": 3, "episodes": 2, "networks": 2, "search_games": 12, "hidden": [8], "batch_size": 8,
                         "train_batches": 1, "progress": False, "topp": False, "ray_address": ray_cluster,
                         "workers": 2})
@@ -147,7 +147,7 @@ def test_self_play_on_a_local_ray_cluster(ray_cluster, tmp_path):
 def test_teacher_games_on_a_local_ray_cluster(ray_cluster, tmp_path):
     """plies hex teach --ray-address: the shards are Ray tasks, and the same shards as played here."""
     import numpy as np
-    from engines.learn import hex_teacher as T
+    from engines.learn.hex import teacher as T
     written = T.write_shards(tmp_path / "ray", 3, games=2, simulations=20, seed=4, shard_games=1,
                              ray_address=ray_cluster)
     T.write_shards(tmp_path / "here", 3, games=2, simulations=20, seed=4, shard_games=1)

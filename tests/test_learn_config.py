@@ -6,7 +6,7 @@ import pytest
 from conftest import ROOT
 from hypothesis import given, settings, strategies as st
 
-from engines.learn import config as C
+from engines.learn.hex import config as C
 
 
 

@@ -8,13 +8,13 @@ import pytest
 
 import weights
 from engines.games import make_game
-from engines.knowledge import network as N
+from engines.knowledge.hex import network as N
 from engines.knowledge.bundle import Network
-from engines.knowledge.hexconv import policy_shape
+from engines.knowledge.hex.conv import policy_shape
 from engines.knowledge.mlp import param_count
 from engines.learn.network_file import save_network
-from engines.learn.state_manager import HexStateManager
-from engines.learn.topp import TOPP, load_agents
+from engines.learn.hex.state_manager import HexStateManager
+from engines.learn.hex.topp import TOPP, load_agents
 
 
 def random_network(layers, activation, seed=0):
@@ -25,7 +25,7 @@ def random_network(layers, activation, seed=0):
 @pytest.mark.parametrize("activation", ["linear", "sigmoid", "tanh", "relu"])
 def test_onnxruntime_pytorch_and_compiled_forward_agree(tmp_path, activation):
     torch = pytest.importorskip("torch")
-    from engines.learn.anet import ANET
+    from engines.learn.hex.anet import ANET
     anet = ANET([48, 20, 12, 16], activation, seed=3)
     for m in anet.policy:  # larger weights than the default init, so that the activations matter
         if isinstance(m, torch.nn.Linear):
@@ -59,7 +59,7 @@ def test_onnx_written_without_torch_matches_the_compiled_forward(tmp_path, activ
 
 
 def test_value_kernel_is_the_value_network(tmp_path):
-    from engines.learn.value_net import network_value, value_params
+    from engines.learn.hex.value_net import network_value, value_params
     game = make_game("hex", size=3)
     value = random_network((27, 6, 1), "tanh", seed=4)
     s = game.play(game.play(game.initial_state(), 4), 0)

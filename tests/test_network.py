@@ -1,4 +1,4 @@
-"""engines/knowledge/network.py, the one loader of network files: what it refuses (each a NetworkError
+"""engines/knowledge/hex/network.py, the one loader of network files: what it refuses (each a NetworkError
 naming the file and the fault), the board size a network plays, and the shipped networks found
 through the weights package."""
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import weights
-from engines.knowledge import network as N
+from engines.knowledge.hex import network as N
 from engines.knowledge.bundle import Network
 from engines.knowledge.mlp import param_count
 from engines.learn.network_file import save_network

@@ -13,7 +13,7 @@ from conftest import OHT_WAIT, serving
 from adapters.config import ConfigError
 from adapters.oht_client import Settings
 from engines.games import make_game
-from engines.knowledge.network import NetworkError, shipped_network_path
+from engines.knowledge.hex.network import NetworkError, shipped_network_path
 from hex_solver import hex_mover_wins
 from protocols import oht
 from protocols.common import ProtocolError, Quit

@@ -1,4 +1,4 @@
-"""The exact endgame solver (engines/knowledge/othello_endgame.py) against a brute-force minimax, the
+"""The exact endgame solver (engines/knowledge/othello/endgame.py) against a brute-force minimax, the
 FFO problems that solve in a few seconds, its win/loss/draw solve, its budgets and deadline (counted
 in nodes and clock readings, never wall time), passes and games that end with empty squares."""
 import numba as nb
@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA
 from engines.games.othello import Othello, bb_flips, bb_moves
 from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
-from engines.knowledge.othello_endgame import (EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
+from engines.knowledge.othello.endgame import (EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
                                                state_bits)
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -320,7 +320,7 @@ def test_the_managers_variant_is_solved_under_its_own_rules():
     standard rules (with passes) give another score, so the variant really changes the solve."""
     from engines.games import make_game
     from engines.knowledge.registry import knowledge_for
-    from engines.knowledge.othello_endgame import solve_state
+    from engines.knowledge.othello.endgame import solve_state
     from engines.search import Limits, make_searcher
     game = make_game("othello", size=8, variant="manager")
     standard = make_game("othello", size=8)

@@ -1,4 +1,4 @@
-"""The exact endgame solver (engines/knowledge/othello_endgame.py) above 10 empties without
+"""The exact endgame solver (engines/knowledge/othello/endgame.py) above 10 empties without
 ../shared/data: positions of 14-20 empties from seeded random games (tests/data/othello_endgames.txt),
 whose exact scores were computed by an independent slow solver (tests/othello_slow_solver.py: plain
 Python bitboards, its own rules, negamax with alpha-beta).  From 17 empties the solver's enhanced
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from engines.games.othello import bb_flips, bb_moves
-from engines.knowledge.othello_endgame import ETC_N, EndgameSolver
+from engines.knowledge.othello.endgame import ETC_N, EndgameSolver
 from othello_slow_solver import SlowSolver, final_score, flips, moves
 from test_othello_endgame import played
 

@@ -1,4 +1,4 @@
-"""The learned Othello pattern evaluation (engines/knowledge/othello_patterns.py): the compiled kernel
+"""The learned Othello pattern evaluation (engines/knowledge/othello/patterns.py): the compiled kernel
 against the plain Python model, the board symmetries, the weights loader's refusals, the registration,
 the training's label search and fit, and what the shipped weights decide."""
 import json
@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from engines.games.othello import Othello
-from engines.knowledge import othello_patterns as OP
+from engines.knowledge.othello import patterns as OP
 from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello import evaluate_strong, solve_endgame
 from engines.knowledge.scores import WIN_SCORE
-from engines.learn import othello_train as T
+from engines.learn.othello import train as T
 from engines.search import Limits, make_searcher
 
 GAME = Othello(8)
@@ -370,7 +370,7 @@ def test_the_bitboard_estimate_is_the_searched_pattern_value():
     """estimate_bits (the endgame solver's first guess) is the value of the same-depth alpha-beta
     search over the shipped pattern evaluation, rounded to an even disc count, on middle-game
     positions.  Catches a wrong sign, a mover mix-up, a depth off by one."""
-    from engines.knowledge.othello_endgame import state_bits
+    from engines.knowledge.othello.endgame import state_bits
     search = make_searcher("alphabeta", GAME, {}, knowledge_for(GAME, "patterns"))
     checked = 0
     for s in random_positions(40, seed=21):

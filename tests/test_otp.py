@@ -23,8 +23,8 @@ from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, main, make_engine
 from engines.games import make_game
 from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
-from engines.knowledge.othello_endgame import EndgameSolver, state_bits
-from engines.knowledge.othello_patterns import estimate_bits
+from engines.knowledge.othello.endgame import EndgameSolver, state_bits
+from engines.knowledge.othello.patterns import estimate_bits
 from engines.players.othello import make_player
 from engines.search import Limits, make_searcher
 from protocols import otp

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from engines.games import make_game
-from engines.knowledge import hexconv, mlp
+from engines.knowledge import mlp
+from engines.knowledge.hex import conv as hexconv
 from engines.knowledge.bundle import Knowledge, Network
 from engines.knowledge.registry import knowledge_for
 from engines.search import Limits, make_searcher

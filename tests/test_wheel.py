@@ -41,7 +41,7 @@ def test_the_wheel_holds_the_shipped_networks_and_the_stand_ins(wheel):
     assert {"weights/__init__.py", "weights/hex/hex.toml",
             "weights/hex/topp5/anet_00000.onnx", "weights/hex/topp5/anet_00000.json"} <= names
     assert {"standins/__init__.py", "standins/oht_server.py", "standins/hex_referee.py",
-            "engines/knowledge/network.py", "adapters/gtp_hex.py"} <= names
+            "engines/knowledge/hex/network.py", "adapters/gtp_hex.py"} <= names
 
 
 def test_a_plain_install_finds_the_shipped_networks_through_the_package(wheel, tmp_path):
@@ -49,7 +49,7 @@ def test_a_plain_install_finds_the_shipped_networks_through_the_package(wheel, t
     installed = subprocess.run([*PIP, "install", "--quiet", "--no-deps", "--no-index", "--target", str(target),
                                 str(wheel)], capture_output=True, text=True, timeout=300)
     assert installed.returncode == 0, installed.stderr
-    probe = ("from engines.knowledge.network import load_network, shipped_network_path\n"
+    probe = ("from engines.knowledge.hex.network import load_network, shipped_network_path\n"
              "path = shipped_network_path(5)\n"
              "network, sidecar = load_network(path, 5)\n"
              "print(path, sidecar['size'])\n")

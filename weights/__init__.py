@@ -8,7 +8,7 @@ installed plies finds them wherever it lives:
   hex/hex.toml                 the seed's demonstration run (make train-hex)
   hex/topp5/                   the networks a 200-episode 5x5 run saved, for the TOPP demonstration
 
-Loading is engines/knowledge/network.py's (``shipped_network_path``).
+Loading is engines/knowledge/hex/network.py's (``shipped_network_path``).
 """
 from pathlib import Path
 

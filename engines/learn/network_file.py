@@ -1,6 +1,6 @@
 """Writing network files: ONNX built from the numpy weights with onnx.helper (no PyTorch needed),
 with a JSON sidecar beside it (same name, .json) saying how the network was made.  The file format
-and reading are engines/knowledge/network.py's (networks are knowledge; saving them is training).
+and reading are engines/knowledge/hex/network.py's (networks are knowledge; saving them is training).
 """
 import datetime
 import json
@@ -8,10 +8,10 @@ import pathlib
 
 import numpy as np
 
-from engines.knowledge import hexconv
+from engines.knowledge.hex import conv as hexconv
 from engines.knowledge.bundle import Network
-from engines.knowledge.hexconv import ConvNetwork
-from engines.knowledge.network import ONNX_ACTIVATIONS, sidecar_path
+from engines.knowledge.hex.conv import ConvNetwork
+from engines.knowledge.hex.network import ONNX_ACTIVATIONS, sidecar_path
 
 OPSET = 17
 IR_VERSION = 8  # readable by every onnxruntime >= 1.14
@@ -67,7 +67,7 @@ def to_onnx(network: Network, value: Network | None = None):
 
 
 def conv_to_onnx(network: ConvNetwork):
-    """The ONNX model of a Hex policy CNN (engines/knowledge/hexconv.py): "board" [batch, 3*n*n] is
+    """The ONNX model of a Hex policy CNN (engines/knowledge/hex/conv.py): "board" [batch, 3*n*n] is
     framed (Reshape, Pad, plus the edges' stones), then Conv (3 x 3, the corners zero) and Relu per
     hidden layer, the head's Conv, its board cells as "logits" [batch, n*n].  Initializers
     "conv.W{i}" (outputs, inputs, 3, 3) and "conv.b{i}" hold the weights."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engines.games.go import Go
-from engines.knowledge import go_ownership
+from engines.knowledge.go import ownership as go_ownership
 from engines.players.clock import CPU, TimeManager
 from engines.search import Limits, make_searcher
 from engines.settings import setting
@@ -210,7 +210,7 @@ class GoPlayer:
     def weights(self):
         """The move weights: those given, else the weights file's (read once)."""
         if self._weights is None and self.settings.weights is not None:
-            from engines.knowledge.go_weights import load_weights
+            from engines.knowledge.go.go5_weights import load_weights
             self._weights = load_weights(self.settings.weights)
         return self._weights
 
@@ -235,7 +235,7 @@ class GoPlayer:
                   "expand_descends": False}
         config.update({k: v for k, v in (("c", s.c), ("rollout_limit", s.rollout_limit)) if v is not None})
         if s.go5_knowledge:
-            from engines.knowledge.go_prior import STRENGTH
+            from engines.knowledge.go.go5_prior import STRENGTH
             config.update(prior_use="init", prior_strength=float(STRENGTH), prior_counts="rounded",
                           prior_view="player0")
         if s.go5_rollouts == "probabilistic":
@@ -246,7 +246,7 @@ class GoPlayer:
         """Go5's knowledge: its children; its priors (as node initialisation, the integers
         prior_knowledge prints) and rollouts drawn by the move weights when asked for."""
         from engines.knowledge.bundle import Knowledge
-        from engines.knowledge.go_prior import go5_children, go5_prior, prior_params
+        from engines.knowledge.go.go5_prior import go5_children, go5_prior, prior_params
         knowledge = Knowledge(children=go5_children)
         if self.settings.go5_knowledge or self.settings.go5_rollouts == "probabilistic":
             knowledge = knowledge.replace(prior=go5_prior, prior_params=prior_params(self.weights()))

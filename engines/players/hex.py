@@ -151,7 +151,7 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
     the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
     (clock=...).  The player builds its searcher here; so do the benchmarks."""
     from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
-    from engines.knowledge.network import policy_knowledge
+    from engines.knowledge.hex.network import policy_knowledge
     from engines.search import make_searcher
     pieces = knowledge_pieces(knowledge)
     if search == "rave" or (search is None and network is None):
@@ -184,7 +184,7 @@ def warm_up(settings: HexSettings, size: int = 5) -> None:
 def start_size(settings: HexSettings, default: int) -> int:
     """The size to start on when the session names none: the network file's, the smallest shipped
     network's ('shipped'), the prior file's, else ``default`` (loads the files: a warm engine only)."""
-    from engines.knowledge.network import NetworkError, load_network, network_size, shipped_sizes
+    from engines.knowledge.hex.network import NetworkError, load_network, network_size, shipped_sizes
     choice = settings.network_choice()
     if choice == SHIPPED:
         sizes = shipped_sizes()
@@ -204,7 +204,7 @@ class HexPlayer:
     def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
                  require_network: bool = False, clock=perf_counter):
         from engines.games import make_game
-        from engines.knowledge.network import network_for_size
+        from engines.knowledge.hex.network import network_for_size
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
         self.settings, self.size, self.clock = settings, size, clock
@@ -310,7 +310,7 @@ class HexPlayer:
         return self.game.coords(result.move)
 
     def _greedy(self, state) -> int:
-        from engines.knowledge.network import greedy_move
+        from engines.knowledge.hex.network import greedy_move
         return int(greedy_move(self.game, state, self.network))
 
     # ---- whole boards (a session that sends the board each move) -------------------------------

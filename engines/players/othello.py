@@ -1,7 +1,7 @@
 """The Othello player: every Othello adapter (the TCP engine, the game manager's pipe agent) asks it for moves.
 
 It assembles the game (any size the engine plays, the standard rules or the manager's end-when-stuck
-variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello.py, a
+variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello/__init__.py, a
 table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
@@ -58,7 +58,7 @@ class OthelloSettings:
                                  "search's last clock reading and the reply's way out take tens of ms)")
     seed: int = setting(0, "random seed of the search")
     evaluation: str = setting(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
-                              "(engines/knowledge/othello.py: patterns, the learned one (8x8; strong elsewhere); "
+                              "(engines/knowledge/othello/__init__.py: patterns, the learned one (8x8; strong elsewhere); "
                               "strong, the hand-set one; disc_difference)", choices=EVALUATION_NAMES)
     tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
     stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
@@ -107,7 +107,7 @@ def time_share(settings: OthelloSettings, discs: int, squares: int) -> float:
 
 
 def probcut_path(evaluation: str):
-    """The fitted ProbCut parameters of an Othello evaluation (engines/learn/probcut_fit.py writes them)."""
+    """The fitted ProbCut parameters of an Othello evaluation (engines/learn/othello/probcut_fit.py writes them)."""
     from pathlib import Path
 
     import weights
@@ -184,7 +184,7 @@ class OthelloPlayer:
         if not self.solves:
             return self
         from engines.knowledge.othello import solve_endgame
-        from engines.knowledge.othello_endgame import solve_state
+        from engines.knowledge.othello.endgame import solve_state
         s = game.initial_state()
         while int((game.cells(s) == 0).sum()) > 10 or game.must_pass(s):  # a small endgame, the mover placing
             s = game.play(s, int(game.legal_moves(s)[0]))
@@ -246,8 +246,8 @@ class OthelloPlayer:
         it does not (and for a win/loss/draw solve that finds every move losing: the search then
         picks the move that loses least by its evaluation)."""
         from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
-        from engines.knowledge.othello_endgame import EndgameSolver, SolveDeadlineExceeded, state_bits, stuck_ends
-        from engines.knowledge.othello_patterns import estimate_bits
+        from engines.knowledge.othello.endgame import EndgameSolver, SolveDeadlineExceeded, state_bits, stuck_ends
+        from engines.knowledge.othello.patterns import estimate_bits
         s = self.settings
         budget = s.first_solve_nodes
         guess = 0 if wld else estimate_bits(*state_bits(state))

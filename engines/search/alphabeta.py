@@ -60,7 +60,7 @@ ProbCut (config.probcut rows, off by default): at a node with d plies left whose
 value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
 score, which the ordering computes anyway); when the prediction lies beyond beta (below alpha) by
 more than probcut_t * sigma the node returns beta (alpha) as its bound, and the result is not exact.
-The rows are fitted by regression of deep on shallow values (engines/learn/probcut_fit.py).
+The rows are fitted by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
 
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
 from static scores; the static evaluations made for ordering at deeper nodes are not counted.
@@ -468,7 +468,7 @@ class AlphaBetaConfig:
     # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
     # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
     # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
-    # node returns the window's bound.  Empty: off.  Fitted by engines/learn/probcut_fit.py.
+    # node returns the window's bound.  Empty: off.  Fitted by engines/learn/othello/probcut_fit.py.
     probcut: tuple = ()
     probcut_t: float = 1.5            # ProbCut's margin in standard deviations
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
@@ -747,7 +747,7 @@ class AlphaBeta:
 
 def load_probcut(path) -> tuple:
     """The ProbCut rows (AlphaBetaConfig.probcut) of a JSON file ``{"rows": [[depth, shallow, a, b,
-    sigma], ...], ...}`` as engines/learn/probcut_fit.py writes it; ValueError naming the file and
+    sigma], ...], ...}`` as engines/learn/othello/probcut_fit.py writes it; ValueError naming the file and
     the fault."""
     import json
     from pathlib import Path

@@ -357,7 +357,7 @@ class Rave(TreeSearch):
     search() again on the same state goes on with the same tree.  Deterministic for a fixed seed
     and simulation budget.  Limits: simulations and/or time.
 
-    Knowledge: an engines.knowledge.heavy.HeavyKnowledge (traced playout, experience, ownership,
+    Knowledge: an engines.knowledge.rave_bundle.HeavyKnowledge (traced playout, experience, ownership,
     amaf_exclude) or a plain Knowledge (children only: random playouts, even priors); None gives
     default_knowledge(game).  ``capacity`` is the node pool's size, ``clock`` the time source.
     """

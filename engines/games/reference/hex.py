@@ -1,5 +1,5 @@
-"""Hex in pure Python (no numba, no engine import): the board an adapter keeps (plies-gtp-hex always; the
-stand-ins judge by it), and the rules of the cold start's shallow search (engines/players/coldstart.py).
+"""Hex in pure Python (no numba, no engine import): the board an adapter keeps (the Hex engine always; the
+stand-ins referee by it), and the rules of the cold start's shallow search (engines/players/coldstart.py).
 
 The engine's conventions (engines/games/hex.py): cells row-major, 0 empty, 1 player 0 (joins row 0 to
 row n-1), 2 player 1 (joins column 0 to column n-1); neighbours of (r, c): (r-1,c) (r-1,c+1) (r,c-1)

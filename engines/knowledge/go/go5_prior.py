@@ -3,7 +3,7 @@ a SIG_PRIOR kernel giving the MCTS the same numbers.
 
 prior_knowledge(game, state, weights), for the player to move X:
   the candidates c_1..c_k = K(X) (empty-list order under the "go5" rules), then the pass;
-  gamma_i from engines/knowledge/go_features.py; S = sum of gamma_i in that order; p_i = gamma_i / S;
+  gamma_i from engines/knowledge/go/features.py; S = sum of gamma_i in that order; p_i = gamma_i / S;
   r_i = p_i / max p; sims_f = STRENGTH * r_i; winrate_i = 0.5 + 0.5 * r_i; wins_f = winrate_i * sims_f;
   printed integers sims = round(sims_f), wins = round(wins_f) (half to even, Python's round);
   sorted by the unrounded winrate descending, ties by the move's name ascending by code point
@@ -16,7 +16,7 @@ is not a legal point, uniform if every gamma is 0).  Its params vector (``prior_
 is float64, PRIOR_PARAMS_LEN = 1080 + 65536 numbers:
   params[0 : 1080]            the feature weights, by feature index
   params[1080 : 1080 + 65536] the pattern table: feature index (as a float) of each 3x3 code, -1 none
-(codes as in engines/knowledge/go_weights.py).  A params vector of another length gives uniform
+(codes as in engines/knowledge/go/go5_weights.py).  A params vector of another length gives uniform
 priors.  Given the children K(X) then the pass in empty-list order (``go5_children``), the MCTS's
 "init" use of priors with strength 10 starts each child with 10 r visits and 10 r (0.5 + 0.5 r)
 wins, r = p / max p: the unrounded sims_f and wins_f above.
@@ -26,8 +26,8 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.go import COLUMNS, SIZE, TO_MOVE, candidates
-from engines.knowledge.go_features import MAX_FEATURES, compute_features, gamma_of, gammas
-from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES, GoWeights
+from engines.knowledge.go.features import MAX_FEATURES, compute_features, gamma_of, gammas
+from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES, GoWeights
 
 STRENGTH = 10                      # virtual visits of the best move (PRIOR_KNOWLEDGE_STRENGTH)
 PRIOR_PARAMS_LEN = NUM_FEATURES + PATTERN_CODES

@@ -2,7 +2,7 @@
 (the project's MCTS, PUCT over the network's priors), and the uniformly random player."""
 import numpy as np
 
-from engines.knowledge.network import distribution, greedy_move, policy_knowledge
+from engines.knowledge.hex.network import distribution, greedy_move, policy_knowledge
 from engines.search import make_searcher
 from engines.search.result import Limits
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engines.knowledge.network import distribution, load_network, network_size
+from engines.knowledge.hex.network import distribution, load_network, network_size
 
 
 @dataclass

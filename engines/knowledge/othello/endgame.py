@@ -20,7 +20,7 @@ Layers by number of empty squares n:
                   then its potential mobility, with the table's move first; transposition table.
   n >= ETC_N      enhanced transposition cut-off (a child's table bound may cut before any search).
   n >= DEEP_N     the sort key adds the pattern evaluation of the position after each move (the
-                  shipped weights of engines/knowledge/othello_patterns.py) so that the likely best
+                  shipped weights of engines/knowledge/othello/patterns.py) so that the likely best
                   move is tried first (a third fewer nodes than a shallow mobility search did).
 Stability cut-off: when alpha >= STAB_THRESHOLD[n], the opponent's stable discs (edges from a table of
 all 3^8 edge states, full lines, and discs held in all four directions by stable neighbours) bound
@@ -650,7 +650,7 @@ class SolveDeadlineExceeded(SolveBudgetExceeded):
 def _ordering_evaluation() -> tuple:
     """(score_bits as a function value, the shipped pattern weights): the evaluation the move sort
     uses, loaded once (imported when first asked for: a solve that never sorts by patterns loads none)."""
-    from engines.knowledge import othello_patterns
+    from engines.knowledge.othello import patterns as othello_patterns
     return (K.function_value(othello_patterns.score_bits, SCORE_SIG, "the pattern score kernel"),
             othello_patterns.load_params())
 

@@ -6,7 +6,7 @@ It makes only generic calls to the game; its tree is kept between actual moves (
 import numpy as np
 
 from engines.knowledge.bundle import Network
-from engines.knowledge.network import policy_knowledge
+from engines.knowledge.hex.network import policy_knowledge
 from engines.search import make_searcher
 from engines.search.result import Limits
 
@@ -26,7 +26,7 @@ class PolicyMCTS:
         if rollout == "value":
             if value is None:
                 raise ValueError("rollout='value' needs a value network")
-            from engines.learn.value_net import value_knowledge
+            from engines.learn.hex.value_net import value_knowledge
             knowledge = value_knowledge(network, value)
         else:
             knowledge = policy_knowledge(network)

@@ -42,8 +42,8 @@ from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEA
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
                               _in_atari, _is_eye, _pass, _place, action_of, candidates, playout_traced, point_of,
                               result)
-from engines.knowledge.go_features import MAX_FEATURES, compute_features, gamma_of
-from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
+from engines.knowledge.go.features import MAX_FEATURES, compute_features, gamma_of
+from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
 from engines.rng import below, uniform
 
 # ---- the playout params vector ----------------------------------------------------------------
@@ -81,7 +81,7 @@ _WILD = {"?": "#.OX", "x": "#.O", "o": "#.X", "X": "X", "O": "O", ".": ".", "#":
 
 
 def michi_table() -> np.ndarray:
-    """float64[65536]: 1.0 for the codes (engines.knowledge.go_weights.pattern_code) of michi's
+    """float64[65536]: 1.0 for the codes (engines.knowledge.go.go5_weights.pattern_code) of michi's
     patterns in any symmetry and either colour, else 0.0."""
     table = np.zeros(PATTERN_CODES)
     for rows in MICHI_PATTERNS:

@@ -12,7 +12,7 @@ indices, added in five phases:
   (c) FE_DIST_PREV_OWN_0 on the point of the second-last move (its stone has been captured), else
       FE_DIST_PREV_OWN_d for 2 <= d <= 9, when the second-last move was a stone;
   (d) FE_LINE_1 / 2 / 3 for line = min(row, col, n+1-row, n+1-col) (rows and columns from 1) = 1, 2, >= 3;
-  (e) the class of the 3x3 neighbourhood, when the pattern table has one (engines/knowledge/go_weights.py).
+  (e) the class of the 3x3 neighbourhood, when the pattern table has one (engines/knowledge/go/go5_weights.py).
 The pass gets FE_PASS_NEW (no move yet, or the last move was a stone) or FE_PASS_CONSECUTIVE (the
 last move was a pass).  FE_SELF_ATARI is never set.  A feature added twice is kept once, at its
 first place.  gamma(move) = 1.0 * w[f1] * w[f2] * ..., multiplied in that order.
@@ -31,7 +31,7 @@ from engines.errors import IllegalMove
 from engines import kernels as K
 from engines.games.go import (A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, KO, LAST, LAST2, NMOVES, OK, PSIZE,
                               SIZE, STRIDE, TO_MOVE, _check, candidates)
-from engines.knowledge.go_weights import (FE_ATARI_KO, FE_ATARI_OTHER, FE_CAPTURE, FE_DIST_PREV_2,
+from engines.knowledge.go.go5_weights import (FE_ATARI_KO, FE_ATARI_OTHER, FE_CAPTURE, FE_DIST_PREV_2,
                                           FE_DIST_PREV_OWN_0, FE_DIST_PREV_OWN_2, FE_LINE_1, FE_PASS_CONSECUTIVE,
                                           FE_PASS_NEW, NUM_FEATURES, PATTERN_CODES, GoWeights)
 
@@ -203,7 +203,7 @@ def _check_args(game, state, weights=None):
     if state.dtype != np.int64 or state.shape != expected or int(state[SIZE]) != game.size:
         raise ValueError(f"state must be an int64 array of shape {expected} of {game!r}")
     if weights is not None and not isinstance(weights, GoWeights):
-        raise ValueError(f"weights must be a GoWeights (engines.knowledge.go_weights.load_weights), got {weights!r}")
+        raise ValueError(f"weights must be a GoWeights (engines.knowledge.go.go5_weights.load_weights), got {weights!r}")
     return np.ascontiguousarray(state)
 
 

@@ -12,7 +12,7 @@ resumes at its first missing shard and two processes with different seeds fill o
 games depend only on the seed and the shard's number (``teacher_shard``), so they are the same
 whether played here, in ``workers`` processes, or as Ray tasks on the cluster at ``ray_address``.
 
-Fitting.  ANET (engines/learn/anet.py: policy logits and the value head) on the cases of every
+Fitting.  ANET (engines/learn/hex/anet.py: policy logits and the value head) on the cases of every
 shard of one board size, each case also turned by 180 degrees (Hex's symmetry); the games of every
 tenth shard are held out.  After each epoch the held-out policy loss, value loss and the share of
 positions where the network's best move is the teacher's most visited are recorded.  The policy and
@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from engines.learn.state_manager import HexStateManager
+from engines.learn.hex.state_manager import HexStateManager
 from engines.search.result import Limits
 
 SHARD = "teacher-{size}x{size}-s{seed}-{shard:04d}.npz"
@@ -96,7 +96,7 @@ def _teacher_shard(job: tuple) -> dict:
 def _played(jobs: list[tuple], workers: int, ray_address: str):
     """teacher_shard of each job, as each is done: here, in worker processes, or as Ray tasks."""
     if ray_address:
-        from engines.learn.selfplay import connect_ray
+        from engines.learn.hex.selfplay import connect_ray
         ray = connect_ray(ray_address)
         remote = ray.remote(num_cpus=1)(teacher_shard)
         pending = [remote.remote(*job) for job in jobs]
@@ -201,12 +201,12 @@ def held_out_figures(anet, cases: dict) -> dict:
 def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size: int = 256,
         learning_rate: float = 1e-3, seed: int = 1, conv: tuple[int, int] | None = None, progress=None) -> dict:
     """Fit ANET (policy and value heads) on the teacher shards of folder, or with conv = (channels,
-    layers) a Hex CNN (engines/learn/hex_cnn.py, policy only); write the policy and the value of
+    layers) a Hex CNN (engines/learn/hex/cnn.py, policy only); write the policy and the value of
     their best epochs to out (ONNX and sidecar) after every epoch, so that a fit stopped early
     leaves its best network so far (the sidecar says after how many epochs); return the figures of
     every epoch."""
-    from engines.learn.anet import ANET
-    from engines.learn.hex_cnn import HexCNN
+    from engines.learn.hex.anet import ANET
+    from engines.learn.hex.cnn import HexCNN
     from engines.learn.network_file import save_network
     manager = HexStateManager(size)
     train, held, settings = read_shards(folder, size)
@@ -220,7 +220,7 @@ def fit(folder, size: int, out, hidden=(256, 256), epochs: int = 20, batch_size:
     rng = np.random.default_rng(seed)
     history, policy, value = [], None, None
     started = time.perf_counter()
-    how = ("supervised on the teacher's games (engines/learn/hex_teacher.py): the root visit distribution of "
+    how = ("supervised on the teacher's games (engines/learn/hex/teacher.py): the root visit distribution of "
            "RAVE with all the Hex knowledge as the policy target, the game's result as the value target (an "
            "MLP's; a CNN is a policy alone)")
     teacher = {"search": "rave:all", "simulations": sorted({s["simulations"] for s in settings}),

@@ -25,9 +25,10 @@ import numpy as np
 import weights
 from engines.errors import NetworkError  # noqa: F401 - raised here; in engines.errors so a caller can
 from engines.games.hex import MAX_SIZE, MIN_SIZE  # catch it without importing (compiling) the engine
-from engines.knowledge import hexconv, mlp
+from engines.knowledge import mlp
+from engines.knowledge.hex import conv as hexconv
 from engines.knowledge.bundle import NETWORK_PRIOR, Knowledge, Network
-from engines.knowledge.hexconv import ConvNetwork
+from engines.knowledge.hex.conv import ConvNetwork
 
 ONNX_ACTIVATIONS = {"sigmoid": "Sigmoid", "tanh": "Tanh", "relu": "Relu"}  # linear: no node
 
@@ -222,7 +223,7 @@ def policy_knowledge(network: Network) -> Knowledge:
 
 
 def logits(network: Network | ConvNetwork, x: np.ndarray) -> np.ndarray:
-    """The compiled forward pass (engines/knowledge/mlp.py or hexconv.py) on one flat input.  Called
+    """The compiled forward pass (engines/knowledge/mlp.py or hex/conv.py) on one flat input.  Called
     per move, so it runs the network's own arrays: packing it (hexconv.pack_policy, the searches'
     one vector) would copy every parameter each time."""
     x = np.ascontiguousarray(x, dtype=np.float32)

@@ -1,7 +1,7 @@
 """Fit ProbCut's parameters (AlphaBetaConfig.probcut) for an Othello evaluation: regression of deep
 search values on shallow ones over seeded, varied mid-game positions.
 
-    python -m engines.learn.probcut_fit [--evaluation strong] [--positions 150] [--max-depth 8] [--seed 1]
+    python -m engines.learn.othello.probcut_fit [--evaluation strong] [--positions 150] [--max-depth 8] [--seed 1]
                                         [--out weights/othello/probcut_<evaluation>.json]
 
 For each depth d in 2..max_depth the shallow value has the same parity as d (Othello's odd/even
@@ -87,7 +87,7 @@ def fit(evaluation: str = "strong", count: int = 150, max_depth: int = 8, seed: 
         "quality": quality,
         "made": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "cpu_seconds": round(time.process_time() - started, 1),
-        "command": "python -m engines.learn.probcut_fit " + " ".join(sys.argv[1:]),
+        "command": "python -m engines.learn.othello.probcut_fit " + " ".join(sys.argv[1:]),
     }
 
 

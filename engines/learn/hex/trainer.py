@@ -22,9 +22,9 @@ import time
 import numpy as np
 
 from engines.learn.network_file import save_network
-from engines.learn.replay import ReplayBuffer
-from engines.learn.selfplay import SelfPlay, episode_seed
-from engines.learn.state_manager import HexStateManager
+from engines.learn.hex.replay import ReplayBuffer
+from engines.learn.hex.selfplay import SelfPlay, episode_seed
+from engines.learn.hex.state_manager import HexStateManager
 
 
 def last_saved(out_dir) -> tuple[pathlib.Path, int] | None:
@@ -42,7 +42,7 @@ def last_saved(out_dir) -> tuple[pathlib.Path, int] | None:
 
 class Trainer:
     def __init__(self, cfg, out_dir, stream=None, init_from=None, start: int = 0):
-        from engines.learn.anet import ANET  # PyTorch: the train extra
+        from engines.learn.hex.anet import ANET  # PyTorch: the train extra
         self.cfg = cfg
         self.out = pathlib.Path(out_dir)
         self.stream = stream or sys.stdout

@@ -2,11 +2,11 @@
 move patterns in the game of Go").
 
 Model.  The generalized Bradley-Terry model with teams: in every position of a game record, every
-legal candidate of the player to move (each legal point and the pass: engines/knowledge/go_features.py
+legal candidate of the player to move (each legal point and the pass: engines/knowledge/go/features.py
 compute_features) is a team whose members are its features; its strength is the product of their
 gammas; the played move wins the competition with probability strength / sum of the strengths.
 
-Feature set.  Exactly the Go5 one (engines/knowledge/go_weights.py): the 26 basic features and 1054
+Feature set.  Exactly the Go5 one (engines/knowledge/go/go5_weights.py): the 26 basic features and 1054
 3x3 pattern classes.  The classes are ours (``pattern_keys``): first EVERY canonical class of a
 neighbourhood that can occur on a board of size 2..19 (570 classes: the off-board cells '#' are
 at most one edge row and one edge column), sorted, then the smallest other canonical keys, which
@@ -29,7 +29,7 @@ teams there), and a = ``prior`` virtual wins and a virtual losses against an opp
 each one the log-likelihood per position (training and held-out) and the held-out top-1 rate are
 recorded (ties in the top strength share the hit: a uniform policy scores 1/candidates).
 
-    python -m engines.learn.go_mm --games games/go9 --out weights/go/mm9.txt [--plot weights/go/mm9.png]
+    python -m engines.learn.go.mm --games games/go9 --out weights/go/mm9.txt [--plot weights/go/mm9.png]
 """
 import argparse
 import datetime
@@ -45,10 +45,10 @@ import numpy as np
 from sgfmill import sgf
 
 from engines.games.go import Go
-from engines.knowledge.go_features import MAX_FEATURES, compute_features
-from engines.knowledge.go_weights import (BASIC_NAMES, NUM_BASIC, NUM_FEATURES, NUM_PATTERNS, PATTERN_ALPHABET,
+from engines.knowledge.go.features import MAX_FEATURES, compute_features
+from engines.knowledge.go.go5_weights import (BASIC_NAMES, NUM_BASIC, NUM_FEATURES, NUM_PATTERNS, PATTERN_ALPHABET,
                                           GoWeights, canonical, parse_weights)
-from engines.learn.go_games import action_of_sgf_point, game_info
+from engines.learn.go.games import action_of_sgf_point, game_info
 
 DUMMY = NUM_FEATURES  # the padding feature: gamma 1, never updated
 # feature groups (ranges of indices): no team holds two features of one group
@@ -413,17 +413,17 @@ def train(game_dirs, out, iterations: int = 30, prior: float = 1.0, holdout_ever
     ones = np.ones(NUM_FEATURES)
     sidecar = {
         "file": out.name,
-        "format": "engines/knowledge/go_weights.py: <index> <gamma> <key>, 26 basic features + 1054 3x3 pattern "
+        "format": "engines/knowledge/go/go5_weights.py: <index> <gamma> <key>, 26 basic features + 1054 3x3 pattern "
                   "classes (every class a board can show, then unused fillers at 1)",
         "how": f"Coulom (2007) minorization-maximization for the generalized Bradley-Terry model with teams "
-               f"(engines/learn/go_mm.py): each candidate's team = its compute_features features, the played move "
+               f"(engines/learn/go/mm.py): each candidate's team = its compute_features features, the played move "
                f"wins against every legal candidate and the pass; prior {prior:g} virtual win and {prior:g} virtual "
                f"loss against gamma 1; {len(result.history)} iterations over {len(GROUPS)} feature groups",
         "from": {
             "games": len(train_paths), "positions": c.count, "candidates": int(len(c.feats)),
             "heldout_games": len(held_paths), "heldout_positions": h.count if h else 0,
             "sizes": {str(k): v for k, v in sorted(gen["sizes"].items())},
-            "generator": "self-play records of engines/learn/go_games.py (GNU Go: python -m standins.gnugo_games, "
+            "generator": "self-play records of engines/learn/go/games.py (GNU Go: python -m standins.gnugo_games, "
                          "--chinese-rules, seeded, 0..4 random opening moves, which are not fitted)",
             "generators": gen["generators"],
             "records": sorted({str(Path(d)) for d in game_dirs}),
@@ -460,7 +460,7 @@ def evaluate(weights: GoWeights, paths) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines.learn.go_mm", description=__doc__.split("\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m engines.learn.go.mm", description=__doc__.split("\n")[0],
                                      epilog="exit status: 0 done, 2 bad arguments, 3 no records / unwritable output")
     parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
     parser.add_argument("--out", required=True, help="the weights file to write (sidecar: same name, .json)")

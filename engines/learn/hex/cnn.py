@@ -1,10 +1,10 @@
-"""The Hex policy CNN in PyTorch (the `train` extra): the network of engines/knowledge/hexconv.py
+"""The Hex policy CNN in PyTorch (the `train` extra): the network of engines/knowledge/hex/conv.py
 (framed board, hex convolutions, one-channel head), trained on the same flat observations as ANET
 and handed out as a hexconv.ConvNetwork for the compiled forward pass and the network files.
 """
 import numpy as np
 
-from engines.knowledge import hexconv
+from engines.knowledge.hex import conv as hexconv
 
 try:
     import torch

@@ -1,6 +1,6 @@
-"""Trains the Othello pattern evaluation (engines/knowledge/othello_patterns.py) from self-play.
+"""Trains the Othello pattern evaluation (engines/knowledge/othello/patterns.py) from self-play.
 
-python -m engines.learn.othello_train [--out DIR] [--games N] ...   (make train-othello: the shipped recipe)
+python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-othello: the shipped recipe)
 
 1. games     self-play with randomised openings (the first 0..--random-opening moves uniform) and
              random moves (--epsilon) among one-ply choices of the strong evaluation (and, when a
@@ -8,7 +8,7 @@ python -m engines.learn.othello_train [--out DIR] [--games N] ...   (make train-
              side to move can place is kept (de-duplicated).  A tenth of the games is held out.
 2. labels    phase by phase from the end backwards (phase k = empties 4k..4k+3):
                empties <= --exact: the exact final disc difference (the project's endgame solver:
-               engines.knowledge.othello_endgame, else engines.knowledge.othello.solve_endgame);
+               engines.knowledge.othello.endgame, else engines.knowledge.othello.solve_endgame);
                above: the value of a --depth ply alpha-beta search whose leaves are valued by the
                weights already fitted for the later phases (leaves of phase k lie in phase k-1).
 3. fit       after labelling phase k, its weights by ridge least squares (conjugate gradient on the
@@ -30,7 +30,7 @@ import numpy as np
 
 from engines.bits import lowest_bit_index, popcount
 from engines.games.othello import bb_flips, bb_moves
-from engines.knowledge import othello_patterns as OP
+from engines.knowledge.othello import patterns as OP
 from engines.knowledge.othello import evaluate_strong
 from engines.rng import below, make_rng, uniform
 
@@ -231,10 +231,10 @@ def exact_labels(Ps, Os, solver=None, progress=None):
 
 
 def _default_solver():
-    """The project's exact solver: engines.knowledge.othello_endgame's EndgameSolver (one table kept
+    """The project's exact solver: engines.knowledge.othello.endgame's EndgameSolver (one table kept
     across solves) when present, else engines.knowledge.othello.solve_endgame."""
     try:
-        from engines.knowledge.othello_endgame import EndgameSolver
+        from engines.knowledge.othello.endgame import EndgameSolver
     except ImportError:  # pragma: no cover - the older solver
         EndgameSolver = None
     if EndgameSolver is not None:
@@ -446,7 +446,7 @@ def run(args) -> dict:
     save_state()
     _plot(out / "loss.png", history)
     sidecar = {
-        "how": ("engines/learn/othello_train.py: ridge least squares (conjugate gradient, numpy) per phase, "
+        "how": ("engines/learn/othello/train.py: ridge least squares (conjugate gradient, numpy) per phase, "
                 f"labels from the end backwards: exact solves up to {args.exact} empties, then depth-{args.depth} "
                 "alpha-beta with the weights of the later phases"),
         "from": (f"{args.games} self-play games (seed {args.seed}; the first 0..{args.random_opening} moves random, "
@@ -489,7 +489,7 @@ def _plot(path, history):
 
 
 def parser():
-    p = argparse.ArgumentParser(prog="python -m engines.learn.othello_train", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m engines.learn.othello.train", description=__doc__.splitlines()[0])
     p.add_argument("--out", default="runs/othello_patterns", help="checkpoint folder (resumes from it)")
     p.add_argument("--weights-out", default=str(OP.SHIPPED), help="the weights file to write ('' for none)")
     p.add_argument("--games", type=int, default=6000, help="self-play games")

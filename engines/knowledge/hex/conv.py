@@ -9,7 +9,7 @@ is a hex convolution: a cell and its six neighbours (TAPS; a 3 x 3 kernel withou
 (+1, +1) corners, which are not neighbours on the Hex grid), zero beyond the grid; the hidden
 layers have ``channels`` channels and ReLU, the last layer one channel whose values on the board's
 cells are the n*n logits.  The weights of a network fit every board size; a network file still
-says the size it was taught on (engines/knowledge/network.py checks it).
+says the size it was taught on (engines/knowledge/hex/network.py checks it).
 
 Representation: ``params`` (float32) holds, layer by layer, the weights W (7 taps x inputs x
 outputs, row-major) then the bias b.  A packed network (``pack``, for a kernel's one float64 params

@@ -1,20 +1,20 @@
 """Othello knowledge: the evaluations registered for alpha-beta and MCTS, and the exact endgame solve.
 
 The kernels live below this module, which only registers and re-exports them: the hand-written
-evaluations in engines/knowledge/othello_evaluation.py, the learned patterns in othello_patterns.py,
-the solver in othello_endgame.py.
+evaluations in engines/knowledge/othello/evaluation.py, the learned patterns in othello/patterns.py,
+the solver in othello/endgame.py.
 
 Registered evaluations (``engines.knowledge.registry.knowledge_for(game, name)``):
   "strong" (default)   evaluate_strong with STRONG_WEIGHTS, and value_strong as the value function
   "disc_difference"    evaluate_disc_difference (mover's discs minus the opponent's), no value function
-  "patterns"           the learned pattern evaluation of engines/knowledge/othello_patterns.py and its
+  "patterns"           the learned pattern evaluation of engines/knowledge/othello/patterns.py and its
                        value_patterns (8x8 bitboards; other sizes get "strong")
 """
 import time
 
-from engines.knowledge.othello_endgame import (Solve, SolveBudgetExceeded, SolveDeadlineExceeded,  # noqa: F401
+from engines.knowledge.othello.endgame import (Solve, SolveBudgetExceeded, SolveDeadlineExceeded,  # noqa: F401
                                                solve_state)
-from engines.knowledge.othello_evaluation import (STRONG_WEIGHTS, VALUE_SCALE, W_CORNERS, W_DISCS,  # noqa: F401
+from engines.knowledge.othello.evaluation import (STRONG_WEIGHTS, VALUE_SCALE, W_CORNERS, W_DISCS,  # noqa: F401
                                                   W_MOBILITY, W_PARITY, W_STABILITY, W_XSQUARES,
                                                   evaluate_disc_difference, evaluate_strong, stable_discs,
                                                   value_strong)
@@ -38,11 +38,11 @@ def _disc_difference(game):
 
 
 def _patterns(game):
-    """The learned pattern evaluation (engines/knowledge/othello_patterns.py, weights/othello/patterns.npz)
+    """The learned pattern evaluation (engines/knowledge/othello/patterns.py, weights/othello/patterns.npz)
     on 8x8 bitboards; other sizes and the mailbox keep the strong evaluation."""
     if game.size != 8 or getattr(game, "impl", "bitboard") != "bitboard":
         return _strong(game)
-    from engines.knowledge import othello_patterns
+    from engines.knowledge.othello import patterns as othello_patterns
     return othello_patterns.knowledge()
 
 
@@ -52,13 +52,13 @@ EVALUATIONS = {"strong": _strong, "disc_difference": _disc_difference,
 
 def warm_up(game):
     """Compile the pattern evaluation's kernels (they need no weights file)."""
-    from engines.knowledge import othello_patterns
+    from engines.knowledge.othello import patterns as othello_patterns
     othello_patterns.warm_up()
 
 
 # ==== exact endgame solver (8x8 bitboards) ========================================================
 # The solver itself (PVS with a transposition table, fastest-first and parity ordering, stability
-# cut-offs, special code for the last four empties) is engines/knowledge/othello_endgame.py; Solve,
+# cut-offs, special code for the last four empties) is engines/knowledge/othello/endgame.py; Solve,
 # SolveBudgetExceeded and SolveDeadlineExceeded are re-exported from there.
 
 def solve_endgame(state, node_budget: int = 1 << 62, *, deadline: float | None = None,

@@ -2,11 +2,11 @@
 
 A depth-first AND/OR search (negamax on booleans) over engines/games/hex.py states, compiled with
 numba.  At each node: a transposition table keyed by the state's Zobrist key (side to move
-included); the analysis of engines/knowledge/hex_patterns.py (``analyse``): fill-in of dead and
+included); the analysis of engines/knowledge/hex/patterns.py (``analyse``): fill-in of dead and
 captured cells, the mover's dominated cells dropped, and virtual connections as cut-offs (the mover
 connected: a win; the opponent connected: a loss, without a search); an immediate win first; then
 the remaining moves ordered by the connection distance after the move (the opponent's minus the
-mover's, engines/knowledge/hex.py), best first, central cells first among equals.
+mover's, engines/knowledge/hex/__init__.py), best first, central cells first among equals.
 
 Representation.  The table is two arrays of 2**bits slots: keys (int64) and values (int8: 0 empty,
 1 the mover loses, 2 the mover wins), replaced always.  stats int64[4]: nodes searched, the node
@@ -22,8 +22,8 @@ from numba import types
 
 from engines import kernels as K
 from engines.games.hex import HASH, SIZE, TO_MOVE, WINNER, apply
-from engines.knowledge.hex_distance import distance
-from engines.knowledge.hex_patterns import F_INFERIOR, F_VC, MOVER_CONNECTED, OPPONENT_CONNECTED, analyse
+from engines.knowledge.hex.distance import distance
+from engines.knowledge.hex.patterns import F_INFERIOR, F_VC, MOVER_CONNECTED, OPPONENT_CONNECTED, analyse
 from engines.validate import check_int
 
 S_NODES, S_BUDGET, S_ABORTED, S_HITS, S_FLAGS = 0, 1, 2, 3, 4

@@ -1,10 +1,10 @@
 """Hex knowledge: a connection-distance evaluation for alpha-beta and a value function for MCTS
-(the kernels: engines/knowledge/hex_distance.py, re-exported here), the search knowledge and the
+(the kernels: engines/knowledge/hex/distance.py, re-exported here), the search knowledge and the
 networks' prior experience, and their registration.
 
 Registered evaluations (``engines.knowledge.registry.knowledge_for(game, name)``):
   "distance" (default)   evaluate_distance, and value_distance as the value function
-The search knowledge of issue 20 (engines/knowledge/hex_patterns.py: bridge playouts, inferior
+The search knowledge of issue 20 (engines/knowledge/hex/patterns.py: bridge playouts, inferior
 cells, virtual connections) comes as ``hex_knowledge(game, patterns=, inferior=, connections=)``: the
 distance bundle plus a playout and a children kernel; ``heavy_knowledge(game, ...)`` the same pieces
 for the RAVE search (traced playouts); ``warm_up`` compiles them.
@@ -14,8 +14,9 @@ import numpy as np
 
 from engines import kernels as K
 from engines.games.hex import SIZE, observe
-from engines.knowledge import hexconv, mlp
-from engines.knowledge.hex_distance import (DEFAULT_WEIGHTS, VALUE_SCALE, WIN_SCORE, distance,  # noqa: F401
+from engines.knowledge import mlp
+from engines.knowledge.hex import conv as hexconv
+from engines.knowledge.hex.distance import (DEFAULT_WEIGHTS, VALUE_SCALE, WIN_SCORE, distance,  # noqa: F401
                                             evaluate_distance, value_distance)
 
 
@@ -36,7 +37,7 @@ def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connection
     """The distance bundle plus the chosen search knowledge of hex_patterns: bridge-answering
     playouts (patterns), dead/captured/dominated cells kept out of the tree (inferior), and virtual
     connections that cut a decided node's children and end its playouts at once (connections)."""
-    from engines.knowledge import hex_patterns as HP
+    from engines.knowledge.hex import patterns as HP
     from engines.knowledge.bundle import Knowledge
     return Knowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
                      playout=HP.playout_kernel(patterns, connections),
@@ -57,7 +58,7 @@ NET_COST = 100.0
 def network_experience_params(network, visits: float = NET_VISITS, low: float = NET_LOW,
                               high: float = NET_HIGH) -> np.ndarray:
     """network_experience's params for a policy network: an MLP (engines.knowledge.bundle.Network)
-    or a CNN (engines.knowledge.hexconv.ConvNetwork)."""
+    or a CNN (engines.knowledge.hex.conv.ConvNetwork)."""
     return np.concatenate([np.array([visits, low, high]), hexconv.pack_policy(network)])
 
 
@@ -110,8 +111,8 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
     network_options: visits, low, high), given when a node has ``after`` real visits (0: when its
     children are made)."""
     from engines.games.hex import SIZE
-    from engines.knowledge import hex_patterns as HP
-    from engines.knowledge.heavy import HeavyKnowledge
+    from engines.knowledge.hex import patterns as HP
+    from engines.knowledge.rave_bundle import HeavyKnowledge
     n = int(game.initial_state()[SIZE])
     return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
                           children=HP.children_kernel(inferior, connections),
@@ -126,8 +127,8 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
 
 def warm_up(game):
     """Compile the kernels of hex_patterns (and the solver's) on a small position of game."""
-    from engines.knowledge import hex_patterns as HP
-    from engines.knowledge import hex_solver
+    from engines.knowledge.hex import patterns as HP
+    from engines.knowledge.hex import solver as hex_solver
     from engines.knowledge.bundle import Network
     from engines.rng import make_rng
     state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
@@ -145,7 +146,7 @@ def warm_up(game):
     network_experience(state, out, n, visits, wins, network_experience_params(tiny))
     tiny_cnn = hexconv.ConvNetwork(np.zeros(hexconv.param_count(2, 1), np.float32), 2, 1, game.size)
     network_experience(state, out, n, visits, wins, network_experience_params(tiny_cnn))
-    from engines.knowledge.network import logits  # the greedy moves' forward passes, called from Python
+    from engines.knowledge.hex.network import logits  # the greedy moves' forward passes, called from Python
     for network in (tiny, tiny_cnn):
         logits(network, game.observation(state).reshape(-1))
         K.function_value(network.policy_kernel(), K.SIG_POLICY, "policy")  # as MCTS takes a policy network

@@ -25,9 +25,9 @@ in float64 (the kernel, the Python model and the 8 symmetric boards then agree t
 The score is the predicted final disc difference for the mover (discs), clamped to +-(WIN_SCORE - 1);
 final positions score final_score(d) as every Othello evaluation does.  value_patterns (MCTS without
 rollouts) is its logistic from black's view (VALUE_SCALE discs).  Other sizes and the mailbox
-layout are valued by evaluate_strong (engines/knowledge/othello_evaluation.py) with its default weights.
+layout are valued by evaluate_strong (engines/knowledge/othello/evaluation.py) with its default weights.
 
-Weights files (weights/othello/patterns.npz + patterns.json, written by engines/learn/othello_train.py):
+Weights files (weights/othello/patterns.npz + patterns.json, written by engines/learn/othello/train.py):
 the npz holds "weights" (float32, (N_PHASES, PHASE_STRIDE)) and "layout" (the text LAYOUT_ID); the
 JSON sidecar says how, from what and when the weights were made.  ``load_params`` refuses anything
 else with a ValueError naming the file and the fault.
@@ -42,7 +42,7 @@ from engines import kernels as K
 from engines.bits import popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE, WHITE_BB,
                                    bb_flips, bb_moves, result)
-from engines.knowledge.othello_evaluation import evaluate_strong
+from engines.knowledge.othello.evaluation import evaluate_strong
 from engines.knowledge.scores import WIN_SCORE, final_score
 
 LAYOUT_ID = "othello-patterns-v1: edge2x corner3x3 corner2x5 row2 row3 row4 diag8..4; 6 scalars; 15 phases/4 empties"

@@ -10,7 +10,7 @@ Registered evaluations (``engines.knowledge.registry.knowledge_for(game, name)``
 The RAVE search's knowledge (``heavy_knowledge(game, weights=None, playout="heavy")``, found by
 engines/search/rave.py as this module's ``heavy_knowledge``): the score evaluation plus the heavy
 playout, the michi-style tree priors (with GoWeights gammas when weights are given or shipped in
-weights/go/) and the ownership kernel of engines/knowledge/go_playout.py.
+weights/go/) and the ownership kernel of engines/knowledge/go/rave_knowledge.py.
 """
 import numba as nb
 import numpy as np
@@ -63,7 +63,7 @@ EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 # ==== the RAVE search's knowledge =================================================================
 
 PLAYOUTS = ("heavy", "plain")
-# the heavy playout's probabilities (engines/knowledge/go_playout.py P_*)
+# the heavy playout's probabilities (engines/knowledge/go/rave_knowledge.py P_*)
 PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0,
                     "twolib": 0.9, "nakade": 0.9}
 # the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
@@ -94,7 +94,7 @@ def shipped_weights_path():
 
 def playout_params(**changes) -> np.ndarray:
     """The heavy playout's params vector (PLAYOUT_DEFAULTS with changes, then michi's 3x3 table)."""
-    from engines.knowledge import go_playout as gp
+    from engines.knowledge.go import rave_knowledge as gp
     values = dict(PLAYOUT_DEFAULTS)
     for key, v in changes.items():
         if key not in values:
@@ -111,8 +111,8 @@ def playout_params(**changes) -> np.ndarray:
 def experience_params(weights=None, **changes) -> np.ndarray:
     """The tree priors' params vector (EXPERIENCE_DEFAULTS with changes, michi's 3x3 table, then
     the GoWeights' feature weights and pattern table when weights is given)."""
-    from engines.knowledge import go_playout as gp
-    from engines.knowledge.go_weights import GoWeights
+    from engines.knowledge.go import rave_knowledge as gp
+    from engines.knowledge.go.go5_weights import GoWeights
     values = dict(EXPERIENCE_DEFAULTS)
     for key, v in changes.items():
         if key not in values:
@@ -135,7 +135,7 @@ _MICHI = []
 
 def _michi():
     if not _MICHI:
-        from engines.knowledge.go_playout import michi_table
+        from engines.knowledge.go.rave_knowledge import michi_table
         _MICHI.append(michi_table())
     return _MICHI[0]
 
@@ -147,10 +147,10 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
     change (PLAYOUT_DEFAULTS, EXPERIENCE_DEFAULTS; on boards of LARGE_BOARD and larger, from
     LARGE_BOARD_PRIORS on)."""
     from engines.games.go import SIZE
-    from engines.knowledge import go_playout as gp
-    from engines.knowledge.go_prior import go5_children
-    from engines.knowledge.go_weights import load_weights
-    from engines.knowledge.heavy import HeavyKnowledge
+    from engines.knowledge.go import rave_knowledge as gp
+    from engines.knowledge.go.go5_prior import go5_children
+    from engines.knowledge.go.go5_weights import load_weights
+    from engines.knowledge.rave_bundle import HeavyKnowledge
     from engines.validate import check_choice
     check_choice("playout", playout, PLAYOUTS)
     if weights is None:
@@ -170,10 +170,10 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
 
 
 def warm_up(game):
-    """Compile the move-feature kernels (engines/knowledge/go_features.py, go_prior.py) on game."""
-    from engines.knowledge.go_features import candidate_gammas, compute_features
-    from engines.knowledge.go_prior import PRIOR_PARAMS_LEN, go5_children, go5_prior
-    from engines.knowledge.go_weights import NUM_FEATURES, PATTERN_CODES
+    """Compile the move-feature kernels (engines/knowledge/go/features.py, go/go5_prior.py) on game."""
+    from engines.knowledge.go.features import candidate_gammas, compute_features
+    from engines.knowledge.go.go5_prior import PRIOR_PARAMS_LEN, go5_children, go5_prior
+    from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES
     state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
     na = game.num_actions
     actions = np.empty(na, dtype=np.int32)
@@ -185,8 +185,8 @@ def warm_up(game):
     candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
     k = go5_children(state, actions)
     go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))
-    # the RAVE search's kernels (engines/knowledge/go_playout.py), one call each
-    from engines.knowledge import go_playout as gp
+    # the RAVE search's kernels (engines/knowledge/go/rave_knowledge.py), one call each
+    from engines.knowledge.go import rave_knowledge as gp
     from engines.rng import make_rng
     visits = np.empty(na, dtype=np.float64)
     wins = np.empty(na, dtype=np.float64)
@@ -196,6 +196,6 @@ def warm_up(game):
         s = state.copy()
         kernel(s, make_rng(0), trace, playout_params())
         gp.go_ownership(s, np.zeros(na - 1))
-    # the dead-stone estimate from seeded playouts (engines/knowledge/go_ownership.py)
-    from engines.knowledge.go_ownership import ownership
+    # the dead-stone estimate from seeded playouts (engines/knowledge/go/ownership.py)
+    from engines.knowledge.go.ownership import ownership
     ownership(state, 2)

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engines.learn.replay import Case
-from engines.learn.search import PolicyMCTS
-from engines.learn.state_manager import HexStateManager
+from engines.learn.hex.replay import Case
+from engines.learn.hex.anet_mcts import PolicyMCTS
+from engines.learn.hex.state_manager import HexStateManager
 
 PROJECT = pathlib.Path(__file__).resolve().parents[2]
 RAY_TIMEOUT = 10.0   # seconds to reach a Ray cluster's head before giving up (Ray itself waits minutes)

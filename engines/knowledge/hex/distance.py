@@ -5,7 +5,7 @@ shortest path over the board where its own stones cost 0, empty cells 1 and the 
 are walls (a 0-1 breadth-first search).  Player 0 joins row 0 to row n-1, player 1 column 0 to
 column n-1 (layout and neighbours: engines/games/hex.py).  The parameters of evaluate_distance /
 value_distance are one float64 vector (VALUE_SCALE below).  This module imports no other knowledge:
-the solver (hex_solver.py) and Hex's registered knowledge (hex.py) build on it.
+the solver (hex/solver.py) and Hex's registered knowledge (hex.py) build on it.
 """
 import numba as nb
 import numpy as np
