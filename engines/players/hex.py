@@ -63,7 +63,8 @@ class HexSettings:
                                        f"{DEFAULT_SECONDS:g}, or no time limit when simulations is set; 0: no time "
                                        "limit, then simulations is needed)", kind=float)
     simulations: int | None = setting(None, "MCTS simulations a move, at most (none: the time alone)", kind=int)
-    margin: float = setting(0.05, "seconds of a move's time kept for the reply (at most a fifth of it)")
+    margin: float = setting(0.1, "seconds of a move's time kept for the reply (at most a fifth of it; on a busy "
+                                 "machine the last clock reading and the reply's way out take tens of ms)")
     network: str = setting("auto", "policy network: 'shipped' (weights/hex/hex<n>.onnx), an ONNX file, 'none', or "
                                    "'auto': shipped for greedy, none for search (its own playouts)")
     network_use: str = setting("rollout", "how the search uses a network: its rollouts, its priors (PUCT) or both",
