@@ -15,37 +15,26 @@ fixed_handicap, gogui-analyze_commands (a win-rate/visits heat map, the principa
 ownership as gogui-gfx, the dead stones, the score), lz-analyze and lz-genmove_analyze.  Ids are
 echoed (``=5 D4``); errors are ``? message`` and leave the board as it was.
 
-Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko
-by default (the rule of computer Go servers such as CGOS: genmove never recreates an earlier board,
-so it never extends a repetition cycle), simple ko with ``--rules standard``.  ``play`` accepts a
-controller's move that only superko forbids (its rules may have none, as KataGo tolerates it); the
-board it makes is then one our moves never repeat.  ``play`` may give either colour at any time
-(setup by play): the other colour moves next.  After two passes the game may go on (a controller's
-cleanup phase).  The engine resigns when its win rate stays below ``resign_threshold`` for
-``resign_moves`` of its moves in a row (``--no-resign`` for course and tournament use); it passes
-when the opponent has passed and counting the board (dead stones removed) wins.
+Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko by
+default (as on CGOS: genmove never recreates an earlier board, so it never extends a repetition
+cycle), simple ko with ``--rules standard``.  ``play`` accepts a controller's move that only superko
+forbids (its rules may have none), and either colour at any time (the other colour moves next); after
+two passes the game may go on (a cleanup phase).
 
-Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
-(engines/players/clock.py: more in the opening and middle game, a safety margin, never more than the
-time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds less a
-tenth kept for the reply (at most time_margin), and/or ``--simulations`` simulations.  Time counts
-from the command's arrival.  ``--threads K`` searches K trees at once, one per core (root
-parallelism, engines/search/parallel.py).  The search, its knowledge, the policies above and the
-deadlines are the Go player's (engines/players/go.py); this module maps GTP onto it and keeps the
-game record.
+The Go player (engines/players/go.py) searches, keeps the game record (engines/players/go_record.py)
+and decides: resignation (win rate below ``resign_threshold`` for ``resign_moves`` moves in a row;
+``--no-resign`` for course and tournament use), the pass when the opponent passed and counting wins,
+kgs-genmove_cleanup (never a pass while dead opponent stones remain), the free handicap, the dead
+stones and seki of final_score / final_status_list (ownership).  Time: with time_settings /
+kgs-time_settings each move is allocated from the game clock (engines/players/clock.py; time_left
+corrects its count), else ``--time`` seconds less a tenth kept for the reply (at most time_margin),
+and/or ``--simulations``; time counts from the command's arrival; ``--threads K`` searches K trees.
 
-Dead stones: final_score and final_status_list come from ownership: the search's
-``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
-playouts (engines/knowledge/go_ownership.py); seki is told apart (neither side can fill the
-shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
-
-Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
-plies-gtp says so on stderr and compiles in a background process that outlives it
-(engines/players/coldstart.py).  While the controller has set a time limit, genmove answers from a
-shallow alpha-beta search over the pure-Python rules (engines/games/reference/go.py) within the
-move's allocation, so the compile never loses a game on time; with no time limit (GoGui, Sabaki,
-regression runs: nobody's clock runs) a genmove waits for the compile and plays the engine's move.
-Commands the fallback board cannot answer (scoring, analysis, SGF, handicap) wait for the compile.
+Cold start: with a cold compiled-kernel cache plies-gtp says so on stderr and compiles in a background
+process that outlives it (engines/players/coldstart.py).  While the controller has set a time limit,
+genmove answers from a shallow search over the pure-Python rules (engines/games/reference/go.py)
+within the move's allocation; with none (GoGui, Sabaki, regression runs) a genmove waits for the
+compile, as do the commands the fallback board cannot answer (scoring, analysis, SGF, handicap).
 
 Settings (class Settings, each key with its default and meaning under --help) come from, in
 increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
@@ -59,12 +48,11 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from adapters import gtp_serve
 from adapters.config import ConfigError, setting
-from engines.errors import IllegalMove, Reason
+from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
 from engines.players.clock import GameClock, TimeControl, TimeManager, TimeSettingsError
 from engines.players.coldstart import ColdStart, fallback_search
@@ -73,8 +61,7 @@ from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
-# The engine (engines/players/go.py) is imported once its compiled kernels are in the cache.
-np = players = None
+players = None  # the Go player's module (engines/players/go.py), imported once its kernels are cached
 
 NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
@@ -103,18 +90,8 @@ GENMOVES = ("genmove", "reg_genmove", "kgs-genmove_cleanup")
 
 
 def _import_engine():
-    global np, players
-    if players is None:
-        import numpy
-        from engines.players import go as _players
-        np, players = numpy, _players
-
-
-def version() -> str:
-    try:
-        return metadata.version("plies")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    global players
+    from engines.players import go as players
 
 
 @dataclass(frozen=True)
@@ -181,30 +158,26 @@ class Board:
         return self.time.game_clock
 
     # ---- time -----------------------------------------------------------------------------------
-    def cmd_time_settings(self, args):
-        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
-        stones = parse_int(args[2], "byo-yomi stones", low=0)
+    @staticmethod
+    def on_clock(set_clock, *values) -> str:
         try:
-            self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones))
+            set_clock(*values)
         except TimeSettingsError as err:
             raise ProtocolError(str(err)) from None
         return ""
 
+    def cmd_time_settings(self, args):
+        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
+        stones = parse_int(args[2], "byo-yomi stones", low=0)
+        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones)))
+
     def cmd_kgs_time_settings(self, args):
-        try:
-            self.game_clock.set_control(TimeControl.from_kgs(args))
-        except TimeSettingsError as err:
-            raise ProtocolError(str(err)) from None
-        return ""
+        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_kgs(args)))
 
     def cmd_time_left(self, args):
         colour = gtp.parse_colour(args[0])
         seconds, stones = parse_float(args[1], "time"), parse_int(args[2], "stones", low=0)
-        try:
-            self.game_clock.time_left(colour, seconds, stones)
-        except TimeSettingsError as err:
-            raise ProtocolError(str(err)) from None
-        return ""
+        return self.on_clock(self.game_clock.time_left, colour, seconds, stones)
 
     def cmd_komi(self, args):
         self.record.set_komi(parse_float(args[0], "komi"))
@@ -257,7 +230,7 @@ class Board:
             return gtp.Command(getattr(self, "cmd_" + name.replace("-", "_"), None), min_args, usage)
         return {
             "protocol_version": gtp.Command(lambda a: "2"), "name": gtp.Command(lambda a: NAME),
-            "version": gtp.Command(lambda a: version()),
+            "version": gtp.Command(lambda a: gtp_serve.version()),
             "quit": C("quit"),
             "boardsize": C("boardsize", 1, "boardsize SIZE"),
             "clear_board": C("clear_board"),
@@ -327,14 +300,8 @@ class GoSession(Board):
         return self.player.ownership(self.state if state is None else state)
 
     def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
-        self.player.last_limits = None
-        last = self.moves[-1] if self.moves else None
-        opponent_passed = last is not None and last[1] is PASS and last[0] != colour
-        point = self.player.choose(self.position_for(colour), colour, arrival, opponent_passed, cleanup,
-                                   board=self.state)
+        point = self.player.genmove(colour, arrival, cleanup)
         text = "resign" if point == players.RESIGN else gtp_go.format_move(point, self.size)
-        if point != players.RESIGN:
-            self.place(colour, point)
         if self.settings.verbose:
             print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} "
                   f"{self.player.move_report(self.clock() - arrival)}", file=self.err, flush=True)
@@ -527,8 +494,7 @@ class ColdSession(Board):
         self.time.charge(colour, self.clock() - arrival)
         return gtp_go.format_move(point, self.size)
 
-    def cmd_kgs_genmove_cleanup(self, args):
-        return self.cmd_genmove(args)
+    cmd_kgs_genmove_cleanup = Board.cmd_genmove
 
     def cmd_reg_genmove(self, args):
         arrival = self.clock()

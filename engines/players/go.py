@@ -392,6 +392,19 @@ class GoPlayer:
             return RESIGN
         return self.game.point_of(result.move)
 
+    def genmove(self, colour: int, arrival: float, cleanup: bool = False):
+        """colour's move in the session's record (new_record), played there unless RESIGN: choose
+        with the opponent's pass read from the record and the position as counted its current one."""
+        record = self.record
+        self.last_limits = None
+        last = record.moves[-1] if record.moves else None
+        opponent_passed = last is not None and last[1] is PASS and last[0] != colour
+        point = self.choose(self.position_for(record.position, colour), colour, arrival, opponent_passed, cleanup,
+                            board=record.position)
+        if point != RESIGN:
+            record.play(colour, point)
+        return point
+
     def should_resign(self, colour: int, value: float) -> bool:
         """Count a move's win rate against the threshold; True when colour should resign."""
         low = self.settings.resign and value < self.settings.resign_threshold
