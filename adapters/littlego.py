@@ -102,8 +102,8 @@ class LittleGoSettings:
     expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
                                     "search within capacity)")
     capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
-    fallback_seconds: float = setting(0.3, "CPU seconds of the fallback move's shallow search (written first, "
-                                           "before the engine loads)")
+    fallback_seconds: float = setting(0.3, "CPU seconds of the fallback move's shallow search, at most a quarter "
+                                           "of seconds (written first, before the engine loads)")
     min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
                                          "start-up has all but spent searches this many, with a warning (with "
                                          "~256 the player passed early)")

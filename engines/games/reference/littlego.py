@@ -1,8 +1,9 @@
 """The Little-Go host's rules in pure Python (specs/littlego.md): quick to import, no engine, no numba.
 
-The player checks the host's position file with them and its fallback move searches them (``SearchRules``)
-before the engine loads (adapters/littlego.py, engines/players/littlego.py); the local host and its opponents (standins/) referee and play by them.  The
-engine's own rules are Go(rules="littlego"); the tests hold the two to the same games.
+The player checks the host's position file with them, and its fallback move searches them
+(``SearchRules``) before the engine loads (adapters/littlego.py, engines/players/littlego.py); the
+local host and its opponents (standins/) referee and play by them.  The engine's own rules are
+Go(rules="littlego"); the tests hold the two to the same games.
 
 A board is a list of SIZE lists of SIZE ints (0 empty, 1 black, 2 white), row 0 at the top, as
 the host's file has it; a colour is 1 (black) or 2 (white), as on the wire.  A placement is judged as the
