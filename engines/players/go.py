@@ -21,6 +21,10 @@ What it owns:
     Go5's ``num_total_sim``) bounds the search as well; the time a move took is charged to the game
     clock (``TimeManager.charge``).
 
+A session that keeps a game (the Go engine's) has the player keep its record too (``new_record``:
+engines/players/go_record.py over ``EngineBoards``, the tree following the moves) and asks for a
+move with ``genmove``, which reads the opponent's pass from the record and plays the move there.
+
 ``GoSettings`` is the player's tunables; an adapter's own settings carry the ones it lets a user set
 under the same names (``GoSettings.of(adapter_settings)`` takes them).
 """
