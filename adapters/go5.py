@@ -5,7 +5,7 @@
 
 The session (board, komi, the search and its tree) lives in ``Go5Session``; the wire format (the
 command table, ids, replies) is protocols/gtp.py; the rules are the engine's "go5" preset and the
-knowledge engines/knowledge/go_*.py.  Go5 conventions kept here: ids are not repeated in replies;
+knowledge engines/knowledge/go/.  Go5 conventions kept here: ids are not repeated in replies;
 user errors of ``play`` are success replies with a message; list_commands is one line.
 
 The first four flags are Go5's own and mean what they meant to Go5.  ``--simulations rulebased``

@@ -15,37 +15,26 @@ fixed_handicap, gogui-analyze_commands (a win-rate/visits heat map, the principa
 ownership as gogui-gfx, the dead stones, the score), lz-analyze and lz-genmove_analyze.  Ids are
 echoed (``=5 D4``); errors are ``? message`` and leave the board as it was.
 
-Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko
-by default (the rule of computer Go servers such as CGOS: genmove never recreates an earlier board,
-so it never extends a repetition cycle), simple ko with ``--rules standard``.  ``play`` accepts a
-controller's move that only superko forbids (its rules may have none, as KataGo tolerates it); the
-board it makes is then one our moves never repeat.  ``play`` may give either colour at any time
-(setup by play): the other colour moves next.  After two passes the game may go on (a controller's
-cleanup phase).  The engine resigns when its win rate stays below ``resign_threshold`` for
-``resign_moves`` of its moves in a row (``--no-resign`` for course and tournament use); it passes
-when the opponent has passed and counting the board (dead stones removed) wins.
+Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko by
+default (as on CGOS: genmove never recreates an earlier board, so it never extends a repetition
+cycle), simple ko with ``--rules standard``.  ``play`` accepts a controller's move that only superko
+forbids (its rules may have none), and either colour at any time (the other colour moves next); after
+two passes the game may go on (a cleanup phase).
 
-Time: with time_settings / kgs-time_settings the engine allocates each move from the clock
-(engines/players/clock.py: more in the opening and middle game, a safety margin, never more than the
-time left; time_left corrects its own count); without, each genmove takes ``--time`` seconds less a
-tenth kept for the reply (at most time_margin), and/or ``--simulations`` simulations.  Time counts
-from the command's arrival.  ``--threads K`` searches K trees at once, one per core (root
-parallelism, engines/search/parallel.py).  The search, its knowledge, the policies above and the
-deadlines are the Go player's (engines/players/go.py); this module maps GTP onto it and keeps the
-game record.
+The Go player (engines/players/go.py) searches, keeps the game record (engines/players/go_record.py)
+and decides: resignation (win rate below ``resign_threshold`` for ``resign_moves`` moves in a row;
+``--no-resign`` for course and tournament use), the pass when the opponent passed and counting wins,
+kgs-genmove_cleanup (never a pass while dead opponent stones remain), the free handicap, the dead
+stones and seki of final_score / final_status_list (ownership).  Time: with time_settings /
+kgs-time_settings each move is allocated from the game clock (engines/players/clock.py; time_left
+corrects its count), else ``--time`` seconds less a tenth kept for the reply (at most time_margin),
+and/or ``--simulations``; time counts from the command's arrival; ``--threads K`` searches K trees.
 
-Dead stones: final_score and final_status_list come from ownership: the search's
-``stats["ownership"]`` when its last search was on this position, else the ownership of seeded
-playouts (engines/knowledge/go/ownership.py); seki is told apart (neither side can fill the
-shared liberty).  kgs-genmove_cleanup never passes while dead opponent stones remain.
-
-Cold start: with a cold compiled-kernel cache (a first run after an install or an engine edit),
-plies-gtp says so on stderr and compiles in a background process that outlives it
-(engines/players/coldstart.py).  While the controller has set a time limit, genmove answers from a
-shallow alpha-beta search over the pure-Python rules (engines/games/reference/go.py) within the
-move's allocation, so the compile never loses a game on time; with no time limit (GoGui, Sabaki,
-regression runs: nobody's clock runs) a genmove waits for the compile and plays the engine's move.
-Commands the fallback board cannot answer (scoring, analysis, SGF, handicap) wait for the compile.
+Cold start: with a cold compiled-kernel cache plies-gtp says so on stderr and compiles in a background
+process that outlives it (engines/players/coldstart.py).  While the controller has set a time limit,
+genmove answers from a shallow search over the pure-Python rules (engines/games/reference/go.py)
+within the move's allocation; with none (GoGui, Sabaki, regression runs) a genmove waits for the
+compile, as do the commands the fallback board cannot answer (scoring, analysis, SGF, handicap).
 
 Settings (class Settings, each key with its default and meaning under --help) come from, in
 increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
@@ -59,21 +48,20 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from adapters import gtp_serve
 from adapters.config import ConfigError, setting
-from engines.errors import IllegalMove, Reason
+from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
 from engines.players.clock import GameClock, TimeControl, TimeManager, TimeSettingsError
 from engines.players.coldstart import ColdStart, fallback_search
+from engines.players.go_record import GoRecord, SetupError
 from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
-# The engine (engines/players/go.py) is imported once its compiled kernels are in the cache.
-np = players = None
+players = None  # the Go player's module (engines/players/go.py), imported once its kernels are cached
 
 NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
@@ -102,18 +90,8 @@ GENMOVES = ("genmove", "reg_genmove", "kgs-genmove_cleanup")
 
 
 def _import_engine():
-    global np, players
-    if players is None:
-        import numpy
-        from engines.players import go as _players
-        np, players = numpy, _players
-
-
-def version() -> str:
-    try:
-        return metadata.version("plies")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    global players
+    from engines.players import go as players
 
 
 @dataclass(frozen=True)
@@ -174,51 +152,46 @@ class Board:
         self.settings = settings
         self.clock = clock
         self.time = time_manager_ if time_manager_ is not None else time_manager(settings, clock)
-        self.komi = settings.komi
 
     @property
     def game_clock(self) -> GameClock:
         return self.time.game_clock
 
     # ---- time -----------------------------------------------------------------------------------
-    def cmd_time_settings(self, args):
-        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
-        stones = parse_int(args[2], "byo-yomi stones", low=0)
+    @staticmethod
+    def on_clock(set_clock, *values) -> str:
         try:
-            self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones))
+            set_clock(*values)
         except TimeSettingsError as err:
             raise ProtocolError(str(err)) from None
         return ""
 
+    def cmd_time_settings(self, args):
+        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
+        stones = parse_int(args[2], "byo-yomi stones", low=0)
+        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones)))
+
     def cmd_kgs_time_settings(self, args):
-        try:
-            self.game_clock.set_control(TimeControl.from_kgs(args))
-        except TimeSettingsError as err:
-            raise ProtocolError(str(err)) from None
-        return ""
+        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_kgs(args)))
 
     def cmd_time_left(self, args):
         colour = gtp.parse_colour(args[0])
         seconds, stones = parse_float(args[1], "time"), parse_int(args[2], "stones", low=0)
-        try:
-            self.game_clock.time_left(colour, seconds, stones)
-        except TimeSettingsError as err:
-            raise ProtocolError(str(err)) from None
-        return ""
+        return self.on_clock(self.game_clock.time_left, colour, seconds, stones)
 
     def cmd_komi(self, args):
-        self.set_komi(parse_float(args[0], "komi"))
+        self.record.set_komi(parse_float(args[0], "komi"))
         return ""
 
     def cmd_quit(self, args):
         raise Quit("")
 
     def cmd_boardsize(self, args):
-        self.new_game(self.parse_size(args))
+        self.record.start(self.parse_size(args))
         return ""
 
     def cmd_clear_board(self, args):
-        self.new_game(self.size)
+        self.record.start(self.size)
         return ""
 
     def parse_size(self, args) -> int:
@@ -230,7 +203,19 @@ class Board:
     def parse_vertex(self, text):
         return gtp.parse_vertex(text, self.size)
 
-    def cmd_play(self, args):  # each session keeps its board in its own place()
+    def place(self, colour: int, point):
+        self.record.play(colour, point)
+
+    def cmd_genmove(self, args):
+        arrival = self.clock()
+        return self.genmove(gtp.parse_colour(args[0]), arrival)
+
+    def cmd_undo(self, args):
+        if not self.record.undo():
+            raise ProtocolError("cannot undo")
+        return ""
+
+    def cmd_play(self, args):
         colour = gtp.parse_colour(args[0])
         point = self.parse_vertex(args[1])
         try:
@@ -245,7 +230,7 @@ class Board:
             return gtp.Command(getattr(self, "cmd_" + name.replace("-", "_"), None), min_args, usage)
         return {
             "protocol_version": gtp.Command(lambda a: "2"), "name": gtp.Command(lambda a: NAME),
-            "version": gtp.Command(lambda a: version()),
+            "version": gtp.Command(lambda a: gtp_serve.version()),
             "quit": C("quit"),
             "boardsize": C("boardsize", 1, "boardsize SIZE"),
             "clear_board": C("clear_board"),
@@ -276,17 +261,17 @@ class Board:
         }
 
 
-class GoSession(gtp_serve.TreeRecord, Board):
-    """The engine's session: the game record (size, komi, setup stones, moves and the states after
-    each); the player (engines/players/go.py) searches, decides and keeps the time."""
+class GoSession(Board):
+    """The engine's session: the player (engines/players/go.py) searches, decides, keeps the time and
+    the game record (engines/players/go_record.py); this maps GTP onto them."""
 
     def __init__(self, settings: Settings, clock=time.perf_counter, err=None, time_manager_=None):
         _import_engine()
         self.init_common(settings, clock, time_manager_)
         self.err = err if err is not None else sys.stderr
         self.player = players.GoPlayer(players.GoSettings.of(settings), self.time, settings.simulations,
-                                       komi=self.komi, rules=settings.rules, clock=clock)
-        self.new_game(settings.size)
+                                       komi=settings.komi, rules=settings.rules, clock=clock)
+        self.record = self.player.new_record(settings.size)
 
     # ---- what the player holds, read by the commands (and the tests) ----------------------------
     game = property(lambda self: self.player.game)
@@ -294,132 +279,35 @@ class GoSession(gtp_serve.TreeRecord, Board):
     search_name = property(lambda self: self.player.search_name)
     last_result = property(lambda self: self.player.last_result)
     last_limits = property(lambda self: self.player.last_limits)
-    tree_state = property(lambda self: self.player.tree_state,
-                          lambda self, value: self.player.forget() if value is None else None)
-
-    @property
-    def state(self):
-        return self.states[-1]
-
-    @property
-    def size(self) -> int:
-        return self.game.size
-
-    # ---- the game -------------------------------------------------------------------------------
-    def new_game(self, size: int):
-        self.player.komi = self.komi
-        self.player.start(size)
-        self.states = [self.game.initial_state()]
-        self.moves = []                   # (colour, point or PASS) after the setup
-        self.setup = ([], [])             # black, white setup stones (handicap stones are black's)
-        self.handicap = 0
-
-    def went_on(self, before, action: int, after, record) -> None:
-        self.player.moved(before, action, after)
-        self.states.append(after)
-        self.moves.append(record)
-
-    def set_komi(self, komi: float):
-        self.komi = komi
-        self.player.set_komi(komi)
-        self.states = [self.game.with_komi(s, komi) for s in self.states]
+    komi = property(lambda self: self.record.komi)
+    size = property(lambda self: self.record.size)
+    states = property(lambda self: self.record.positions)
+    state = property(lambda self: self.record.position)
+    moves = property(lambda self: self.record.moves)
+    handicap = property(lambda self: self.record.handicap)
 
     def to_move(self) -> int:
         return self.game.to_move(self.state)
 
     def position_for(self, colour: int):
-        """The current position with colour to move; a finished game (two passes) goes on."""
-        state = self.state
-        if self.game.is_terminal(state):
-            state = self.game.resumed(state)
-        if self.game.to_move(state) != colour:
-            state = self.game.set_to_move(state, colour)
-        return state
-
-    def place(self, colour: int, point):
-        """Play colour's move (a point or PASS); IllegalMove when the rules forbid it."""
-        before = self.position_for(colour)
-        action = self.game.action_at(point)
-        reason = self.game.illegal_reason(before, action)
-        if reason is not None and reason is not Reason.SUPERKO:  # the controller's rules may know no superko
-            raise IllegalMove(reason, action)
-        self.went_on(before, action, self.game.play_tolerant(before, action), (colour, point))
-
-    def set_stones(self, black, white, to_move: int):
-        """Setup stones (an empty board's handicap, an SGF's AB/AW): the game starts from them."""
-        cells = np.zeros((self.size, self.size), dtype=np.int8)
-        for (r, c) in black:
-            cells[r, c] = 1
-        for (r, c) in white:
-            cells[r, c] = 2
-        try:
-            state = self.game.state_from_cells(cells, to_move, moves_played=to_move)
-        except ValueError as err:
-            raise ProtocolError(f"bad setup stones: {err}") from None
-        self.states = [state]
-        self.moves = []
-        self.setup = (list(black), list(white))
-        self.player.forget()
-
-    def record(self) -> GameRecord:
-        return GameRecord(size=self.size, komi=self.komi, handicap=self.handicap, black_setup=list(self.setup[0]),
-                          white_setup=list(self.setup[1]), moves=list(self.moves),
-                          to_move=1 if (self.setup[0] and not self.setup[1] and not self.moves and self.handicap)
-                          else None)
-
-    def load_record(self, record: GameRecord):
-        """Replay a record: size, komi, setup stones, then its moves (IllegalMove for one the rules forbid)."""
-        if record.komi != self.komi:
-            self.komi = record.komi
-        self.new_game(record.size)
-        self.handicap = record.handicap
-        if record.black_setup or record.white_setup:
-            first = record.moves[0][0] if record.moves else (1 if record.handicap else 0)
-            self.set_stones(record.black_setup, record.white_setup, record.to_move if record.to_move is not None
-                            else first)
-        for colour, point in record.moves:
-            self.place(colour, point)
+        return self.player.position_for(self.state, colour)
 
     # ---- the player's answers -------------------------------------------------------------------
     def limits(self, colour: int, arrival: float):
         return self.player.limits(colour, self.game.nmoves(self.state), arrival)
 
-    def search(self, colour: int, limits):
-        return self.player.search(self.position_for(colour), limits)
-
     def ownership(self, state=None):
         return self.player.ownership(self.state if state is None else state)
 
-    def statuses(self) -> dict:
-        return self.player.statuses(self.state)
-
-    def counted_score(self) -> float:
-        return self.player.counted_score(self.state)
-
     def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
-        self.player.last_limits = None
-        last = self.moves[-1] if self.moves else None
-        opponent_passed = last is not None and last[1] is PASS and last[0] != colour
-        point = self.player.choose(self.position_for(colour), colour, arrival, opponent_passed, cleanup,
-                                   board=self.state)
+        point = self.player.genmove(colour, arrival, cleanup)
         text = "resign" if point == players.RESIGN else gtp_go.format_move(point, self.size)
-        if point != players.RESIGN:
-            self.place(colour, point)
         if self.settings.verbose:
-            limits, result = self.last_limits, self.last_result[1] if self.last_result else None
-            allocated = f"{limits.time:.4f}" if limits is not None and limits.time is not None else "none"
-            sims = result.stats.get("simulations", 0) if limits is not None and result is not None else 0
-            value = f"{result.value:.3f}" if limits is not None and result is not None else "-"
-            print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} allocated "
-                  f"{allocated} used {self.clock() - arrival:.4f} simulations {sims} winrate {value} "
-                  f"search {self.search_name}", file=self.err, flush=True)
+            print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} "
+                  f"{self.player.move_report(self.clock() - arrival)}", file=self.err, flush=True)
         return text
 
     # ---- commands -------------------------------------------------------------------------------
-    def cmd_genmove(self, args):
-        arrival = self.clock()
-        return self.genmove(gtp.parse_colour(args[0]), arrival)
-
     def cmd_kgs_genmove_cleanup(self, args):
         arrival = self.clock()
         return self.genmove(gtp.parse_colour(args[0]), arrival, cleanup=True)
@@ -427,7 +315,7 @@ class GoSession(gtp_serve.TreeRecord, Board):
     def cmd_reg_genmove(self, args):
         arrival = self.clock()
         colour = gtp.parse_colour(args[0])
-        result = self.search(colour, self.limits(colour, arrival))
+        result = self.player.search(self.position_for(colour), self.limits(colour, arrival))
         return gtp_go.format_move(self.game.point_of(result.move), self.size)
 
     def cmd_showboard(self, args):
@@ -435,13 +323,13 @@ class GoSession(gtp_serve.TreeRecord, Board):
                                    self.komi)
 
     def cmd_final_score(self, args):
-        return gtp.format_score(self.counted_score())
+        return gtp.format_score(self.player.counted_score(self.state))
 
     def cmd_final_status_list(self, args):
         kind = args[0].lower()
         if kind not in STATUSES:
             raise ProtocolError(f"final_status_list: alive, dead or seki, got {args[0]!r}")
-        return " ".join(gtp_go.format_move(p, self.size) for p in self.statuses()[kind])
+        return " ".join(gtp_go.format_move(p, self.size) for p in self.player.statuses(self.state)[kind])
 
     def cmd_loadsgf(self, args):
         up_to = parse_int(args[1], "move number", low=1) if len(args) > 1 else None
@@ -449,20 +337,18 @@ class GoSession(gtp_serve.TreeRecord, Board):
             text = Path(args[0]).read_bytes()
         except OSError as err:
             raise ProtocolError(f"cannot load file: {err.strerror or err}") from None
-        record = parse_sgf(text, up_to)
-        previous = self.record()  # a failed load leaves the game as it was: size, komi, history, to-move
-        try:
-            self.load_record(record)
-        except (ProtocolError, ValueError) as err:
-            self.load_record(previous)  # replayed into the session and its player alike
-            self.tree_state = None  # the load may have reset this size's tree
-            if isinstance(err, IllegalMove):
-                raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
-            raise ProtocolError(str(err) if isinstance(err, ProtocolError) else f"bad SGF position: {err}") from None
+        try:  # a failed load leaves the game as it was (the record replays the previous game)
+            self.record.load(parse_sgf(text, up_to))
+        except IllegalMove as err:
+            raise ProtocolError(f"illegal move in the SGF: {err.reason.sentence}") from None
+        except SetupError as err:
+            raise ProtocolError(str(err)) from None
+        except ValueError as err:
+            raise ProtocolError(f"bad SGF position: {err}") from None
         return ("black", "white")[self.to_move()]
 
     def cmd_printsgf(self, args):
-        text = format_sgf(self.record())
+        text = format_sgf(GameRecord(**self.record.fields()))
         if args:
             try:
                 Path(args[0]).write_text(text)
@@ -471,41 +357,39 @@ class GoSession(gtp_serve.TreeRecord, Board):
             return ""
         return text.strip()
 
-    def check_handicap_allowed(self):
-        if self.moves or self.setup[0] or self.setup[1] or (self.game.cells(self.state) != 0).any():
+    def check_empty(self):
+        if not self.record.is_empty():
             raise ProtocolError("board not empty")
 
-    def place_handicap(self, points):
-        self.handicap = len(points)
-        self.set_stones(points, [], 1)
+    def handicap_stones(self, points) -> str:
+        try:
+            self.record.place_handicap(points)
+        except SetupError as err:
+            raise ProtocolError(str(err)) from None
+        return gtp_go.format_handicap(points, self.size)
 
     def cmd_fixed_handicap(self, args):
         stones = parse_int(args[0], "handicap stones")
-        self.check_handicap_allowed()
-        points = gtp_go.fixed_handicap_points(self.size, stones)
-        self.place_handicap(points)
-        return gtp_go.format_handicap(points, self.size)
+        self.check_empty()
+        return self.handicap_stones(gtp_go.fixed_handicap_points(self.size, stones))
 
     def cmd_place_free_handicap(self, args):
-        stones = parse_int(args[0], "handicap stones")
-        self.check_handicap_allowed()
-        n = self.size
+        stones, n = parse_int(args[0], "handicap stones"), self.size
+        self.check_empty()
         if not 2 <= stones <= n * n - 1:
             raise ProtocolError(f"invalid handicap {stones} on {n}x{n}")
         try:
             fixed = gtp_go.fixed_handicap_points(n, min(stones, 9))
         except ProtocolError:
             fixed = []
-        points = players.free_handicap_points(n, stones, fixed)
-        self.place_handicap(points)
-        return gtp_go.format_handicap(points, n)
+        return self.handicap_stones(players.free_handicap_points(n, stones, fixed))
 
     def cmd_set_free_handicap(self, args):
-        self.check_handicap_allowed()
+        self.check_empty()
         points = [self.parse_vertex(a) for a in args]
         if PASS in points or len(set(points)) != len(points) or len(points) >= self.size * self.size:
             raise ProtocolError("bad vertex list")
-        self.place_handicap(points)
+        self.handicap_stones(points)
         return ""
 
     # ---- analysis -------------------------------------------------------------------------------
@@ -533,19 +417,15 @@ class GoSession(gtp_serve.TreeRecord, Board):
         arrival = self.clock()
         colour, interval = gtp_go.parse_lz_analyze(args, self.to_move())
         move = self.genmove(colour, arrival)
-        info = gtp_go.format_info(self.lines(self.last_result[1]), self.size)
-        return f"\n{info}\nplay {move}"
+        return f"\n{gtp_go.format_info(self.lines(self.last_result[1]), self.size)}\nplay {move}"
 
     def cmd_heatmap(self, args):
         colour = self.analysis_colour(args)
         result = self.analysis(colour, self.settings.analyze_seconds)
-        lines = self.lines(result)
-        influence = [(e.move, 2 * e.winrate - 1) for e in lines if e.move is not PASS]
-        labels = [(e.move, e.visits) for e in lines if e.move is not PASS]
-        best = max(lines, key=lambda e: e.visits) if lines else None
+        influence, labels, best = self.player.heat(result)
         text = (f"{('black', 'white')[colour]} to move: win rate {result.value:.3f}, "
                 f"{result.stats.get('simulations', 0)} simulations"
-                + (f", best {gtp_go.format_move(best.move, self.size)}" if best else ""))
+                + (f", best {gtp_go.format_move(best[0], self.size)}" if best else ""))
         return "\n" + gtp_go.format_gfx(self.size, influence=influence, labels=labels, text=text)
 
     def cmd_pv(self, args):
@@ -556,44 +436,36 @@ class GoSession(gtp_serve.TreeRecord, Board):
                                         text=f"win rate {result.value:.3f} for {('black', 'white')[colour]}")
 
     def cmd_ownership(self, args):
-        own = self.ownership()
-        n = self.size
-        influence = [((r, c), float(own[r, c])) for r in range(n) for c in range(n)]
-        return "\n" + gtp_go.format_gfx(n, influence=influence)
+        own, n = self.ownership(), self.size
+        return "\n" + gtp_go.format_gfx(n, influence=[((r, c), float(own[r, c])) for r in range(n) for c in range(n)])
 
 
 class ColdSession(Board):
-    """The session while the compiled-kernel cache is cold (engines/players/coldstart.py): the game on
-    the reference board (engines/games/reference/go.py); a timed genmove is a shallow search over it
-    within the move's deadline, an untimed one and every command the board cannot answer wait for
-    the compile; then ``cold.player``, a GoSession, replays the game and answers everything."""
+    """The session while the compiled-kernel cache is cold (engines/players/coldstart.py): the game
+    record on reference positions (engines/games/reference/go.py); a timed genmove is a shallow
+    search within the move's deadline, an untimed one and every command the record cannot answer
+    wait for the compile; then ``cold.player``, a GoSession, replays the game and answers everything."""
 
     def __init__(self, settings: Settings, cold: ColdStart, clock=time.perf_counter, err=None):
         self.init_common(settings, clock)
-        self.cold, self.err = cold, err
-        self.rng = random.Random(settings.seed)
+        self.cold, self.err, self.rng = cold, err, random.Random(settings.seed)
         cold.make_player = self.hand_over
-        self.new_game(settings.size)
+        self.record = GoRecord(go_rules.RecordBoards(settings.rules == "superko"), settings.size, settings.komi)
 
     engine = property(lambda self: self.cold.player)
     fallback_moves = property(lambda self: self.cold.fallbacks)
-
-    def new_game(self, size: int):
-        self.size = size
-        self.record_ = GameRecord(size=size, komi=self.komi)
-        self.positions = [go_rules.Position(size, superko=self.settings.rules == "superko")]
-
-    def set_komi(self, komi: float):
-        self.komi = komi
+    komi = property(lambda self: self.record.komi)
+    size = property(lambda self: self.record.size)
+    positions = property(lambda self: self.record.positions)
 
     def to_move(self) -> int:
-        return 1 - self.record_.moves[-1][0] if self.record_.moves else 0
+        return 1 - self.record.moves[-1][0] if self.record.moves else 0
 
     def hand_over(self):
         """The engine's session, the game replayed into it, the clock carried over."""
         engine = GoSession(dataclasses.replace(self.settings, size=self.size, komi=self.komi), self.clock, self.err,
                            time_manager_=self.time)
-        engine.load_record(dataclasses.replace(self.record_, komi=self.komi))
+        engine.record.replay(GameRecord(**self.record.fields()))
         self.engine_commands = engine.commands()
         return engine
 
@@ -609,51 +481,33 @@ class ColdSession(Board):
             return self.engine_commands[name].handler(args)
         return getattr(self, "cmd_" + name.replace("-", "_"))(args)
 
-    # ---- commands on the fallback board ---------------------------------------------------------
-    def place(self, colour: int, point):
-        position = self.positions[-1].copy()
-        position.play(colour + 1, point, tolerate_superko=True)  # as GoSession.place
-        self.positions.append(position)
-        self.record_.moves.append((colour, point))
-
     def fallback(self, colour: int, arrival: float):
         """A shallow search's move within the deadline the time manager gives this move."""
-        moves = sum(1 for _ in self.record_.moves)
-        deadline = self.time.deadline(colour, moves, self.size * self.size, start=arrival)
+        deadline = self.time.deadline(colour, len(self.record.moves), self.size * self.size, start=arrival)
         rules = go_rules.SearchRules(self.komi)
-        return fallback_search(rules, rules.node(self.positions[-1], colour + 1), deadline, self.rng)
+        return fallback_search(rules, rules.node(self.record.position, colour + 1), deadline, self.rng)
 
-    def cmd_genmove(self, args):
-        arrival = self.clock()
-        colour = gtp.parse_colour(args[0])
+    def genmove(self, colour: int, arrival: float) -> str:
         point = self.fallback(colour, arrival)
         self.place(colour, point)
         self.cold.fallbacks += 1
         self.time.charge(colour, self.clock() - arrival)
         return gtp_go.format_move(point, self.size)
 
-    cmd_kgs_genmove_cleanup = cmd_genmove
+    cmd_kgs_genmove_cleanup = Board.cmd_genmove
 
     def cmd_reg_genmove(self, args):
         arrival = self.clock()
         return gtp_go.format_move(self.fallback(gtp.parse_colour(args[0]), arrival), self.size)
-
-    def cmd_undo(self, args):
-        if not self.record_.moves:
-            raise ProtocolError("cannot undo")
-        self.record_.moves.pop()
-        self.positions.pop()
-        return ""
 
     def cmd_showboard(self, args):
         return gtp_go.format_board(self.positions[-1].board, self.positions[-1].captures, self.to_move(), self.komi)
 
     def commands(self) -> dict:
         """The engine's table (names, arities, usages), each command through ``call``."""
-        table = Board.commands(self)
         return {name: gtp.Command(lambda args, name=name: self.call(name, args), c.min_args, c.usage)
                 if c.handler is None or hasattr(self, "cmd_" + name.replace("-", "_")) else c
-                for name, c in table.items()}
+                for name, c in Board.commands(self).items()}
 
 
 # ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============

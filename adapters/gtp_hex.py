@@ -56,7 +56,6 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from adapters import config, gtp_serve
@@ -99,11 +98,7 @@ class Settings(hex_player.HexSettings):
             raise ValueError(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
 
 
-def version() -> str:
-    try:
-        return metadata.version("plies")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+version = gtp_serve.version
 
 
 class HexSession:

@@ -1,20 +1,19 @@
 """What the GTP engine adapters (plies-gtp for Go: adapters/go_gtp.py; plies-gtp-hex:
 adapters/gtp_hex.py) share: the stdin transport (lines read with a non-blocking test for a waiting
 one, so that a streamed reply runs until the next command), the command line built from a Settings
-dataclass (adapters/config.py), the checks of the search budget, the GtpEngine over a session's
-table, and the session plumbing of a game record that keeps the search tree while the game goes on
-as the tree foresaw."""
+dataclass (adapters/config.py), the checks of the search budget, the version and the GtpEngine over
+a session's table."""
 import argparse
 import dataclasses
 import math
 import os
 import select
+from importlib import metadata
 from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError
 from protocols import gtp
-from protocols.common import ProtocolError
 
 
 class LineReader:
@@ -80,6 +79,14 @@ def serve(engine: gtp.GtpEngine, stdin_fd: int, out, stream=None) -> int:
         return 1
 
 
+def version() -> str:
+    """plies's version, as the ``version`` command answers it."""
+    try:
+        return metadata.version("plies")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def make_engine(session) -> gtp.GtpEngine:
     """The GTP engine over session's command table (ids echoed, "unknown command" for the others)."""
     return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
@@ -126,31 +133,3 @@ def budget_problems(settings, min_size: int, max_size: int) -> list[str]:
     if settings.time == 0 and settings.simulations is None:
         problems.append("time 0 needs simulations N")
     return problems
-
-
-class TreeRecord:
-    """Session plumbing: ``states`` (positions, the current last), ``moves`` (what was played),
-    ``searcher`` and ``tree_state`` (the position the searcher's tree stands at, None: none kept)
-    are the session's; UNDO_REFUSAL is the error text of undo with no move to take back."""
-
-    UNDO_REFUSAL = "cannot undo"
-
-    def went_on(self, before, action: int, after, record) -> None:
-        """The game went from before to after by action (record goes into ``moves``); the tree is
-        kept when it stood at before."""
-        import numpy as np  # here, not at the top: a cold start answers without numpy (engines/players/coldstart.py)
-        if self.tree_state is not None and np.array_equal(self.tree_state, before):
-            self.searcher.advance(action)
-            self.tree_state = after
-        else:
-            self.tree_state = None
-        self.states.append(after)
-        self.moves.append(record)
-
-    def cmd_undo(self, args):
-        if not self.moves:
-            raise ProtocolError(self.UNDO_REFUSAL)
-        self.moves.pop()
-        self.states.pop()
-        self.tree_state = None
-        return ""

@@ -10,23 +10,20 @@ handler (``Player.position``) and the small file transport around it (``play``).
      pass; a colour that does not match the stones), judged in pure Python
      (engines/games/reference/littlego.py), a warning goes to stderr and the player plays on the current
      board as given, its ko judged against the previous board as the host judges it;
-  2. a fallback move (the most captures, milliseconds) is written to output.txt and a CPU-time
-     watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs long
-     later (a stale compiled-code cache, a bug), the host gets a valid move in time;
-  3. the move number comes from the notes (NOTES_FILE in the working directory: the colour, the
+  2. the move number comes from the notes (NOTES_FILE in the working directory: the colour, the
      moves played and the board after our last move).  A game start (previous board empty, at most
      one stone on the current one) resets them; notes that are missing, corrupt or from another game
      (their board is not this previous board) give way to an estimate from the stones;
-  4. the position becomes a state of the engine's "littlego" rules (24-move horizon, stones-only
-     scoring, komi 2.5, the host's ko) with that move number (chains without liberty, which only an
-     impossible board has, left out), and the search (plain MCTS, or RAVE with the heavy Go knowledge:
-     the ``search`` setting; engines/players/go.py, the Go player every Go adapter uses) searches it
-     until the CPU budget ``seconds`` less ``margin``, counted from process start (imports and
-     compiled-code loading included), is spent (a TimeManager on CPU time, read between the
-     search's own batches, sized by wall time), but at least
-     ``min_simulations`` simulations (a budget that start-up has all but spent gets a warning and
-     this floor), or for exactly ``simulations`` simulations when that is set; the move is the most
-     visited one the host's rules allow on the board as given;
+  3. a fallback move (a shallow alpha-beta search over the host's rules, the 24-move horizon and
+     stones-only scoring, within ``fallback_seconds`` of CPU time) is written to output.txt and a
+     CPU-time watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs
+     long later (a stale compiled-code cache, a bug), the host gets a valid move in time;
+  4. the Little-Go player (engines/players/littlego.py: the Go player on the engine's "littlego"
+     rules, plain MCTS or RAVE by the ``search`` setting) searches the position until the CPU budget
+     ``seconds`` less ``margin``, counted from process start (imports and compiled-code loading
+     included), is spent, but at least ``min_simulations`` simulations (a budget that start-up has
+     all but spent gets a warning and this floor), or exactly ``simulations`` when that is set; the
+     move is the most visited one the host's rules allow on the board as given;
   5. output.txt is replaced by the move (``i,j`` or ``PASS``, LF), then the notes are written.
 
 A cold compiled-kernel cache (engines.warmup.is_warm, checked before the engine is imported) is told
@@ -61,6 +58,8 @@ from pathlib import Path
 
 from adapters import config
 from engines.games.reference import littlego as rules
+from engines.players import littlego as littlego_player
+from engines.players.littlego import board_text, choose, hash_seed, make_player  # noqa: F401 (the adapter's API)
 from adapters.config import ConfigError, setting
 from protocols.common import PASS, EndOfInput, ProtocolError
 from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, player_of, write_output
@@ -103,12 +102,15 @@ class LittleGoSettings:
     expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
                                     "search within capacity)")
     capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
+    fallback_seconds: float = setting(0.3, "CPU seconds of the fallback move's shallow search, at most a quarter "
+                                           "of seconds (written first, before the engine loads)")
     min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
                                          "start-up has all but spent searches this many, with a warning (with "
                                          "~256 the player passed early)")
 
     def __post_init__(self):
-        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds"):
+        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds",
+                     "fallback_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
         for name in ("capacity", "min_simulations"):
@@ -164,20 +166,15 @@ def install(directory, seconds: float | None = None, python: str = sys.executabl
 
 
 # ---- boards ------------------------------------------------------------------------------------
-def board_text(board) -> list[str]:
-    return ["".join(str(int(v)) for v in row) for row in board]
-
-
 def stone_count(board) -> int:
     return sum(1 for row in board for v in row if v)
 
 
-why_unreachable, host_moves, engine_board = rules.why_unreachable, rules.host_moves, rules.engine_board
-
-
-def fallback_move(turn: Turn):
-    """A valid move found in pure Python in milliseconds (engines/games/reference/littlego.py)."""
-    return rules.fallback_move(*turn)
+def fallback_move(turn: Turn, moves_played: int = 0, seconds: float = 0.3, cpu=time.process_time):
+    """The fallback move: the Little-Go player's shallow search over the host's rules within ``seconds``
+    of CPU time.  The host counts this process's CPU time, so the player compiles (a cold cache) within
+    its own budget and no compile is detached here; the fallback is a small share of that budget."""
+    return littlego_player.fallback_move(*turn, moves_played, seconds, cpu)
 
 
 # ---- notes -------------------------------------------------------------------------------------
@@ -206,14 +203,10 @@ def save_notes(path, data: dict) -> None:
     os.replace(tmp, path)
 
 
-def is_game_start(colour: int, previous, current) -> bool:
-    """Our first move: nothing played before (Black) or only Black's first stone (White)."""
-    return stone_count(previous) == 0 and stone_count(current) <= player_of(colour)
-
-
 def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int, str]:
-    """(moves played before our move, where that number comes from: "start", "notes", "estimate")."""
-    if is_game_start(colour, previous, current):
+    """(moves played before our move, where that number comes from: "start", "notes", "estimate").  A
+    game starts with nothing played before (Black) or only Black's first stone (White)."""
+    if stone_count(previous) == 0 and stone_count(current) <= player_of(colour):
         return player_of(colour), "start"
     if notes is not None and notes["colour"] == colour and notes["board"] == board_text(previous):
         moves = notes["moves_played"] + 1
@@ -230,71 +223,27 @@ def estimate_moves(colour: int, current) -> int:
 
 
 # ---- the move ----------------------------------------------------------------------------------
-def make_player(settings: LittleGoSettings, cpu=time.process_time):
-    """The Go player (engines/players/go.py) on the host's clock: ``seconds`` of CPU time counted
-    from process start less ``margin`` (a TimeManager on CPU time; the search's own batch loop reads
-    it), at least ``min_simulations``; or exactly ``simulations`` when that is set.  The search:
-    plain MCTS (selection, c, expand_visits), or RAVE with the heavy Go knowledge whose children are
-    every legal move (under stones-only scoring and the 24-move horizon, filling an own eye is a
-    point; plain MCTS keeps it too)."""
-    from engines.players.clock import CPU, TimeManager
-    from engines.players.go import GoPlayer, GoSettings
-    timed = settings.simulations is None
-    manager = TimeManager(settings.seconds if timed else None, margin=settings.margin, kind=CPU, clock=cpu)
-    return GoPlayer(GoSettings.of(settings, seed=0, legal_children=True,
-                                  min_simulations=settings.min_simulations if timed else 0),
-                    manager, simulations=settings.simulations, komi=None, rules="littlego")
-
-
-def choose(game, state, settings: LittleGoSettings, started: float, seed: int, cpu=time.process_time, warn=None):
-    """(action, SearchResult or None) for state: the player's move on the budget counted from
-    ``started`` (CPU seconds at process start); a budget that start-up has all but spent searches
-    the floor of ``min_simulations``, told to ``warn``."""
-    action, result = make_player(settings, cpu).single_move(game, state, seed, started)
-    if result is not None and "floor" in result.stats and warn:
-        warn(f"the budget (seconds = {settings.seconds:g}, counted from process start) was spent after "
-             f"{result.stats['floor']} simulations; searching the floor of min_simulations = "
-             f"{settings.min_simulations} (raise seconds for a stronger move)")
-    return action, result
-
-
 def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time,
           warn=None):
-    """(point, the notes to keep) for the position of input.txt, searched with the engine; the
-    point is one the host's rules allow on the current board as given."""
+    """(point, the notes to keep) for the position of input.txt, searched by the Little-Go player
+    (engines/players/littlego.py); the point is one the host's rules allow on the current board as given."""
     colour, previous, current = turn
     moves, source = move_number(notes, colour, previous, current)
-    board, before = engine_board(current), engine_board(previous)
-    state = game.state_from_cells(board, player_of(colour), previous=before, moves_played=moves)
-    if game.is_terminal(state):  # the host would not ask; play on as if a move were left
-        moves = estimate_moves(colour, current)
-        state = game.state_from_cells(board, player_of(colour), previous=before, moves_played=moves)
-    if settings.seed is None:
-        seed = int.from_bytes(os.urandom(6), "little")
-    else:
-        seed = hash_seed(settings.seed, previous, current)
+    seed = int.from_bytes(os.urandom(6), "little") if settings.seed is None else hash_seed(settings.seed, previous,
+                                                                                           current)
+    state = littlego_player.state_of(game, colour, previous, current, moves, estimate_moves(colour, current))
     action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
-    allowed = host_moves(turn)
-    from engines.players.go import best_allowed
-    chosen = best_allowed(game, action, result, {game.action_at(p) for p in allowed})
-    if chosen != action and warn:
-        warn(f"the search's move {write_output(game.point_of(action)).strip()} is not valid on the board as "
-             f"given; playing {write_output(game.point_of(chosen)).strip()}")
-    point = game.point_of(chosen)
+    point, searched = littlego_player.allowed_point(game, *turn, action, result), game.point_of(action)
+    if point != searched and warn:
+        warn(f"the search's move {write_output(searched).strip()} is not valid on the board as given; "
+             f"playing {write_output(point).strip()}")
     kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(state) + 1,
-            "board": board_text(current if point is PASS else allowed[point]), "move": write_output(point).strip(),
-            "move_number_from": source, "budget": settings.seconds}
+            "board": board_text(current if point is PASS else rules.host_moves(turn)[point]),
+            "move": write_output(point).strip(), "move_number_from": source, "budget": settings.seconds}
     if result is not None:
         kept.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
                     pv=[write_output(game.point_of(a)).strip() for a in result.pv[:6]])
     return point, kept
-
-
-def hash_seed(seed: str, previous, current) -> int:
-    """A reproducible seed from the seed setting and the position."""
-    import hashlib
-    key = f"{seed}|{board_text(previous)}|{board_text(current)}".encode()
-    return int.from_bytes(hashlib.sha256(key).digest()[:6], "little")
 
 
 class SearchFailed(Exception):
@@ -314,10 +263,13 @@ class Player:
     def position(self, turn: Turn):
         """Judge the boards (a warning when they cannot follow each other), write the fallback move,
         search: the move."""
-        why = why_unreachable(turn)
+        why = rules.why_unreachable(turn)
         if why and self.warn:
             self.warn(f"{INPUT_FILE}: {why}; playing on the current board as given (the host is the authority)")
-        write_move(self.workdir / OUTPUT_FILE, write_output(fallback_move(turn)))
+        notes = load_notes(self.workdir / NOTES_FILE)
+        moves, _ = move_number(notes, *turn)
+        share = min(self.settings.fallback_seconds, self.settings.seconds / 4)  # of the budget, CPU time
+        write_move(self.workdir / OUTPUT_FILE, write_output(fallback_move(turn, moves, share, self.cpu)))
         if self.watchdog:
             limit = self.settings.watchdog_seconds
             if self.cold:
@@ -326,8 +278,8 @@ class Player:
             arm_watchdog(self.started + limit)
         try:
             from engines.games.go import Go
-            point, self.notes = think(Go(rules="littlego"), turn, self.settings,
-                                      load_notes(self.workdir / NOTES_FILE), self.started, self.cpu, self.warn)
+            point, self.notes = think(Go(rules="littlego"), turn, self.settings, notes, self.started, self.cpu,
+                                      self.warn)
         except Exception as err:
             raise SearchFailed(f"{type(err).__name__}: {err}") from err
         return point

@@ -54,10 +54,10 @@ def grid(rows) -> np.ndarray:
 
 def load_position(s: go_gtp.GoSession, rows, to_move: int = 0):
     cells = grid(rows)
-    s.new_game(len(rows))
+    s.record.start(len(rows))
     black = [tuple(map(int, p)) for p in zip(*np.nonzero(cells == 1))]
     white = [tuple(map(int, p)) for p in zip(*np.nonzero(cells == 2))]
-    s.set_stones(black, white, to_move)
+    s.record.set_stones(black, white, to_move)
 
 
 # A black wall on column E with the area to its left, a white wall on F with the area to its
@@ -572,4 +572,4 @@ def test_fuzzed_lines_get_one_reply_and_errors_change_nothing(fuzz_session, word
         assert before[0] == after[0] and before[1] == after[1] and (before[2] == after[2]).all()
         assert before[3] == after[3] and before[4] == after[4]
     if len(s.moves) > 30:
-        s.new_game(9)
+        s.record.start(9)

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 import tomllib
 
 import pytest
@@ -83,6 +84,51 @@ def test_placements_and_the_most_captures():
     full = [[1] * 5 for _ in range(5)]
     full[0][0] = 0
     assert rules.Position(full, full, False, 1).placements() == []  # only suicide is left
+
+
+# Black's three stones on the top edge are in atari (their liberty is (0,3), where they join the
+# black group on the right); White's stone at (4,1) is in atari too.  The most captures takes (4,1)
+# at (3,1) and loses three stones at (0,3); a search sees White's answer and connects at (0,3).
+ATARI_CURRENT = [[1, 1, 1, 0, 1],
+                 [2, 2, 2, 1, 1],
+                 [0, 0, 0, 1, 0],
+                 [0, 0, 0, 0, 0],
+                 [1, 2, 1, 0, 0]]
+ATARI_PREVIOUS = [row[:] for row in ATARI_CURRENT]
+ATARI_PREVIOUS[1][2] = 0
+
+
+def ticking(step: float = 1e-4):
+    """A CPU clock that advances ``step`` at each reading (a search's length in readings, load-free)."""
+    reads = iter(range(10 ** 9))
+    return lambda: next(reads) * step
+
+
+def test_the_fallback_move_is_a_search_where_the_most_captures_errs():
+    assert rules.Position.from_input(1, ATARI_PREVIOUS, ATARI_CURRENT).most_captures() == [(3, 1)]
+    turn = Turn(1, ATARI_PREVIOUS, ATARI_CURRENT)
+    assert player.fallback_move(turn, 8, 0.3, ticking()) == (0, 3)
+    assert player.fallback_move(turn, 8, 0.3) == (0, 3)  # on the real CPU clock too
+
+
+def test_the_fallback_search_stays_within_its_share_of_cpu_time():
+    cpu = ticking()
+    start = cpu()
+    player.fallback_move(Turn(1, E, E), 0, 0.3, cpu)
+    assert cpu() - start <= 0.3 + 3e-4  # the deadline read, then the reading that found it passed
+    spent = time.process_time()
+    player.fallback_move(Turn(1, E, E), 0, 0.3)
+    assert time.process_time() - spent <= 0.3 + 0.05  # one node's expansion past the deadline at most
+
+
+def test_the_fallback_search_ends_the_game_only_when_it_wins():
+    search = rules.SearchRules()
+    ahead = [[1, 1, 1, 0, 0]] + [[0] * 5 for _ in range(4)]  # Black 3 - White 0 - 2.5: a pass now wins
+    node = search.node(1, ahead, ahead, 6)   # the opponent passed: our pass ends the game
+    assert None in search.moves(node) and search.outcome(search.play(node, None)) == -1  # White to move, lost
+    behind = search.node(2, ahead, ahead, 7)
+    assert player.fallback_move(Turn(2, ahead, ahead), 7, 0.3, ticking()) is not None  # White must not pass
+    assert search.outcome(behind) is None and search.moves(search.node(1, CENTRE, E, 1)) != [None]
 
 
 def test_a_forbidden_placement_raises_the_engines_illegal_move():

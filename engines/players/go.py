@@ -21,6 +21,10 @@ What it owns:
     Go5's ``num_total_sim``) bounds the search as well; the time a move took is charged to the game
     clock (``TimeManager.charge``).
 
+A session that keeps a game (the Go engine's) has the player keep its record too (``new_record``:
+engines/players/go_record.py over ``EngineBoards``, the tree following the moves) and asks for a
+move with ``genmove``, which reads the opponent's pass from the record and plays the move there.
+
 ``GoSettings`` is the player's tunables; an adapter's own settings carry the ones it lets a user set
 under the same names (``GoSettings.of(adapter_settings)`` takes them).
 """
@@ -30,9 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engines.errors import IllegalMove, Reason
 from engines.games.go import Go
 from engines.knowledge.go import ownership as go_ownership
 from engines.players.clock import CPU, TimeManager
+from engines.players.go_record import GoRecord, SetupError
 from engines.search import Limits, make_searcher
 from engines.settings import setting
 
@@ -98,6 +104,54 @@ def free_handicap_points(n: int, stones: int, fixed_points: list) -> list:
     return points
 
 
+class EngineBoards:
+    """The Go engine's positions for a GoRecord (engines/players/go_record.py): the player's game,
+    its tree following the moves played."""
+
+    def __init__(self, player: "GoPlayer"):
+        self.player = player
+
+    def initial(self, size: int, komi: float):
+        self.player.komi = komi
+        return self.player.start(size).initial_state()
+
+    def with_komi(self, states: list, komi: float) -> list:
+        game = self.player.set_komi(komi)
+        return [game.with_komi(s, komi) for s in states]
+
+    def play(self, state, colour: int, point):
+        """The position after colour's point (or PASS); a move only superko forbids is played (a
+        controller's rules may know no superko), IllegalMove for any other the rules forbid."""
+        game = self.player.game
+        before = self.player.position_for(state, colour)
+        action = game.action_at(point)
+        reason = game.illegal_reason(before, action)
+        if reason is not None and reason is not Reason.SUPERKO:
+            raise IllegalMove(reason, action)
+        after = game.play_tolerant(before, action)
+        self.player.moved(before, action, after)
+        return after
+
+    def setup(self, size: int, komi: float, black, white, to_move: int):
+        cells = np.zeros((size, size), dtype=np.int8)
+        for point in black:
+            cells[point] = 1
+        for point in white:
+            cells[point] = 2
+        try:
+            state = self.player.game.state_from_cells(cells, to_move, moves_played=to_move)
+        except ValueError as err:
+            raise SetupError(f"bad setup stones: {err}") from None
+        self.player.forget()
+        return state
+
+    def stones(self, state) -> bool:
+        return bool((self.player.game.cells(state) != 0).any())
+
+    def forget(self):
+        self.player.forget()
+
+
 def best_allowed(game, action, result, allowed) -> int:
     """Little-Go: the search's action when the host allows it (``allowed``: the host's valid stones, as
     actions; the pass is always valid), else the most visited one it allows, else the pass."""
@@ -128,6 +182,7 @@ class GoPlayer:
         self.last_result = None              # (state, SearchResult) of the last search
         self.last_limits = None              # the Limits of the last timed move (None: none searched)
         self.low = [0, 0]
+        self.record = None                   # a session's GoRecord (new_record), when it keeps one
         self._weights = weights              # move weights (GoWeights) given, else read from settings.weights
 
     # ---- the game and the searcher ------------------------------------------------------------
@@ -149,6 +204,19 @@ class GoPlayer:
         self.game = self.make_game(self.game.size)
         self.forget()
         return self.game
+
+    def new_record(self, size: int) -> GoRecord:
+        """A session's game record over this player's positions (engines/players/go_record.py)."""
+        self.record = GoRecord(EngineBoards(self), size, self.komi)
+        return self.record
+
+    def position_for(self, state, colour: int):
+        """state with colour to move; a finished game (two passes) goes on."""
+        if self.game.is_terminal(state):
+            state = self.game.resumed(state)
+        if self.game.to_move(state) != colour:
+            state = self.game.set_to_move(state, colour)
+        return state
 
     def forget(self):
         """The game changed in a way the tree did not foresee (setup, undo, komi)."""
@@ -328,6 +396,19 @@ class GoPlayer:
             return RESIGN
         return self.game.point_of(result.move)
 
+    def genmove(self, colour: int, arrival: float, cleanup: bool = False):
+        """colour's move in the session's record (new_record), played there unless RESIGN: choose
+        with the opponent's pass read from the record and the position as counted its current one."""
+        record = self.record
+        self.last_limits = None
+        last = record.moves[-1] if record.moves else None
+        opponent_passed = last is not None and last[1] is PASS and last[0] != colour
+        point = self.choose(self.position_for(record.position, colour), colour, arrival, opponent_passed, cleanup,
+                            board=record.position)
+        if point != RESIGN:
+            record.play(colour, point)
+        return point
+
     def should_resign(self, colour: int, value: float) -> bool:
         """Count a move's win rate against the threshold; True when colour should resign."""
         low = self.settings.resign and value < self.settings.resign_threshold
@@ -349,6 +430,23 @@ class GoPlayer:
             if self.game.is_legal(state, self.game.action_at(point)):
                 return point
         return PASS
+
+    def heat(self, result) -> tuple:
+        """A heat map of the root: ([(point, win rate as -1..1)], [(point, visits)] with the passes
+        left out, the most visited candidate or None)."""
+        candidates = self.candidates(result)
+        moves = [c for c in candidates if c[0] is not PASS]
+        best = max(candidates, key=lambda c: c[1]) if candidates else None
+        return [(c[0], 2 * c[2] - 1) for c in moves], [(c[0], c[1]) for c in moves], best
+
+    def move_report(self, seconds_used: float) -> str:
+        """One line on the last move: the time allocated and used, simulations, win rate, search."""
+        limits, result = self.last_limits, self.last_result[1] if self.last_result else None
+        searched = limits is not None and result is not None
+        allocated = f"{limits.time:.4f}" if limits is not None and limits.time is not None else "none"
+        return (f"allocated {allocated} used {seconds_used:.4f} simulations "
+                f"{result.stats.get('simulations', 0) if searched else 0} winrate "
+                f"{f'{result.value:.3f}' if searched else '-'} search {self.search_name}")
 
     def candidates(self, result) -> list:
         """The root moves the analysis shows: (point, visits, win rate for the mover, principal

@@ -222,3 +222,28 @@ class SearchRules:
                 if near[1] != near[2]:
                     count[1 if near[1] > near[2] else 2] += 1
         return math.tanh(self.margin(node, count[1], count[2]) / max(4.0, n * n / 8))
+
+
+class RecordBoards:
+    """Reference positions for a game record (engines/players/go_record.py: GoRecord) while the
+    kernels compile: a move only superko forbids is played, as the engine's record plays it."""
+
+    def __init__(self, superko: bool):
+        self.superko = superko
+
+    def initial(self, size: int, komi: float) -> Position:
+        return Position(size, superko=self.superko)
+
+    def with_komi(self, positions: list, komi: float) -> list:
+        return positions  # the komi counts at the end only (SearchRules)
+
+    def play(self, position: Position, colour: int, point) -> Position:
+        after = position.copy()
+        after.play(colour + 1, point, tolerate_superko=True)
+        return after
+
+    def stones(self, position: Position) -> bool:
+        return any(any(row) for row in position.board)
+
+    def forget(self) -> None:
+        pass

@@ -1,8 +1,9 @@
 """The Little-Go host's rules in pure Python (specs/littlego.md): quick to import, no engine, no numba.
 
-The player checks the host's position file and writes its fallback move with them before the engine loads
-(adapters/littlego.py); the local host and its opponents (standins/) referee and play by them.  The
-engine's own rules are Go(rules="littlego"); the tests hold the two to the same games.
+The player checks the host's position file with them, and its fallback move searches them
+(``SearchRules``) before the engine loads (adapters/littlego.py, engines/players/littlego.py); the
+local host and its opponents (standins/) referee and play by them.  The engine's own rules are
+Go(rules="littlego"); the tests hold the two to the same games.
 
 A board is a list of SIZE lists of SIZE ints (0 empty, 1 black, 2 white), row 0 at the top, as
 the host's file has it; a colour is 1 (black) or 2 (white), as on the wire.  A placement is judged as the
@@ -12,7 +13,7 @@ only such a move is checked for ko: a violation when the last move captured ston
 the resulting board equals the board before that move.  The outcome of a forbidden placement is
 engines.errors.IllegalMove (a plain Python module) with its Reason.
 """
-import random
+import math
 
 from engines.games.reference.go import group  # (stones, liberties) of the group at (i, j): the same flood fill
 from engines.errors import IllegalMove, Reason
@@ -170,8 +171,48 @@ def engine_board(board) -> list[list[int]]:
     return clean
 
 
-def fallback_move(colour: int, previous, current):
-    """A valid move found in pure Python in milliseconds: the most captures (ties drawn by a fixed
-    generator, so a run repeats), None (a pass) when no stone can be placed."""
-    best = Position.from_input(colour, previous, current).most_captures()
-    return random.Random(0).choice(best) if best else None
+class SearchRules:
+    """The host's game as engines/players/coldstart.py's ``fallback_search`` reads it.  A node is
+    (Position, moves played before it, whether a pass ended the game).  The game ends after move
+    MAX_MOVES (passes count) or at a pass onto an unchanged board (the previous board equals the
+    current one: the opponent passed, or nothing was played yet); it is scored by stones only, White
+    getting ``komi``.  A pass is a move only when no stone can be placed or when it ends the game
+    (where a shallow search would pass away stones it could still place, passing rarely pays)."""
+
+    def __init__(self, komi: float = KOMI):
+        self.komi = komi
+
+    @staticmethod
+    def node(colour: int, previous, current, moves_played: int):
+        return Position.from_input(colour, previous, current), moves_played, False
+
+    def moves(self, node) -> list:
+        position, played, ended = node
+        if ended or played >= MAX_MOVES:
+            return []
+        points = [p for p, _, _ in position.placements()]
+        return points + [None] if not points or position.previous == position.board else points
+
+    def play(self, node, move):
+        position, played, _ = node
+        if move is None:
+            ended = position.previous == position.board
+            return Position(position.board, position.board, False, 3 - position.colour), played + 1, ended
+        after, captured = place(position.board, position.previous, position.died, position.colour, *move)
+        return Position(after, position.board, bool(captured), 3 - position.colour), played + 1, False
+
+    def margin(self, node) -> float:
+        """Black's stones minus White's and komi, from the side to move's view."""
+        b, w = stones(node[0].board)
+        score = b - w - self.komi
+        return score if node[0].colour == 1 else -score
+
+    def outcome(self, node):
+        position, played, ended = node
+        if not ended and played < MAX_MOVES:
+            return None
+        return 1 if self.margin(node) > 0 else -1  # the half point of komi: never a draw
+
+    def evaluate(self, node) -> float:
+        """The stone margin squashed into (-1, 1): stones are the score here."""
+        return math.tanh(self.margin(node) / 4.0)
