@@ -1,7 +1,7 @@
 """Alpha-beta speed: nodes per second on Othello 8x8 midgame positions (a figure, not a pass/fail).
 
 Positions: seeded uniformly random play, 20 plies from the start.  Search: the "strong" evaluation
-(engines/knowledge/othello/__init__.py) with its standard weights, alpha-beta + transposition table +
+(engines/knowledge/othello/registered.py) with its standard weights, alpha-beta + transposition table +
 ordering + iterative deepening, a fixed time per position.  Nodes are positions the search visits (see engines/search/alphabeta.py).
 Run: ``.venv/bin/python bench/alphabeta_nodes.py [seconds per position]``.
 """

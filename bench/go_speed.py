@@ -21,7 +21,7 @@ import numpy as np
 from engines import kernels as K
 from engines.games.go import PLAYOUT_CAP_PER_POINT, SIZE, Go, result
 from engines.knowledge.go import rave_knowledge as gp
-from engines.knowledge.go import heavy_knowledge, playout_params
+from engines.knowledge.go.registered import heavy_knowledge, playout_params
 from engines.search import Limits, make_searcher
 from regress.go_match import wilson
 

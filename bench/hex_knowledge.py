@@ -30,7 +30,7 @@ from engines import kernels as K
 from engines.games import make_game
 from engines.knowledge.hex import patterns as HP
 from engines.players.hex import SEARCHES, knowledge_pieces, make_hex_searcher
-from engines.knowledge.hex import hex_knowledge
+from engines.knowledge.hex.registered import hex_knowledge
 from engines.knowledge.hex.solver import HexSolver, SolveBudgetExceeded
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher
@@ -60,7 +60,7 @@ def engine(game, spec: str, seed: int):
     """A searcher named "SEARCH:KNOWLEDGE" (plies-gtp-hex's --search and --knowledge, e.g. "rave:all",
     "rave:patterns+inferior", "mcts:none" = the old default MCTS with random playouts); with a network
     file (engines/learn/hex/teacher.py): "rave:KNOWLEDGE:FILE[:visits=V,low=L,high=H]" (the network's
-    policy as RAVE's prior experience, with engines.knowledge.hex.network_prior_strength's settings)
+    policy as RAVE's prior experience, with engines.knowledge.hex.registered.network_prior_strength's settings)
     or "puct:FILE" (MCTS with PUCT over the network's priors and its value head at the leaves, no
     playouts), or "rollout:FILE" (MCTS in the network's epsilon-greedy playouts: plies-gtp-hex
     --network FILE)."""
@@ -81,7 +81,7 @@ def engine(game, spec: str, seed: int):
     if network:
         if search != "rave":
             raise ValueError(f"engine {spec!r}: a network goes with rave (rave:KNOWLEDGE:FILE) or puct (puct:FILE)")
-        from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, network_prior_strength
+        from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, network_prior_strength
         from engines.knowledge.hex.network import load_network
         network, _, options = network.partition(":")
         policy, _ = load_network(network, game.size)

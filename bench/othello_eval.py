@@ -24,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from engines.games.othello import Othello
-from engines.knowledge import othello as KO
+from engines.knowledge.othello import registered as KO
 from engines.knowledge.othello import patterns as OP
 from engines.knowledge.registry import knowledge_for
 from engines.search import Limits, make_searcher

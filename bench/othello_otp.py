@@ -91,9 +91,9 @@ def play_spiel(games: int, move_time: float, seed: int = 0, progress=None) -> di
 
 
 def endgame(positions: int = 5, max_empties: int = 24, limit: float = 1.0, seed: int = 0, progress=None) -> dict:
-    """Exact solve time (engines.knowledge.othello.solve_endgame) by number of empties, on positions
+    """Exact solve time (engines.knowledge.othello.registered.solve_endgame) by number of empties, on positions
     reached by random play; stops at the first size whose median exceeds limit."""
-    from engines.knowledge.othello import solve_endgame
+    from engines.knowledge.othello.registered import solve_endgame
     game = _game()
     rows, largest = [], 0
     for empties in range(10, max_empties + 1):

@@ -22,7 +22,7 @@ from engines.errors import GameOver
 from engines.games.hex import HEADER, SIZE, TO_MOVE, WINNER, Hex
 from engines.games import hex as hexk
 from engines.games.othello import Othello
-from engines.knowledge import othello as oth
+from engines.knowledge.othello import registered as oth
 from engines.knowledge.bundle import Knowledge
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig

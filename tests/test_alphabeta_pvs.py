@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engines.games import make_game
-from engines.knowledge import othello as oth
+from engines.knowledge.othello import registered as oth
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
 from engines.search.result import Limits

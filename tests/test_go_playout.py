@@ -6,7 +6,7 @@ import pytest
 
 from engines.games.go import Go, point_of
 from engines.knowledge.go import rave_knowledge as gp
-from engines.knowledge.go import experience_params, heavy_knowledge, playout_params
+from engines.knowledge.go.registered import experience_params, heavy_knowledge, playout_params
 from engines.knowledge.go.go5_weights import pattern_code
 from engines.rng import make_rng
 

@@ -6,7 +6,7 @@ import pytest
 
 from engines.games.go import Go
 from engines.knowledge.bundle import Knowledge
-from engines.knowledge.go import heavy_knowledge
+from engines.knowledge.go.registered import heavy_knowledge
 from engines.search import Limits, make_searcher
 from engines.search.rave import Rave, RaveConfig
 

@@ -502,7 +502,7 @@ def test_a_prior_file_moves_the_search_s_visits_to_its_favourite():
     seeds); with a prior that favours it, once the root has its NET_AFTER visits (the network rates
     its children then), b1 gets tens of visits, several times as many."""
     import tempfile
-    from engines.knowledge.hex import NET_AFTER
+    from engines.knowledge.hex.registered import NET_AFTER
     path = prior_file(Path(tempfile.mkdtemp()), 7, 1)
     b1 = 1
     for seed in (0, 1, 2):
@@ -534,7 +534,7 @@ def test_a_prior_plays_its_size_and_a_size_it_cannot_play_is_refused(tmp_path, c
 
 
 def test_the_shipped_prior_is_the_default_where_one_is_shipped():
-    from engines.knowledge.hex import network_experience_params
+    from engines.knowledge.hex.registered import network_experience_params
     from engines.knowledge.hex.network import load_network, shipped_prior_path
     for size in (5, 9, 11):
         path = shipped_prior_path(size)

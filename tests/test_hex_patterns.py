@@ -7,7 +7,7 @@ import pytest
 from engines.games.hex import HEADER, Hex
 from engines.knowledge.hex import patterns as HP
 from engines.knowledge.bundle import Knowledge
-from engines.knowledge.hex import heavy_knowledge, hex_knowledge
+from engines.knowledge.hex.registered import heavy_knowledge, hex_knowledge
 from engines.knowledge.hex.solver import HexSolver
 from engines.rng import make_rng
 from engines.search import Limits, make_searcher

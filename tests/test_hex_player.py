@@ -68,7 +68,7 @@ def test_the_search_and_its_knowledge_come_from_the_settings():
 def test_the_rave_prior_comes_from_the_settings_and_is_refused_for_another_size(tmp_path):
     """A prior file reaches the player's RAVE search (its experience params are the file's network);
     'none' leaves the search without one; a file for another size is refused when the player is built."""
-    from engines.knowledge.hex import network_experience_params
+    from engines.knowledge.hex.registered import network_experience_params
     from engines.learn.network_file import save_network
     from test_hex_teacher import favouring
     net = favouring(6, 14)
@@ -113,7 +113,7 @@ def test_the_budget():
     limits = player.limits(start=10.0)                        # the deadline is the time manager's
     assert limits.start == 10.0 and limits.deadline(10.0) == pytest.approx(10.0 + 0.1 - 0.02)  # a short budget
     player = HexPlayer(Settings(time=2.0, network="none"), 3)                              # keeps most of itself
-    assert player.limits(start=10.0).deadline(10.0) == pytest.approx(10.0 + 2.0 - 0.05)
+    assert player.limits(start=10.0).deadline(10.0) == pytest.approx(10.0 + 2.0 - 0.1)
 
 
 def test_the_file_the_environment_and_the_flags_in_that_order(tmp_path):

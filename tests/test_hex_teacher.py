@@ -10,7 +10,7 @@ from conftest import ROOT
 from engines.games import make_game
 from engines.knowledge import mlp
 from engines.knowledge.bundle import Network
-from engines.knowledge.hex import (NET_AFTER, NET_COST, RAVE_CONFIG, heavy_knowledge, network_experience,
+from engines.knowledge.hex.registered import (NET_AFTER, NET_COST, RAVE_CONFIG, heavy_knowledge, network_experience,
                                   network_experience_params, network_prior_strength)
 from engines.learn.hex import teacher as T
 from engines.learn.hex.state_manager import HexStateManager

@@ -9,7 +9,7 @@ import pytest
 from engines.errors import NetworkError
 from engines.games import make_game
 from engines.knowledge.hex import conv as hexconv
-from engines.knowledge.hex import network_experience, network_experience_params
+from engines.knowledge.hex.registered import network_experience, network_experience_params
 from engines.knowledge.hex.conv import ConvNetwork
 from engines.knowledge.hex.network import OnnxPolicy, load_network, logits
 from engines.learn.hex import teacher as T

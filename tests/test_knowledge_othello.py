@@ -1,10 +1,10 @@
-"""Othello's evaluations (engines/knowledge/othello/__init__.py) on hand-made and random positions, on both layouts."""
+"""Othello's evaluations (engines/knowledge/othello/registered.py) on hand-made and random positions, on both layouts."""
 import numpy as np
 import pytest
 
 from engines.games.othello import Othello
-from engines.knowledge import othello as KO
-from engines.knowledge.othello import (STRONG_WEIGHTS, WIN_SCORE, evaluate_disc_difference, evaluate_strong,
+from engines.knowledge.othello import registered as KO
+from engines.knowledge.othello.registered import (STRONG_WEIGHTS, WIN_SCORE, evaluate_disc_difference, evaluate_strong,
                                        stable_discs, value_strong)
 from test_othello import board_of, ref_placements
 

@@ -9,7 +9,7 @@ from engines.games import make_game
 from engines.games import othello as O
 from engines.errors import GameOver, IllegalMove, Reason
 from engines.games.othello import Othello
-from engines.knowledge.othello import (STRONG_WEIGHTS, evaluate_disc_difference, evaluate_strong, stable_discs,
+from engines.knowledge.othello.registered import (STRONG_WEIGHTS, evaluate_disc_difference, evaluate_strong, stable_discs,
                                        value_strong)
 from engines.games.perft import perft
 from engines.rng import make_rng

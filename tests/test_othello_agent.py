@@ -21,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from adapters import othello_agent
 from adapters.othello_agent import EXIT_STATUS, OthelloAgentSettings, PipeAgent, search_config, search_depth
-from engines.knowledge.othello import EVALUATIONS
+from engines.knowledge.othello.registered import EVALUATIONS
 from protocols.common import EndOfInput, FatalError, ProtocolError, Quit
 from protocols.othello_pipe import (AgentSession, Flags, LineChannel, format_final, format_flags, format_score,
                                     parse_final, parse_flags, parse_score)

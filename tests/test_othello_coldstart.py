@@ -16,7 +16,7 @@ from engines.games.reference import othello as rules
 from adapters.otp import EXIT_STATUS as OTP_EXIT, OtpSession, OtpSettings, make_engine
 from conftest import ROOT
 from engines.games import make_game
-from engines.knowledge.othello import DEFAULT_EVALUATION, EVALUATIONS
+from engines.knowledge.othello.registered import DEFAULT_EVALUATION, EVALUATIONS
 from engines.players.coldstart import ColdStart
 from protocols.common import FatalError
 from protocols.othello_pipe import Flags

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import DATA
 from engines.games.othello import Othello, bb_flips, bb_moves
-from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+from engines.knowledge.othello.registered import SolveBudgetExceeded, solve_endgame
 from engines.knowledge.othello.endgame import (EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
                                                state_bits)
 

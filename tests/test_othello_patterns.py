@@ -9,7 +9,7 @@ import pytest
 from engines.games.othello import Othello
 from engines.knowledge.othello import patterns as OP
 from engines.knowledge.registry import knowledge_for
-from engines.knowledge.othello import evaluate_strong, solve_endgame
+from engines.knowledge.othello.registered import evaluate_strong, solve_endgame
 from engines.knowledge.scores import WIN_SCORE
 from engines.learn.othello import train as T
 from engines.search import Limits, make_searcher

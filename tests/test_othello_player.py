@@ -12,7 +12,7 @@ from adapters.othello_agent import OthelloAgentSettings, PipeAgent
 from adapters.otp import OtpSettings
 from engines.games import make_game
 from engines.games.reference import othello as rules
-from engines.knowledge.othello import EVALUATIONS, solve_endgame
+from engines.knowledge.othello.registered import EVALUATIONS, solve_endgame
 from engines.knowledge.othello.endgame import solve_state
 from engines.players import othello as player_module
 from engines.players.coldstart import fallback_search

@@ -22,7 +22,7 @@ from adapters.config import ConfigError
 from adapters.otp import EXIT_STATUS, OtpSession, OtpSettings, main, make_engine, parse, run
 from engines.games import make_game
 from engines.knowledge.registry import knowledge_for
-from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+from engines.knowledge.othello.registered import SolveBudgetExceeded, solve_endgame
 from engines.knowledge.othello.endgame import EndgameSolver, state_bits
 from engines.knowledge.othello.patterns import estimate_bits
 from engines.players.othello import make_player

@@ -11,8 +11,8 @@ import pytest
 
 from engines.errors import GameOver
 from engines.games import make_game
-from engines.knowledge import go as go_knowledge
-from engines.knowledge import hex as hex_knowledge
+from engines.knowledge.go import registered as go_knowledge
+from engines.knowledge.hex import registered as hex_knowledge
 from engines.knowledge.bundle import Knowledge, Network
 from engines.knowledge.registry import evaluations, knowledge_for
 from engines.search import (SCORE, SEARCHERS, STATS_KEYS, WIN_PROBABILITY, Limits, Searcher, SearchResult,

@@ -18,8 +18,8 @@ import pytest
 from hex_solver import hex_mover_wins
 from engines.games.hex import Hex
 from engines.games.othello import Othello
-from engines.knowledge import hex as hex_knowledge
-from engines.knowledge import othello as othello_knowledge
+from engines.knowledge.hex import registered as hex_knowledge
+from engines.knowledge.othello import registered as othello_knowledge
 from engines.knowledge.registry import knowledge_for
 from engines.search import SCORE, WIN_PROBABILITY, Limits, make_searcher
 

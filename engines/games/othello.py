@@ -32,7 +32,7 @@ mailbox (length 8 + n*n): [8 : 8+n*n] cells row-major, 0 empty, 1 black, 2 white
 The uint64 boards are stored bit for bit in the int64 slots.  Both layouts hash a position to the
 same key (Zobrist over (colour, row, col), xor a side key when white is to move).
 
-Evaluations of positions (heuristics for the searches) live in engines/knowledge/othello/__init__.py.
+Evaluations of positions (heuristics for the searches) live in engines/knowledge/othello/registered.py.
 """
 import numba as nb
 import numpy as np

@@ -1,6 +1,6 @@
 """A Knowledge bundle with the extra kernels of the RAVE search (engines/search/rave.py): a traced
 policy playout, tree priors as virtual experience, and the ownership of final positions.  It names
-no game; each game builds its own (Go: engines.knowledge.go.heavy_knowledge).
+no game; each game builds its own (Go: engines.knowledge.go.registered.heavy_knowledge).
 
   traced_playout, playout_params   SIG_TRACED_PLAYOUT: the playout policy (None: the game's random
                                    rollout_moves, one move at a time)

@@ -17,11 +17,11 @@ def registered_module(game):
     kernels of the game it plays only (another game's cost 10-40 ms of start-up)."""
     name = getattr(game, "name", None)
     if name == "go":
-        from engines.knowledge import go as module
+        from engines.knowledge.go import registered as module
     elif name == "othello":
-        from engines.knowledge import othello as module
+        from engines.knowledge.othello import registered as module
     elif name == "hex":
-        from engines.knowledge import hex as module
+        from engines.knowledge.hex import registered as module
     else:
         return None
     return module

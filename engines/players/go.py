@@ -290,7 +290,7 @@ class GoPlayer:
             return None
         if name != "rave":
             raise ValueError(f"the {name} search takes no weights file")
-        from engines.knowledge.go import heavy_knowledge
+        from engines.knowledge.go.registered import heavy_knowledge
         knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None)
         if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
             knowledge = dataclasses.replace(knowledge, children=game.kernels.legal)

@@ -32,7 +32,7 @@ MODES = ("greedy", "search")
 SEARCHES = ("rave", "mcts")
 NETWORK_USES = ("rollout", "prior", "both")
 PRIOR_USES = ("init", "additive", "multiplicative")   # engines/search/mcts.py, the ways that use priors
-PIECES = ("patterns", "inferior", "connections")       # engines.knowledge.hex.hex_knowledge's, in order
+PIECES = ("patterns", "inferior", "connections")       # engines.knowledge.hex.registered.hex_knowledge's, in order
 SHIPPED = "shipped"
 DEFAULT_SECONDS = 1.0     # a move's budget when neither time nor simulations is set
 SWAP = "swap"             # genmove's answer when the player swaps
@@ -151,7 +151,7 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
     (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
     the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
     (clock=...).  The player builds its searcher here; so do the benchmarks."""
-    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge, hex_knowledge
+    from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.hex.network import policy_knowledge
     from engines.search import make_searcher
     pieces = knowledge_pieces(knowledge)

@@ -1,7 +1,7 @@
 """The Othello player: every Othello adapter (the TCP engine, the game manager's pipe agent) asks it for moves.
 
 It assembles the game (any size the engine plays, the standard rules or the manager's end-when-stuck
-variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello/__init__.py, a
+variant), the search and its knowledge (alpha-beta with an evaluation of engines/knowledge/othello/registered.py, a
 table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
@@ -37,9 +37,9 @@ from engines.settings import setting
 from engines.validate import check_int, check_number
 
 ALGOS = ("default", "ucb", "uct", "uct-pp")
-EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.EVALUATIONS (a test
+EVALUATION_NAMES = ("strong", "disc_difference", "patterns")  # engines.knowledge.othello.registered.EVALUATIONS (a test
 #                                                               keeps them equal; this module imports no kernel)
-DEFAULT_EVALUATION = "patterns"                    # engines.knowledge.othello.DEFAULT_EVALUATION
+DEFAULT_EVALUATION = "patterns"                    # engines.knowledge.othello.registered.DEFAULT_EVALUATION
 STANDARD, MANAGER = rules.STANDARD, rules.MANAGER
 MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the reference rules' fallback)
 SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
@@ -58,7 +58,7 @@ class OthelloSettings:
                                  "search's last clock reading and the reply's way out take tens of ms)")
     seed: int = setting(0, "random seed of the search")
     evaluation: str = setting(DEFAULT_EVALUATION, "default: the evaluation of the alpha-beta search "
-                              "(engines/knowledge/othello/__init__.py: patterns, the learned one (8x8; strong elsewhere); "
+                              "(engines/knowledge/othello/registered.py: patterns, the learned one (8x8; strong elsewhere); "
                               "strong, the hand-set one; disc_difference)", choices=EVALUATION_NAMES)
     tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
     stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
@@ -183,7 +183,7 @@ class OthelloPlayer:
         probe.search(game.initial_state(), Limits(depth=3))
         if not self.solves:
             return self
-        from engines.knowledge.othello import solve_endgame
+        from engines.knowledge.othello.registered import solve_endgame
         from engines.knowledge.othello.endgame import solve_state
         s = game.initial_state()
         while int((game.cells(s) == 0).sum()) > 10 or game.must_pass(s):  # a small endgame, the mover placing
@@ -226,7 +226,7 @@ class OthelloPlayer:
     def _endgame(self, state, empties: int, deadline: float) -> int | None:
         """The solve policy: the exact solve's move, else a win/loss/draw solve's winning or drawing
         move, else None (too early, no solve fits the time left, or the position is lost)."""
-        from engines.knowledge.othello import SolveBudgetExceeded
+        from engines.knowledge.othello.registered import SolveBudgetExceeded
         s = self.settings
         if empties <= s.solve_empties:
             try:
@@ -245,7 +245,7 @@ class OthelloPlayer:
         solve_growth times more nodes while the retry's predicted time fits; SolveBudgetExceeded once
         it does not (and for a win/loss/draw solve that finds every move losing: the search then
         picks the move that loses least by its evaluation)."""
-        from engines.knowledge.othello import SolveBudgetExceeded, solve_endgame
+        from engines.knowledge.othello.registered import SolveBudgetExceeded, solve_endgame
         from engines.knowledge.othello.endgame import EndgameSolver, SolveDeadlineExceeded, state_bits, stuck_ends
         from engines.knowledge.othello.patterns import estimate_bits
         s = self.settings

@@ -35,7 +35,7 @@ Pieces (all compiled, numba ``cache=True``):
   opponent is.  Save-bridge cells (the other carrier cell of an own bridge the opponent intruded) come
   first in child order.
 
-``hex_knowledge(game, patterns=, inferior=, connections=)`` (engines/knowledge/hex/__init__.py) bundles them.
+``hex_knowledge(game, patterns=, inferior=, connections=)`` (engines/knowledge/hex/registered.py) bundles them.
 """
 
 import numba as nb

@@ -6,7 +6,7 @@ included); the analysis of engines/knowledge/hex/patterns.py (``analyse``): fill
 captured cells, the mover's dominated cells dropped, and virtual connections as cut-offs (the mover
 connected: a win; the opponent connected: a loss, without a search); an immediate win first; then
 the remaining moves ordered by the connection distance after the move (the opponent's minus the
-mover's, engines/knowledge/hex/__init__.py), best first, central cells first among equals.
+mover's, engines/knowledge/hex/registered.py), best first, central cells first among equals.
 
 Representation.  The table is two arrays of 2**bits slots: keys (int64) and values (int8: 0 empty,
 1 the mover loses, 2 the mover wins), replaced always.  stats int64[4]: nodes searched, the node

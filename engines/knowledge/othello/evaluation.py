@@ -5,7 +5,7 @@ The kernels read both Othello state layouts (bitboards up to 8x8, the mailbox ab
 of engines/games/othello.py) and dispatch on the layout field of the header.  Their parameters are
 one float64 vector of weights (indices W_* below).  This module imports no other knowledge but the
 scores of final positions: the learned patterns (othello/patterns.py) build on it, and the registry
-of Othello's evaluations is engines/knowledge/othello/__init__.py.
+of Othello's evaluations is engines/knowledge/othello/registered.py.
 """
 import numba as nb
 import numpy as np

@@ -1,7 +1,7 @@
 """Hex networks taught by the knowledge-rich search (issue 20): teacher games, then supervised fitting.
 
 Teacher games.  RAVE with all the Hex knowledge (the default searcher of both Hex adapters:
-engines.knowledge.hex.heavy_knowledge with RAVE_CONFIG) plays both sides at a fixed number of
+engines.knowledge.hex.registered.heavy_knowledge with RAVE_CONFIG) plays both sides at a fixed number of
 simulations a move.  Every position of a game is a training case: x, the game's observation
 (3*n*n floats, as ANET and the compiled forward read it); d, the root's visit distribution over the
 n*n actions (0 on the cells the search kept out: occupied, dead or dominated); z, 1.0 when player 0
@@ -38,7 +38,7 @@ AUGMENTED = 4         # augmented() gives each case four times (Hex's symmetries
 
 def teacher_searcher(game, seed: int):
     """The teacher: the Hex adapters' default searcher (RAVE with all the knowledge)."""
-    from engines.knowledge.hex import RAVE_CONFIG, heavy_knowledge
+    from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge
     from engines.search import make_searcher
     return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game), seed, capacity=1 << 21)
 

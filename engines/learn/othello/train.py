@@ -8,7 +8,7 @@ python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-
              side to move can place is kept (de-duplicated).  A tenth of the games is held out.
 2. labels    phase by phase from the end backwards (phase k = empties 4k..4k+3):
                empties <= --exact: the exact final disc difference (the project's endgame solver:
-               engines.knowledge.othello.endgame, else engines.knowledge.othello.solve_endgame);
+               engines.knowledge.othello.endgame, else engines.knowledge.othello.registered.solve_endgame);
                above: the value of a --depth ply alpha-beta search whose leaves are valued by the
                weights already fitted for the later phases (leaves of phase k lie in phase k-1).
 3. fit       after labelling phase k, its weights by ridge least squares (conjugate gradient on the
@@ -31,7 +31,7 @@ import numpy as np
 from engines.bits import lowest_bit_index, popcount
 from engines.games.othello import bb_flips, bb_moves
 from engines.knowledge.othello import patterns as OP
-from engines.knowledge.othello import evaluate_strong
+from engines.knowledge.othello.registered import evaluate_strong
 from engines.rng import below, make_rng, uniform
 
 FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -232,7 +232,7 @@ def exact_labels(Ps, Os, solver=None, progress=None):
 
 def _default_solver():
     """The project's exact solver: engines.knowledge.othello.endgame's EndgameSolver (one table kept
-    across solves) when present, else engines.knowledge.othello.solve_endgame."""
+    across solves) when present, else engines.knowledge.othello.registered.solve_endgame."""
     try:
         from engines.knowledge.othello.endgame import EndgameSolver
     except ImportError:  # pragma: no cover - the older solver
@@ -244,7 +244,7 @@ def _default_solver():
             return solver.solve(p, o).score
         return solve
     from engines.games.othello import BLACK_BB, WHITE_BB, bb_refresh
-    from engines.knowledge.othello import solve_endgame
+    from engines.knowledge.othello.registered import solve_endgame
 
     def solve(game, p, o):
         s = game.initial_state()
