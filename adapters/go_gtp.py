@@ -64,8 +64,8 @@ USAGES = {  # (the least number of arguments, the usage) of each command that ta
     "final_status_list": (1, "final_status_list alive|dead|seki"),
     "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
     "time_left": (3, "time_left COLOUR TIME STONES"),
-    "kgs-time_settings": (1, "kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
-                             "PERIOD STONES"),
+    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
+                              "PERIOD STONES")),
     "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
     "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
     "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
@@ -219,7 +219,8 @@ class GoSession:
 
     def call(self, name: str, args):
         if self.player is None:
-            self.switch(wait=name not in FALLBACK_COMMANDS or (name in GENMOVES and not self.game_clock.control.limited))
+            untimed = name in GENMOVES and not self.game_clock.control.limited
+            self.switch(wait=name not in FALLBACK_COMMANDS or untimed)
         return getattr(self, "cmd_" + name.replace("-", "_"))(args)
 
     # ---- commands -----------------------------------------------------------------------------------
