@@ -1,45 +1,11 @@
 """plies-gtp: a standard GTP v2 Go engine (5x5 to 19x19) for GoGui, Sabaki, Lizzie, gogui-twogtp and kgsGtp.
 
-    plies-gtp [--size N] [--komi X] [--rules superko|standard] [--time SECONDS] [--simulations N]
-              [--no-resign] [--resign-threshold X] [--search auto|rave|mcts] [--seed N] [--config FILE] ...
-
-Load it as GNU Go or Pachi is loaded: GoGui "Program > New program" with ``plies-gtp``; Sabaki's
-engines dialog (its analysis uses ``lz-analyze``); ``gogui-twogtp -black "plies-gtp" -white "gnugo
---mode gtp"``; kgsGtp with ``engine=plies-gtp``.
-
-Commands: protocol_version, name, version, known_command, list_commands, quit, boardsize (2..19),
-clear_board, komi, play, genmove, undo, showboard, final_score, final_status_list (alive, dead,
-seki), time_settings, time_left, kgs-time_settings (none, absolute, byoyomi, canadian),
-kgs-genmove_cleanup, reg_genmove, loadsgf, printsgf, set_free_handicap, place_free_handicap,
-fixed_handicap, gogui-analyze_commands (a win-rate/visits heat map, the principal variation and the
-ownership as gogui-gfx, the dead stones, the score), lz-analyze and lz-genmove_analyze.  Ids are
-echoed (``=5 D4``); errors are ``? message`` and leave the board as it was.
-
-Rules: area scoring with komi (default 7), suicide illegal, a pass always legal; positional superko by
-default (as on CGOS: genmove never recreates an earlier board, so it never extends a repetition
-cycle), simple ko with ``--rules standard``.  ``play`` accepts a controller's move that only superko
-forbids (its rules may have none), and either colour at any time (the other colour moves next); after
-two passes the game may go on (a cleanup phase).
-
-The Go player (engines/players/go.py) searches, keeps the game record (engines/players/go_record.py)
-and decides: resignation (win rate below ``resign_threshold`` for ``resign_moves`` moves in a row;
-``--no-resign`` for course and tournament use), the pass when the opponent passed and counting wins,
-kgs-genmove_cleanup (never a pass while dead opponent stones remain), the free handicap, the dead
-stones and seki of final_score / final_status_list (ownership).  Time: with time_settings /
-kgs-time_settings each move is allocated from the game clock (engines/players/clock.py; time_left
-corrects its count), else ``--time`` seconds less a tenth kept for the reply (at most time_margin),
-and/or ``--simulations``; time counts from the command's arrival; ``--threads K`` searches K trees.
-
-Cold start: with a cold compiled-kernel cache plies-gtp says so on stderr and compiles in a background
-process that outlives it (engines/players/coldstart.py).  While the controller has set a time limit,
-genmove answers from a shallow search over the pure-Python rules (engines/games/reference/go.py)
-within the move's allocation; with none (GoGui, Sabaki, regression runs) a genmove waits for the
-compile, as do the commands the fallback board cannot answer (scoring, analysis, SGF, handicap).
-
-Settings (class Settings, each key with its default and meaning under --help) come from, in
-increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
-(PLIES_GTP_<KEY>, e.g. PLIES_GTP_TIME=2) and the flags.
+The protocol mapping and the session state only: the Go player (engines/players/go.py) searches and
+decides, the game record (engines/players/go_record.py) holds the moves, the clock is
+engines/players/clock.py's, and a cold compiled-kernel cache is bridged by engines/players/coldstart.py.
+Commands, rules, time, cold start, settings and exit statuses: README.md, section "GTP Go engine".
 """
+
 import argparse
 import dataclasses
 import os
@@ -87,11 +53,23 @@ FALLBACK_COMMANDS = ("boardsize", "clear_board", "komi", "play", "undo", "showbo
                      "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
                      "name", "version", "gogui-analyze_commands")  # what a cold session answers itself
 GENMOVES = ("genmove", "reg_genmove", "kgs-genmove_cleanup")
-
-
-def _import_engine():
-    global players
-    from engines.players import go as players
+COMMANDS = ("protocol_version name version quit boardsize clear_board komi play genmove reg_genmove "
+            "kgs-genmove_cleanup undo showboard final_score final_status_list time_settings time_left "
+            "kgs-time_settings loadsgf printsgf set_free_handicap place_free_handicap fixed_handicap "
+            "gogui-analyze_commands plies-heatmap plies-pv plies-ownership lz-analyze lz-genmove_analyze").split()
+USAGES = {  # (the least number of arguments, the usage) of each command that takes arguments
+    "boardsize": (1, "boardsize SIZE"), "komi": (1, "komi FLOAT"), "play": (2, "play COLOUR VERTEX"),
+    "genmove": (1, "genmove COLOUR"), "reg_genmove": (1, "reg_genmove COLOUR"),
+    "kgs-genmove_cleanup": (1, "kgs-genmove_cleanup COLOUR"),
+    "final_status_list": (1, "final_status_list alive|dead|seki"),
+    "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
+    "time_left": (3, "time_left COLOUR TIME STONES"),
+    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
+                              "PERIOD STONES")),
+    "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
+    "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
+    "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
+}
 
 
 @dataclass(frozen=True)
@@ -144,20 +122,116 @@ def time_manager(settings: Settings, clock) -> TimeManager:
                        game_clock=GameClock(margin=settings.time_margin, clock=clock))
 
 
-class Board:
-    """What both sessions (warm: GoSession; cold: ColdSession) share: size, komi, the time manager
-    with the game clock, the time commands, the commands' argument checks and the command table."""
+class GoSession:
+    """The session: the game record (engines/players/go_record.py) and, once the compiled kernels are
+    cached, the player (engines/players/go.py), which searches and decides; this maps GTP onto them.
+    Started cold (``cold``: engines/players/coldstart.py) the record holds reference positions
+    (engines/games/reference/go.py) and ``player`` is None: a timed genmove is a shallow search within
+    the move's deadline, an untimed one and every command the record cannot answer wait for the
+    compile; then the player takes the game over (``hand_over``), the clock carried over."""
 
-    def init_common(self, settings: Settings, clock, time_manager_=None):
-        self.settings = settings
-        self.clock = clock
-        self.time = time_manager_ if time_manager_ is not None else time_manager(settings, clock)
+    def __init__(self, settings: Settings, clock=time.perf_counter, err=None, cold: ColdStart | None = None):
+        self.settings, self.clock, self.cold, self.rng = settings, clock, cold, random.Random(settings.seed)
+        self.err = err if err is not None else sys.stderr
+        self.time = time_manager(settings, clock)
+        self.player = None
+        if cold is None:
+            self.warm()
+        else:
+            cold.make_player = self.hand_over
+            self.record = GoRecord(go_rules.RecordBoards(settings.rules == "superko"), settings.size, settings.komi)
 
-    @property
-    def game_clock(self) -> GameClock:
-        return self.time.game_clock
+    def warm(self):
+        global players
+        from engines.players import go as players
+        self.player = players.GoPlayer(players.GoSettings.of(self.settings), self.time, self.settings.simulations,
+                                       komi=self.settings.komi, rules=self.settings.rules, clock=self.clock)
+        self.record = self.player.new_record(self.settings.size)
 
-    # ---- time -----------------------------------------------------------------------------------
+    def hand_over(self):
+        """The player, the game so far replayed into its record: the session is warm."""
+        played = self.record
+        self.settings = dataclasses.replace(self.settings, size=played.size, komi=played.komi)
+        self.warm()
+        self.record.replay(GameRecord(**played.fields()))
+        return self
+
+    def switch(self, wait: bool):
+        """While cold: hand over when the compile is done (or, with wait, once it is)."""
+        if not self.cold.ready() and wait:
+            if not self.cold.compiler.wait() or not self.cold.ready():
+                raise ProtocolError("the engine's compile failed; only the fallback moves are available")
+
+    # ---- what the player and the record hold, read by the commands (and the tests) ---------------
+    engine = property(lambda self: self if self.player is not None else None)
+    fallback_moves = property(lambda self: self.cold.fallbacks)
+    game_clock = property(lambda self: self.time.game_clock)
+    game = property(lambda self: self.player.game)
+    searcher = property(lambda self: self.player.searcher)
+    search_name = property(lambda self: self.player.search_name)
+    last_result = property(lambda self: self.player.last_result)
+    last_limits = property(lambda self: self.player.last_limits)
+    komi = property(lambda self: self.record.komi)
+    size = property(lambda self: self.record.size)
+    states = positions = property(lambda self: self.record.positions)
+    state = property(lambda self: self.record.position)
+    moves = property(lambda self: self.record.moves)
+    handicap = property(lambda self: self.record.handicap)
+
+    def to_move(self) -> int:
+        if self.player is None:
+            return 1 - self.record.moves[-1][0] if self.record.moves else 0
+        return self.game.to_move(self.state)
+
+    def position_for(self, colour: int):
+        return self.player.position_for(self.state, colour)
+
+    def limits(self, colour: int, arrival: float):
+        return self.player.limits(colour, self.game.nmoves(self.state), arrival)
+
+    def ownership(self, state=None):
+        return self.player.ownership(self.state if state is None else state)
+
+    def fallback(self, colour: int, arrival: float):
+        """While cold: a shallow search's move within the deadline the time manager gives this move."""
+        deadline = self.time.deadline(colour, len(self.record.moves), self.size * self.size, start=arrival)
+        rules = go_rules.SearchRules(self.komi)
+        return fallback_search(rules, rules.node(self.record.position, colour + 1), deadline, self.rng)
+
+    def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
+        if self.player is None:
+            point = self.fallback(colour, arrival)
+            self.record.play(colour, point)
+            self.cold.fallbacks += 1
+            self.time.charge(colour, self.clock() - arrival)
+            return gtp_go.format_move(point, self.size)
+        point = self.player.genmove(colour, arrival, cleanup)
+        text = "resign" if point == players.RESIGN else gtp_go.format_move(point, self.size)
+        if self.settings.verbose:
+            print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} "
+                  f"{self.player.move_report(self.clock() - arrival)}", file=self.err, flush=True)
+        return text
+
+    # ---- the command table: every command through ``call`` ------------------------------------------
+    def commands(self) -> dict:
+        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *USAGES.get(name, (0, "")))
+                for name in COMMANDS}
+
+    def call(self, name: str, args):
+        if self.player is None:
+            untimed = name in GENMOVES and not self.game_clock.control.limited
+            self.switch(wait=name not in FALLBACK_COMMANDS or untimed)
+        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
+
+    # ---- commands -----------------------------------------------------------------------------------
+    cmd_protocol_version = staticmethod(lambda args: "2")
+    cmd_name = staticmethod(lambda args: NAME)
+    cmd_version = staticmethod(lambda args: gtp_serve.version())
+    cmd_gogui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
+
+    def cmd_quit(self, args):
+        raise Quit("")
+
     @staticmethod
     def on_clock(set_clock, *values) -> str:
         try:
@@ -183,32 +257,16 @@ class Board:
         self.record.set_komi(parse_float(args[0], "komi"))
         return ""
 
-    def cmd_quit(self, args):
-        raise Quit("")
-
     def cmd_boardsize(self, args):
-        self.record.start(self.parse_size(args))
+        size = parse_int(args[0], "board size")
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ProtocolError("unacceptable size")  # GTP 2's text for a size the engine cannot play
+        self.record.start(size)
         return ""
 
     def cmd_clear_board(self, args):
         self.record.start(self.size)
         return ""
-
-    def parse_size(self, args) -> int:
-        size = parse_int(args[0], "board size")
-        if not MIN_SIZE <= size <= MAX_SIZE:
-            raise ProtocolError("unacceptable size")  # GTP 2's text for a size the engine cannot play
-        return size
-
-    def parse_vertex(self, text):
-        return gtp.parse_vertex(text, self.size)
-
-    def place(self, colour: int, point):
-        self.record.play(colour, point)
-
-    def cmd_genmove(self, args):
-        arrival = self.clock()
-        return self.genmove(gtp.parse_colour(args[0]), arrival)
 
     def cmd_undo(self, args):
         if not self.record.undo():
@@ -217,97 +275,17 @@ class Board:
 
     def cmd_play(self, args):
         colour = gtp.parse_colour(args[0])
-        point = self.parse_vertex(args[1])
+        point = gtp.parse_vertex(args[1], self.size)
         try:
-            self.place(colour, point)
+            self.record.play(colour, point)
         except IllegalMove as err:
             raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
         return ""
 
-    def commands(self) -> dict:
-        """The command table (a ColdSession routes the entries through its ``call``)."""
-        def C(name, min_args=0, usage=""):
-            return gtp.Command(getattr(self, "cmd_" + name.replace("-", "_"), None), min_args, usage)
-        return {
-            "protocol_version": gtp.Command(lambda a: "2"), "name": gtp.Command(lambda a: NAME),
-            "version": gtp.Command(lambda a: gtp_serve.version()),
-            "quit": C("quit"),
-            "boardsize": C("boardsize", 1, "boardsize SIZE"),
-            "clear_board": C("clear_board"),
-            "komi": C("komi", 1, "komi FLOAT"),
-            "play": C("play", 2, "play COLOUR VERTEX"),
-            "genmove": C("genmove", 1, "genmove COLOUR"),
-            "reg_genmove": C("reg_genmove", 1, "reg_genmove COLOUR"),
-            "kgs-genmove_cleanup": C("kgs-genmove_cleanup", 1, "kgs-genmove_cleanup COLOUR"),
-            "undo": C("undo"),
-            "showboard": C("showboard"),
-            "final_score": C("final_score"),
-            "final_status_list": C("final_status_list", 1, "final_status_list alive|dead|seki"),
-            "time_settings": C("time_settings", 3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
-            "time_left": C("time_left", 3, "time_left COLOUR TIME STONES"),
-            "kgs-time_settings": C("kgs-time_settings", 1, "kgs-time_settings none|absolute MAIN|byoyomi MAIN "
-                                                           "PERIOD PERIODS|canadian MAIN PERIOD STONES"),
-            "loadsgf": C("loadsgf", 1, "loadsgf FILE [MOVE_NUMBER]"),
-            "printsgf": C("printsgf"),
-            "set_free_handicap": C("set_free_handicap", 2, "set_free_handicap VERTEX VERTEX ..."),
-            "place_free_handicap": C("place_free_handicap", 1, "place_free_handicap STONES"),
-            "fixed_handicap": C("fixed_handicap", 1, "fixed_handicap STONES"),
-            "gogui-analyze_commands": gtp.Command(lambda a: ANALYZE_COMMANDS),
-            "plies-heatmap": C("heatmap"),
-            "plies-pv": C("pv"),
-            "plies-ownership": C("ownership"),
-            "lz-analyze": C("lz_analyze"),
-            "lz-genmove_analyze": C("lz_genmove_analyze"),
-        }
+    def cmd_genmove(self, args):
+        arrival = self.clock()
+        return self.genmove(gtp.parse_colour(args[0]), arrival)
 
-
-class GoSession(Board):
-    """The engine's session: the player (engines/players/go.py) searches, decides, keeps the time and
-    the game record (engines/players/go_record.py); this maps GTP onto them."""
-
-    def __init__(self, settings: Settings, clock=time.perf_counter, err=None, time_manager_=None):
-        _import_engine()
-        self.init_common(settings, clock, time_manager_)
-        self.err = err if err is not None else sys.stderr
-        self.player = players.GoPlayer(players.GoSettings.of(settings), self.time, settings.simulations,
-                                       komi=settings.komi, rules=settings.rules, clock=clock)
-        self.record = self.player.new_record(settings.size)
-
-    # ---- what the player holds, read by the commands (and the tests) ----------------------------
-    game = property(lambda self: self.player.game)
-    searcher = property(lambda self: self.player.searcher)
-    search_name = property(lambda self: self.player.search_name)
-    last_result = property(lambda self: self.player.last_result)
-    last_limits = property(lambda self: self.player.last_limits)
-    komi = property(lambda self: self.record.komi)
-    size = property(lambda self: self.record.size)
-    states = property(lambda self: self.record.positions)
-    state = property(lambda self: self.record.position)
-    moves = property(lambda self: self.record.moves)
-    handicap = property(lambda self: self.record.handicap)
-
-    def to_move(self) -> int:
-        return self.game.to_move(self.state)
-
-    def position_for(self, colour: int):
-        return self.player.position_for(self.state, colour)
-
-    # ---- the player's answers -------------------------------------------------------------------
-    def limits(self, colour: int, arrival: float):
-        return self.player.limits(colour, self.game.nmoves(self.state), arrival)
-
-    def ownership(self, state=None):
-        return self.player.ownership(self.state if state is None else state)
-
-    def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
-        point = self.player.genmove(colour, arrival, cleanup)
-        text = "resign" if point == players.RESIGN else gtp_go.format_move(point, self.size)
-        if self.settings.verbose:
-            print(f"plies-gtp: genmove {'bw'[colour]} {text} move {self.game.nmoves(self.state)} "
-                  f"{self.player.move_report(self.clock() - arrival)}", file=self.err, flush=True)
-        return text
-
-    # ---- commands -------------------------------------------------------------------------------
     def cmd_kgs_genmove_cleanup(self, args):
         arrival = self.clock()
         return self.genmove(gtp.parse_colour(args[0]), arrival, cleanup=True)
@@ -315,10 +293,15 @@ class GoSession(Board):
     def cmd_reg_genmove(self, args):
         arrival = self.clock()
         colour = gtp.parse_colour(args[0])
+        if self.player is None:
+            return gtp_go.format_move(self.fallback(colour, arrival), self.size)
         result = self.player.search(self.position_for(colour), self.limits(colour, arrival))
         return gtp_go.format_move(self.game.point_of(result.move), self.size)
 
     def cmd_showboard(self, args):
+        if self.player is None:
+            position = self.positions[-1]
+            return gtp_go.format_board(position.board, position.captures, self.to_move(), self.komi)
         return gtp_go.format_board(self.game.cells(self.state), self.game.captures(self.state), self.to_move(),
                                    self.komi)
 
@@ -386,7 +369,7 @@ class GoSession(Board):
 
     def cmd_set_free_handicap(self, args):
         self.check_empty()
-        points = [self.parse_vertex(a) for a in args]
+        points = [gtp.parse_vertex(a, self.size) for a in args]
         if PASS in points or len(set(points)) != len(points) or len(points) >= self.size * self.size:
             raise ProtocolError("bad vertex list")
         self.handicap_stones(points)
@@ -419,7 +402,7 @@ class GoSession(Board):
         move = self.genmove(colour, arrival)
         return f"\n{gtp_go.format_info(self.lines(self.last_result[1]), self.size)}\nplay {move}"
 
-    def cmd_heatmap(self, args):
+    def cmd_plies_heatmap(self, args):
         colour = self.analysis_colour(args)
         result = self.analysis(colour, self.settings.analyze_seconds)
         influence, labels, best = self.player.heat(result)
@@ -428,86 +411,16 @@ class GoSession(Board):
                 + (f", best {gtp_go.format_move(best[0], self.size)}" if best else ""))
         return "\n" + gtp_go.format_gfx(self.size, influence=influence, labels=labels, text=text)
 
-    def cmd_pv(self, args):
+    def cmd_plies_pv(self, args):
         colour = self.analysis_colour(args)
         result = self.analysis(colour, self.settings.analyze_seconds)
         variation = [((colour + i) % 2, self.game.point_of(m)) for i, m in enumerate(result.pv)]
         return "\n" + gtp_go.format_gfx(self.size, variation=variation,
                                         text=f"win rate {result.value:.3f} for {('black', 'white')[colour]}")
 
-    def cmd_ownership(self, args):
+    def cmd_plies_ownership(self, args):
         own, n = self.ownership(), self.size
         return "\n" + gtp_go.format_gfx(n, influence=[((r, c), float(own[r, c])) for r in range(n) for c in range(n)])
-
-
-class ColdSession(Board):
-    """The session while the compiled-kernel cache is cold (engines/players/coldstart.py): the game
-    record on reference positions (engines/games/reference/go.py); a timed genmove is a shallow
-    search within the move's deadline, an untimed one and every command the record cannot answer
-    wait for the compile; then ``cold.player``, a GoSession, replays the game and answers everything."""
-
-    def __init__(self, settings: Settings, cold: ColdStart, clock=time.perf_counter, err=None):
-        self.init_common(settings, clock)
-        self.cold, self.err, self.rng = cold, err, random.Random(settings.seed)
-        cold.make_player = self.hand_over
-        self.record = GoRecord(go_rules.RecordBoards(settings.rules == "superko"), settings.size, settings.komi)
-
-    engine = property(lambda self: self.cold.player)
-    fallback_moves = property(lambda self: self.cold.fallbacks)
-    komi = property(lambda self: self.record.komi)
-    size = property(lambda self: self.record.size)
-    positions = property(lambda self: self.record.positions)
-
-    def to_move(self) -> int:
-        return 1 - self.record.moves[-1][0] if self.record.moves else 0
-
-    def hand_over(self):
-        """The engine's session, the game replayed into it, the clock carried over."""
-        engine = GoSession(dataclasses.replace(self.settings, size=self.size, komi=self.komi), self.clock, self.err,
-                           time_manager_=self.time)
-        engine.record.replay(GameRecord(**self.record.fields()))
-        self.engine_commands = engine.commands()
-        return engine
-
-    def switch(self, wait: bool) -> bool:
-        if not self.cold.ready() and wait:
-            if not self.cold.compiler.wait() or not self.cold.ready():
-                raise ProtocolError("the engine's compile failed; only the fallback moves are available")
-        return self.engine is not None
-
-    def call(self, name: str, args):
-        waits = name not in FALLBACK_COMMANDS or (name in GENMOVES and not self.game_clock.control.limited)
-        if self.switch(wait=waits):
-            return self.engine_commands[name].handler(args)
-        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
-
-    def fallback(self, colour: int, arrival: float):
-        """A shallow search's move within the deadline the time manager gives this move."""
-        deadline = self.time.deadline(colour, len(self.record.moves), self.size * self.size, start=arrival)
-        rules = go_rules.SearchRules(self.komi)
-        return fallback_search(rules, rules.node(self.record.position, colour + 1), deadline, self.rng)
-
-    def genmove(self, colour: int, arrival: float) -> str:
-        point = self.fallback(colour, arrival)
-        self.place(colour, point)
-        self.cold.fallbacks += 1
-        self.time.charge(colour, self.clock() - arrival)
-        return gtp_go.format_move(point, self.size)
-
-    cmd_kgs_genmove_cleanup = Board.cmd_genmove
-
-    def cmd_reg_genmove(self, args):
-        arrival = self.clock()
-        return gtp_go.format_move(self.fallback(gtp.parse_colour(args[0]), arrival), self.size)
-
-    def cmd_showboard(self, args):
-        return gtp_go.format_board(self.positions[-1].board, self.positions[-1].captures, self.to_move(), self.komi)
-
-    def commands(self) -> dict:
-        """The engine's table (names, arities, usages), each command through ``call``."""
-        return {name: gtp.Command(lambda args, name=name: self.call(name, args), c.min_args, c.usage)
-                if c.handler is None or hasattr(self, "cmd_" + name.replace("-", "_")) else c
-                for name, c in Board.commands(self).items()}
 
 
 # ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
@@ -519,33 +432,31 @@ def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: gtp_serve
     request = engine.split(line)
     if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
         return False
-    target = session.engine if isinstance(session, ColdSession) else session
     try:
-        if target is None:
+        if session.player is None:
             session.switch(wait=True)
-            target = session.engine
-        colour, interval = gtp_go.parse_lz_analyze(request.args, target.to_move())
+        colour, interval = gtp_go.parse_lz_analyze(request.args, session.to_move())
     except ProtocolError:
         return False  # the ordinary reply says why
     head = "=" + (request.tag if engine.echo_ids else "") + "\n"
     out.write(head)
     out.flush()
-    seconds = interval / 100 if interval > 0 else target.settings.analyze_seconds
+    seconds = interval / 100 if interval > 0 else session.settings.analyze_seconds
     try:
         if request.name == "lz-analyze":
             while True:
-                out.write(target.analyze_step(colour, seconds) + "\n")
+                out.write(session.analyze_step(colour, seconds) + "\n")
                 out.flush()
                 if reader.waiting():
                     break
         else:
-            arrival = target.clock()
-            limits = target.limits(colour, arrival)
-            budget = limits.time if limits.time is not None else target.settings.analyze_seconds
-            while target.clock() - arrival + seconds < budget and not reader.waiting():
-                out.write(target.analyze_step(colour, seconds) + "\n")
+            arrival = session.clock()
+            limits = session.limits(colour, arrival)
+            budget = limits.time if limits.time is not None else session.settings.analyze_seconds
+            while session.clock() - arrival + seconds < budget and not reader.waiting():
+                out.write(session.analyze_step(colour, seconds) + "\n")
                 out.flush()
-            move = target.genmove(colour, arrival)
+            move = session.genmove(colour, arrival)
             out.write(f"play {move}\n")
     except (BrokenPipeError, KeyboardInterrupt):
         raise
@@ -575,11 +486,9 @@ make_engine = gtp_serve.make_engine
 
 
 def start(settings: Settings, err=None):
-    """(the session to serve, the cold start): a GoSession from a warm cache, else a ColdSession."""
+    """(the session to serve, the cold start): a session started cold unless the cache is warm."""
     cold = ColdStart("go", "plies-gtp", None, err=err)
-    if cold.compiler.ready():
-        return GoSession(settings, err=err), cold
-    return ColdSession(settings, cold, err=err), cold
+    return GoSession(settings, err=err, cold=None if cold.compiler.ready() else cold), cold
 
 
 def main(argv=None) -> int:

@@ -2,20 +2,14 @@
 tournament of progressive policies over saved networks, play a saved or shipped network, and teach
 networks from the knowledge-rich search (engines/learn/hex/teacher.py: teacher games, then fitting).
 
-  plies hex train --config weights/hex/hex.toml --episodes 200 --size 5 --display 10 --out runs/hex5
-  plies hex topp runs/hex5 --games 20 [--policy stochastic] [--display]
-  plies hex play [--network FILE | --size 5] [--opponent random|FILE] [--simulations 2000]
-  plies hex teach --size 7 --games 3000 --simulations 4000 --seed 1 --out runs/teacher [--workers 2 | --ray-address H:P]
-  plies hex fit --size 7 --data runs/teacher --out runs/teacher/hex7.onnx [--hidden 256,256 | --conv 32,4] [--epochs 20]
+Usage, with examples, is README.md's section on Hex training.
 
 Every configuration key (engines/learn/hex/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
 
-Files: `train` writes into a new folder (--out; default runs/hex<size>) and refuses one that holds a
-run already unless --resume (continue it from its last saved network and episode); `topp` writes
-topp.csv and topp.png beside the networks, or under runs/topp/ when they are the shipped ones (never
-into weights/), or into --out.  Every fault is one line on stderr naming the cause and the fix, and
-an exit status (EXIT, the one place; shown under each verb's --help).
+`train` writes into a new folder (--out) unless --resume; `topp` never writes into weights/.  Every
+fault is one line on stderr naming the cause and the fix, and an exit status (EXIT, the one place;
+shown under each verb's --help).
 """
 import argparse
 import os

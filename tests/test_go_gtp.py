@@ -475,11 +475,11 @@ class StubCompiler:
 COLD = go_gtp.Settings(search="mcts", time=0.0, simulations=100, seed=3, size=9, capacity=100_000)
 
 
-def cold_session(compiler) -> go_gtp.ColdSession:
+def cold_session(compiler) -> go_gtp.GoSession:
     """A cold session over engines/players/coldstart.py's ColdStart, its compile the stub's."""
     cold = ColdStart("go", "plies-gtp", None, start=False)
     cold.compiler = compiler
-    return go_gtp.ColdSession(COLD, cold)
+    return go_gtp.GoSession(COLD, cold=cold)
 
 
 def test_cold_start_answers_a_timed_genmove_at_once_then_replays_into_the_engine():
@@ -491,10 +491,11 @@ def test_cold_start_answers_a_timed_genmove_at_once_then_replays_into_the_engine
     reply = engine.handle("genmove w")
     assert reply.startswith("= ") and compiler.waited == 0 and cold.fallback_moves == 1
     assert engine.handle("play b e5") == "? illegal move: the point is occupied\n\n"
+    positions = cold.positions  # the reference positions, until the hand-over
     compiler.done = True
     board = engine.handle("showboard")  # the first command after the compile: the engine takes over
     assert cold.engine is not None and cold.engine.komi == 6.5 and len(cold.engine.moves) == 4
-    assert (cold.engine.game.cells(cold.engine.state) == np.array(cold.positions[-1].board)).all()
+    assert (cold.engine.game.cells(cold.engine.state) == np.array(positions[-1].board)).all()
     assert board == go_gtp.make_engine(cold.engine).handle("showboard")
     assert cold.engine.game_clock.control.mode == ABSOLUTE
 

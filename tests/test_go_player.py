@@ -185,7 +185,7 @@ def test_the_cold_session_searches_within_the_deadline_then_hands_over_with_the_
     cold = ColdStart("go", "plies-gtp", None, start=False)
     cold.compiler = StubCompiler()
     settings = go_gtp.Settings(search="mcts", size=9, komi=6.5, time=0.0, simulations=100, capacity=100_000)
-    session = go_gtp.ColdSession(settings, cold, clock=clock)
+    session = go_gtp.GoSession(settings, clock=clock, cold=cold)
     engine = go_gtp.make_engine(session)
     for line in ("time_settings 20 0 0", "play b e5"):
         assert engine.handle(line) == "= \n\n"
