@@ -16,7 +16,7 @@ from engines.knowledge.othello.registered import EVALUATIONS, solve_endgame
 from engines.knowledge.othello.endgame import solve_state
 from engines.players import othello as player_module
 from engines.players.coldstart import fallback_search
-from engines.players.othello import OthelloPlayer, OthelloSettings, make_player, time_share
+from engines.players.othello import OthelloSettings, make_player, time_share
 from protocols.othello_pipe import Flags
 
 GAME = make_game("othello", size=8)
