@@ -147,3 +147,16 @@ def serving(certs, config, opponent=None):
         thread.join(OHT_WAIT)
         server.close()
         assert not thread.is_alive(), "the server thread did not end"
+
+
+class TickingClock:
+    """A clock for deadline tests that advances by ``step`` seconds at each reading (counted, not timed:
+    a test on it does not depend on the machine's load)."""
+
+    def __init__(self, step):
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self):
+        self.t += self.step
+        return self.t

@@ -27,6 +27,7 @@ from engines.knowledge.bundle import Knowledge
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import SCORE, Limits
+from conftest import TickingClock
 
 WIN = 1000.0
 TOLERANCE = 0.005  # seconds of CPU time a search may run past its deadline
@@ -305,25 +306,13 @@ def test_deadline_already_passed_still_gives_a_legal_move(small_pages):
     assert r.move == game.legal_moves(s)[0]
 
 
-class FakeClock:
-    """Advances by `step` seconds at each reading."""
-
-    def __init__(self, step):
-        self.t = 0.0
-        self.step = step
-
-    def __call__(self):
-        self.t += self.step
-        return self.t
-
-
 def test_injected_clock_abandons_the_unfinished_iteration():
     game = Hex(7)
     s = game.initial_state()
     ref = AlphaBeta(game, knowledge=weighted(7, 15))
     by_depth = {d: ref.search(s, Limits(depth=d)) for d in (1, 2, 3)}
     # every clock reading costs 1 ms of fake time: the search gets only a few kernel calls
-    r = AlphaBeta(game, knowledge=weighted(7, 15), clock=FakeClock(0.001)).search(
+    r = AlphaBeta(game, knowledge=weighted(7, 15), clock=TickingClock(0.001)).search(
         s, Limits(time=0.02, start=0.0, margin=0.0))
     d = r.stats["depth"]
     assert 1 <= d <= 3

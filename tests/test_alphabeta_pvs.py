@@ -1,7 +1,7 @@
 """Principal-variation search, ProbCut and the iteration predictor of engines/search/alphabeta.py,
 and the Othello decisions the search makes on fixed node budgets.
 
-Everything is counted in depths and nodes; the one clock used is injected (FakeClock)."""
+Everything is counted in depths and nodes; the one clock used is injected (conftest.TickingClock)."""
 import itertools
 import json
 
@@ -13,6 +13,7 @@ from engines.knowledge.othello import registered as oth
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
 from engines.search.result import Limits
+from conftest import TickingClock
 
 MINIMAX = AlphaBetaConfig(use_alphabeta=False, use_cache=False, use_ordering=False, iterative_deepening=False)
 
@@ -160,18 +161,6 @@ def test_the_shipped_probcut_parameters_load():
 
 
 # ---- the iteration predictor (stop_share) on an injected clock ----------------------------------------
-class FakeClock:
-    """Advances by `step` seconds at each reading."""
-
-    def __init__(self, step):
-        self.t = 0.0
-        self.step = step
-
-    def __call__(self):
-        self.t += self.step
-        return self.t
-
-
 def test_stop_share_skips_iterations_predicted_not_to_finish():
     """A huge stop_share predicts every third iteration too long: on a clock the search stops after
     two, long before its deadline, with the answer of depth 2; the same search without a clock (a
@@ -181,7 +170,7 @@ def test_stop_share_skips_iterations_predicted_not_to_finish():
     knowledge = knowledge_for(game, "strong")
     s = random_positions(game, 1, 20, seed=11, min_plies=20)[0]
     ref = AlphaBeta(game, AlphaBetaConfig(), knowledge).search(s, Limits(depth=2))
-    clock = FakeClock(0.01)
+    clock = TickingClock(0.01)
     search = AlphaBeta(game, AlphaBetaConfig(stop_share=1e9), knowledge, clock=clock)
     r = search.search(s, Limits(time=1e6, start=0.0, margin=0.0, nodes=50_000))
     assert r.stats["depth"] == 2 and (r.move, r.value) == (ref.move, ref.value) and r.stats["nodes"] < 50_000

@@ -18,21 +18,10 @@ from engines.players import othello as player_module
 from engines.players.coldstart import fallback_search
 from engines.players.othello import OthelloSettings, make_player, time_share
 from protocols.othello_pipe import Flags
+from conftest import TickingClock
 
 GAME = make_game("othello", size=8)
 MANAGER_GAME = make_game("othello", size=8, variant="manager")
-
-
-class FakeClock:
-    """Advances by `step` seconds at each reading."""
-
-    def __init__(self, step):
-        self.t = 0.0
-        self.step = step
-
-    def __call__(self):
-        self.t += self.step
-        return self.t
 
 
 def Player(settings=OthelloSettings(), clock=None):
@@ -81,7 +70,7 @@ def test_a_move_never_exceeds_its_budget_on_the_injected_clock(empties):
     (Smaller solve thresholds than the defaults: on a fake clock the solves look infinitely fast,
     and each retry really runs.)"""
     settings = OthelloSettings(solve_empties=14, wld_extra=2)
-    clock = FakeClock(0.01)
+    clock = TickingClock(0.01)
     player = Player(settings, clock=clock)
     for seed in range(2):
         state = position(empties, seed)
@@ -95,7 +84,7 @@ def test_a_move_never_exceeds_its_budget_on_the_injected_clock(empties):
 
 # ==== forced moves: answered at once, in both adapters ============================================
 def test_a_forced_move_reads_no_clock():
-    clock = FakeClock(0.01)
+    clock = TickingClock(0.01)
     player = Player(OthelloSettings(), clock=clock)
     state = position(30, 1, legal=1)
     start = clock()
@@ -109,7 +98,7 @@ def _board(state, game=GAME):
 
 def test_the_agent_answers_a_forced_move_at_once():
     """The pipe agent's forced move follows the player's one rule (it used to search forced_nodes nodes)."""
-    clock = FakeClock(0.01)
+    clock = TickingClock(0.01)
     agent = PipeAgent(OthelloAgentSettings(), clock=clock)
     state = position(30, 2, legal=1, game=MANAGER_GAME)
     flags = Flags(color=MANAGER_GAME.to_move(state) + 1, limit=-1, caching=True, ordering=True)
@@ -193,7 +182,7 @@ def test_the_pipe_agent_plays_the_exact_endgame(solves):
     assert wins == [(6, 0)]
     settings = OthelloAgentSettings(seconds=1.0) if solves else OthelloAgentSettings(seconds=1.0, solve_empties=0,
                                                                                       wld_extra=0)
-    agent = PipeAgent(settings, clock=FakeClock(0.002))
+    agent = PipeAgent(settings, clock=TickingClock(0.002))
     point = agent.choose(ONLY_THE_SOLVE_WINS, Flags(1, -1, False, True, True))
     if solves:
         assert point == (6, 0) and agent.player(8).last["solved"] and agent.last is None
@@ -212,7 +201,7 @@ def test_the_agent_plays_an_mcts_algo_of_its_settings():
 
 
 def test_a_depth_limit_of_the_manager_is_honoured_in_the_endgame():
-    agent = PipeAgent(OthelloAgentSettings(seconds=1.0), clock=FakeClock(0.002))
+    agent = PipeAgent(OthelloAgentSettings(seconds=1.0), clock=TickingClock(0.002))
     agent.choose(ONLY_THE_SOLVE_WINS, Flags(1, 3, False, True, True))
     assert agent.last is not None and agent.last.stats["depth"] == 3
 
