@@ -16,7 +16,7 @@ each adapter plays ``--games`` games at ``--seconds`` a move through the stand-i
   gtp-go     plies-gtp ``--time S --no-resign`` on 9x9 playing both colours (genmove b / genmove w),
              driven by regress/gtp_client.py (the referee's controller); seconds: command to reply;
   gtp-hex    plies-gtp-hex ``--time S`` on 7x7, both colours, the same way;
-  oht        the tournament client (adapters/oht_client.py ``--seconds S``) against the server's random
+  oht        the tournament client (adapters/oht_client.py ``--time S``) against the server's random
              opponent on 7x7, through the local server over TLS (standins/oht_server.py); seconds: the
              server's wait from sending the state to reading the action.
 Go5 (plies-go5) is left out: its budget is a number of simulations (the course's), not a clock.
@@ -128,7 +128,7 @@ def run_oht(games: int, seconds: float, args) -> tuple:
         thread = threading.Thread(target=server.serve_one)
         thread.start()
         command = [sys.executable, "-m", "adapters.oht_client", "--generation", "A", "--port", str(server.port),
-                   "--cert", str(certs[0]), "--seconds", str(seconds), "--quiet", "--username", "bench",
+                   "--cert", str(certs[0]), "--time", str(seconds), "--quiet", "--username", "bench",
                    "--log", str(Path(tmp) / "games.log"),
                    "--timeout", "600"]
         env = dict(os.environ, PLIES_OHT_PASSWORD="bench", IT3105_AUTH="bench")
