@@ -90,14 +90,19 @@ def run_littlego(games: int, seconds: float, args) -> tuple:
 
 
 def gtp_self_play(command: list, games: int, cap: int) -> list:
-    from regress.gtp_client import GtpClient
+    from regress.gtp_client import GtpClient, GtpFailure
     client = GtpClient(command, cwd=ROOT)
     try:
         for game in range(games):
             client.ok("clear_board")
             passes, moves = 0, 0
             while passes < 2 and (cap == 0 or moves < cap):
-                move = client.genmove("bw"[moves % 2], timeout=60)
+                try:
+                    move = client.genmove("bw"[moves % 2], timeout=60)
+                except GtpFailure as failure:  # a Hex game is over once a side connects: no pass ends it
+                    if "game is over" in str(failure):
+                        break
+                    raise
                 text = move.strip().lower()
                 if text == "resign":
                     break
