@@ -49,8 +49,50 @@ def captures(s, p, c):
     return any(s[HEADER + q] == 3 - c and gp._in_atari(s, s[hd + q]) for q in (p - 1, p + 1, p - w, p + w))
 
 
+def ladder_on_copies(work, k, x, a, budget):
+    """The ladder reader as it was (two copies a move pair: the attacker's move on work[k + 1], the
+    defender's answer on work[k + 2]): the attacker's capturing atari, or -1."""
+    P, W = int(work[k, PSIZE]), int(work[k, STRIDE])
+    hd, nx = HEADER + A_HEAD * P, HEADER + gp.A_NEXT * P
+    d = 3 - a
+    if k + 2 >= work.shape[0] or budget[0] <= 0:
+        return -1
+    libs = np.empty(3, dtype=np.int64)
+    if gp._libs_of(work[k], work[k, hd + x], -1, libs) != 2:
+        return -1
+    l0, l1 = int(libs[0]), int(libs[1])
+    for m, other in ((l0, l1), (l1, l0)):
+        budget[0] -= 1
+        s1 = work[k + 1]
+        s1[:] = work[k]
+        if gp._check(s1, m, a, False) != OK:
+            continue
+        gp._place(s1, m, a)
+        if gp._in_atari(s1, s1[hd + m]) or not gp._in_atari(s1, s1[hd + x]):
+            continue
+        chain, q = [], int(s1[hd + x])
+        while True:
+            chain.append(q)
+            q = int(s1[nx + q])
+            if q == chain[0]:
+                break
+        if any(s1[HEADER + t] == a and gp._in_atari(s1, s1[hd + t])
+               for q in chain for t in (q - 1, q + 1, q - W, q + W)):
+            continue
+        s2 = work[k + 2]
+        s2[:] = s1
+        if gp._check(s2, other, d, False) != OK:
+            return m
+        gp._place(s2, other, d)
+        n2 = gp._libs_of(s2, s2[hd + x], -1, libs)
+        if n2 <= 1 or (n2 == 2 and ladder_on_copies(work, k + 2, x, a, budget) >= 0):
+            return m
+    return -1
+
+
 def escape_on_a_copy(s, p, c, work):
-    """_escape_works as it was: play the stone on a copy, count, read the ladder at 2 liberties."""
+    """_escape_works as it was: play the stone on a copy, count, read the ladder (on copies) at 2
+    liberties."""
     if gp._check(s, p, c, False) != OK:
         return False
     work[0, :s.shape[0]] = s
@@ -61,7 +103,7 @@ def escape_on_a_copy(s, p, c, work):
         return True
     if n <= 1:
         return False
-    return gp._ladder_move(work, 0, p, 3 - c, np.array([gp.LADDER_NODES], dtype=np.int64)) < 0
+    return ladder_on_copies(work, 0, p, 3 - c, np.array([gp.LADDER_NODES], dtype=np.int64)) < 0
 
 
 @pytest.mark.parametrize("size, seeds, every", [(5, 12, 2), (9, 6, 5), (19, 2, 40)])
@@ -99,3 +141,34 @@ def test_the_escape_check_answers_as_playing_on_a_copy(size, seeds, every):
                 assert gp._escape_works(s, p, c, work) == expected, (size, point, c)
                 answers.add(expected)
     assert answers == {True, False}
+
+
+@pytest.mark.parametrize("size, seeds, every", [(5, 12, 2), (9, 6, 5), (19, 2, 40)])
+def test_the_ladder_reader_answers_and_counts_as_the_copying_one(size, seeds, every):
+    """Every chain of 2 liberties, read for both attackers: the same capturing move and the same node
+    budget spent (the move pairs read on one copy instead of two).  A depth limit that reads twice as
+    far, or a defender's answer played on the wrong state, fails here."""
+    game, found = positions(size, seeds, every)
+    depth = gp.LADDER_DEPTH if size > 5 else 2 * size * size
+    stacks = [[np.empty((rows, found[0].shape[0]), dtype=np.int64) for _ in range(2)] for rows in (depth, 6)]
+    reads = captures_found = 0
+    hd = HEADER + A_HEAD * int(found[0][PSIZE])
+    for s in found:
+        for point in range(size * size):
+            p = point_of(size, point)
+            if s[HEADER + p] not in (1, 2):
+                continue
+            libs = np.empty(3, dtype=np.int64)
+            if gp._libs_of(s, s[hd + p], -1, libs) != 2:
+                continue
+            for attacker in (1, 2):
+                for mine, theirs in stacks:  # the whole stack, and a short one where the depth limit bites
+                    mine[0], theirs[0] = s, s
+                    budget_mine = np.array([gp.LADDER_NODES], dtype=np.int64)
+                    budget_theirs = budget_mine.copy()
+                    got = gp._ladder_move(mine, 0, p, attacker, budget_mine)
+                    assert got == ladder_on_copies(theirs, 0, p, attacker, budget_theirs), (size, point, attacker)
+                    assert budget_mine[0] == budget_theirs[0]
+                    reads += 1
+                    captures_found += got >= 0
+    assert reads > 20 and 0 < captures_found < reads

@@ -202,13 +202,16 @@ def _pattern_code(s, p, c):
 @nb.njit(types.int64(types.int64[:, ::1], types.int64, types.int64, types.int64, types.int64[::1]), cache=True)
 def _ladder_move(work, k, x, a, budget):
     """work[k]: the defender's chain (at point x) has 2 liberties and the attacker a (1/2) is to
-    play.  The atari with which the attacker captures it (a ladder or a net read to depth), or -1."""
+    play.  The atari with which the attacker captures it (a ladder or a net read to depth), or -1.
+    k counts the attacker's moves read so far: each is played on a copy, work[k + 1], and the
+    defender's answer on the same copy (the state is ~33 KB on 19x19: one copy a move pair), so a
+    read ends (no capture found) after 2k + 2 >= len(work) plies."""
     P = work[k, PSIZE]
     W = work[k, STRIDE]
     hd = HEADER + A_HEAD * P
     nx = HEADER + A_NEXT * P
     d = 3 - a
-    if k + 2 >= work.shape[0] or budget[0] <= 0:
+    if 2 * k + 2 >= work.shape[0] or budget[0] <= 0:
         return -1
     libs = np.empty(3, dtype=np.int64)
     h = work[k, hd + x]
@@ -244,14 +247,11 @@ def _ladder_move(work, k, x, a, budget):
             continue
         if _check(s1, other, d, False) != OK:
             return m
-        s2 = work[k + 2]
-        s2[:] = s1
-        _place(s2, other, d)
-        h2 = s2[hd + x]
-        n2 = _libs_of(s2, h2, -1, libs)
+        _place(s1, other, d)  # the defender runs: on the same copy (the next option copies work[k] again)
+        n2 = _libs_of(s1, s1[hd + x], -1, libs)
         if n2 <= 1:
             return m
-        if n2 == 2 and _ladder_move(work, k + 2, x, a, budget) >= 0:
+        if n2 == 2 and _ladder_move(work, k + 1, x, a, budget) >= 0:
             return m
     return -1
 
