@@ -146,15 +146,22 @@ class HexSettings:
 
 
 def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
-                      capacity: int, prior=None, **options):
+                      capacity: int, prior=None, root_prior=None, **options):
     """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
     (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
-    the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
-    (clock=...).  The player builds its searcher here; so do the benchmarks."""
+    the network (mcts_config then holds its rollout / PUCT settings).  With ``root_prior`` (a
+    RootPrior: a network the compiled search cannot run), RAVE with that network's experience at the
+    root (the caller asks ``root_prior.prepare(state)`` before each search).  options go to
+    make_searcher (clock=...).  The player builds its searcher here; so do the benchmarks."""
     from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.hex.network import policy_knowledge
     from engines.search import make_searcher
     pieces = knowledge_pieces(knowledge)
+    if root_prior is not None:
+        searcher = make_searcher("rave", game, RAVE_CONFIG, root_prior.knowledge(heavy_knowledge(game, *pieces)),
+                                 seed, capacity=capacity, **options)
+        root_prior.attach(searcher)
+        return searcher
     if search == "rave" or (search is None and network is None):
         return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
                              capacity=capacity, **options)
@@ -179,7 +186,7 @@ def warm_up(settings: HexSettings, size: int = 5) -> None:
     if player.searcher is None:
         player._greedy(state)
     else:
-        player.searcher.search(state, Limits(simulations=16))
+        player._search(state, Limits(simulations=16))
 
 
 def start_size(settings: HexSettings, default: int) -> int:
@@ -205,7 +212,7 @@ class HexPlayer:
     def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
                  require_network: bool = False, clock=perf_counter):
         from engines.games import make_game
-        from engines.knowledge.hex.network import network_for_size
+        from engines.knowledge.hex.network import RuntimeNetwork, network_for_size
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
         self.settings, self.size, self.clock = settings, size, clock
@@ -214,22 +221,45 @@ class HexPlayer:
         self.time_manager = settings.time_manager(clock)
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
+        self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
         if settings.mode == "search" or self.network is None:
             prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
+            runtime = next((net for net in (self.network, prior) if isinstance(net, RuntimeNetwork)), None)
+            if runtime is not None:
+                self._use_root_prior(runtime)
+                prior = None
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")
         self.new_game()
 
+    def _use_root_prior(self, network):
+        """A network of another architecture (onnxruntime) in a search: the compiled search cannot call
+        it, so it gives the RAVE search's root its experience, once a move (engines/knowledge/hex/root_prior.py)."""
+        from engines.knowledge.hex.registered import NET_HIGH, NET_LOW, NET_VISITS
+        from engines.knowledge.hex.root_prior import RootPrior
+        self.root_prior = RootPrior(self.game, network, NET_VISITS, NET_LOW, NET_HIGH)
+        if self.settings.search == "mcts":
+            self.notes.append(f"{network.path.name} runs in onnxruntime, which the compiled mcts search cannot "
+                              f"call: the rave search plays, with the network's probabilities at its root")
+
     def _make_searcher(self, seed: int, prior):
         s = self.settings
         return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
-                                 seed, s.capacity, prior=prior, clock=self.clock)
+                                 seed, s.capacity, prior=prior, root_prior=self.root_prior, clock=self.clock)
+
+    def _search(self, state, limits):
+        """The searcher's result for state (the root prior's network asked first, when there is one)."""
+        if self.root_prior is not None:
+            self.root_prior.prepare(state)
+        return self.searcher.search(state, limits)
 
     def describe(self) -> str:
         s = self.settings
-        if self.network is not None:
+        if self.root_prior is not None:
+            search = f"RAVE (knowledge {s.knowledge}, the root's prior from {self.root_prior.network.path.name})"
+        elif self.network is not None:
             search = f"MCTS (network {s.network_use})"
         else:
             search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
@@ -296,7 +326,7 @@ class HexPlayer:
     def search(self, colour: int, start: float | None = None):
         """The search's result for colour to move now (the tree stays at this position)."""
         state = self.position_for(colour)
-        result = self.searcher.search(state, self.limits(start))
+        result = self._search(state, self.limits(start))
         self.tree_state = state
         return result
 
@@ -333,7 +363,7 @@ class HexPlayer:
             if self.searcher is None:
                 move = self._greedy(state)
             else:
-                move = int(self.searcher.search(state, self.limits(start)).move)
+                move = int(self._search(state, self.limits(start)).move)
             if move not in legal:
                 raise ValueError(f"the engine chose {move}, not a legal move")
         except Exception as err:  # noqa: BLE001 - a legal move matters more than the engine's failure
