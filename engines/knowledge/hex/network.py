@@ -278,7 +278,7 @@ def runtime_network(path, model, meta: dict) -> RuntimeNetwork:
     inputs = [i for i in model.graph.input if i.name not in initializers]
     if len(inputs) != 1:
         raise NetworkError(f"{path}: a policy network takes one input (the board), this one takes "
-                           f"{len(inputs)}{': ' + ', '.join(i.name for i in inputs) if inputs else ''}")
+                           f"{len(inputs) or 'none'}{': ' + ', '.join(i.name for i in inputs) if inputs else ''}")
     encoding = meta.get("encoding")
     if encoding is not None and encoding not in ENCODINGS:
         raise NetworkError(f"{path}: its sidecar's encoding {encoding!r} is none of {', '.join(ENCODINGS)}")
