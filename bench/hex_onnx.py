@@ -2,8 +2,14 @@
 user's network of any architecture), side by side in one run: the greedy move's time on random
 positions (the encoding, the pass and the legal-move mask), medians and the ratio; and the largest
 difference between the two passes' logits.  Writes bench/results/hex_onnx.{md,json}.
+With --match GAMES: a user's network in the player's search (the shipped 7x7 CNN saved under another
+input name, so that the loader takes it for a user's network, run by onnxruntime and asked at the
+root: engines/knowledge/hex/root_prior.py) against the same search without it, --time seconds a move
+each, from every one-stone opening in turn (each opening twice, colours swapped), no swap; the win
+rate with its 95 % Wilson interval and both sides' seconds a move -> bench/results/hex_onnx_match.json.
 
     nice -n 15 .venv/bin/python -m bench.hex_onnx [--positions 200]
+    nice -n 15 .venv/bin/python -m bench.hex_onnx --match 40 --time 0.2
 """
 import argparse
 import datetime
@@ -40,6 +46,62 @@ def timed(fn, states) -> list:
     return times
 
 
+def as_user_network(source: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
+    """source saved with its input renamed ("board" -> "position"): to the loader a network of another
+    architecture, with a sidecar giving its size and encoding (plies' 3 planes)."""
+    import onnx
+    model = onnx.load(str(source))
+    for node in model.graph.node:
+        node.input[:] = ["position" if name == "board" else name for name in node.input]
+    model.graph.input[0].name = "position"
+    out = folder / f"user_{source.name}"
+    onnx.save(model, str(out))
+    size = json.loads(source.with_suffix(".json").read_text())["size"]
+    out.with_suffix(".json").write_text(json.dumps({"size": size, "encoding": "planes"}))
+    return out
+
+
+def match(games: int, move_time: float, size: int = 7) -> dict:
+    import tempfile
+    import weights
+    from engines.knowledge.hex.network import RuntimeNetwork, load_network
+    from engines.players.hex import HexPlayer, HexSettings
+    from regress.go_match import wilson
+    folder = pathlib.Path(tempfile.mkdtemp())
+    user = as_user_network(weights.HEX_DIR / f"hex{size}.onnx", folder)
+    assert isinstance(load_network(user, size)[0], RuntimeNetwork)
+    wins, seconds = 0, {"user": [], "plain": []}
+    progress = RESULTS / "hex_onnx_match.progress"
+    for g in range(games):
+        opening = (g // 2) % (size * size)
+        user_colour = g % 2
+        players = {"user": HexPlayer(HexSettings(time=move_time, network=str(user), seed=g), size),
+                   "plain": HexPlayer(HexSettings(time=move_time, network="none", prior="none", seed=g), size)}
+        game = players["user"].game
+        for p in players.values():
+            p.place(0, game.coords(opening))
+        state = game.play(game.initial_state(), opening)
+        while not game.is_terminal(state):
+            colour = game.to_move(state)
+            name = "user" if colour == user_colour else "plain"
+            t = time.perf_counter()
+            point = players[name].genmove(colour)
+            seconds[name].append(time.perf_counter() - t)
+            for p in players.values():
+                p.place(colour, point)
+            state = game.play(state, game.action(*point))
+        won = game.winner(state) == user_colour
+        wins += won
+        progress.write_text(f"{g + 1}/{games} games, the user's network won {wins}\n")
+    low, high = wilson(wins / games, games)
+    return {"size": size, "games": games, "time": move_time, "user_network_wins": wins, "rate": wins / games,
+            "wilson95": [low, high],
+            "seconds_a_move": {k: {"median": float(np.median(v)), "max": float(np.max(v))} for k, v in seconds.items()},
+            "user": "the shipped 7x7 CNN as a user's network (onnxruntime), RAVE with all the knowledge and "
+                    "its probabilities at the root",
+            "plain": "RAVE with all the knowledge, no network"}
+
+
 def main(argv=None):
     import onnx
     import weights
@@ -47,7 +109,17 @@ def main(argv=None):
     from engines.knowledge.hex import network as N
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--match", type=int, help="games of the user's-network match instead (see the docstring)")
+    p.add_argument("--time", type=float, default=0.2, help="seconds a move in the match")
     args = p.parse_args(argv)
+    if args.match:
+        RESULTS.mkdir(exist_ok=True)
+        result = match(args.match, args.time)
+        result["command"] = f"nice -n 15 .venv/bin/python -m bench.hex_onnx --match {args.match} --time {args.time}"
+        result["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        (RESULTS / "hex_onnx_match.json").write_text(json.dumps(result, indent=1))
+        print(json.dumps(result, indent=1))
+        return
     rows = []
     for path in sorted(weights.HEX_DIR.glob("hex*.onnx")) + sorted(weights.HEX_DIR.glob("topp5/*.onnx"))[-1:]:
         compiled, meta = N.load_network(path)

@@ -6,7 +6,10 @@ session keys and generate their flags from it, adapters/config.py).  ``HexPlayer
 size: it assembles the game, the network (``network_for_size``, next to the network loader), the
 searcher with its knowledge, asks the one time manager (clock.py ``TimeManager``) for each move's
 deadline, and owns the Hex policies:
-  * the network by board size ('shipped', a file, 'none'; 'auto': shipped for greedy, none for search);
+  * the network by board size ('shipped', a file, 'none'; 'auto': shipped for greedy, none for search); a
+    user's network of any other architecture (run by onnxruntime) plays greedy, or in a search gives
+    the RAVE search's root its probabilities (engines/knowledge/hex/root_prior.py: the compiled search
+    cannot call it below the root);
   * the swap: white swaps right after black's first stone when its best win rate is below
     ``swap_below`` (whether swap is allowed at all is the session's rule: ``may_swap``);
   * greedy (the network's best move, no search) or search: RAVE with the Hex knowledge by default, MCTS
@@ -66,11 +69,14 @@ class HexSettings:
     margin: float = setting(0.1, "seconds of a move's time kept for the reply (at most a fifth of it; on a busy "
                                  "machine the last clock reading and the reply's way out take tens of ms)")
     network: str = setting("auto", "policy network: 'shipped' (weights/hex/hex<n>.onnx), an ONNX file, 'none', or "
-                                   "'auto': shipped for greedy, none for search (its own playouts)")
+                                   "'auto': shipped for greedy, none for search (its own playouts); a file of another "
+                                   "architecture than plies' own runs in onnxruntime (its sidecar or shapes say its "
+                                   "size and encoding): greedy, or its probabilities at the rave search's root")
     network_use: str = setting("rollout", "how the search uses a network: its rollouts, its priors (PUCT) or both",
                                choices=NETWORK_USES)
     prior: str = setting(SHIPPED, "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
-                                  "none for a size without one), 'none', or an ONNX network file")
+                                  "none for a size without one), 'none', or an ONNX network file (one of another "
+                                  "architecture: its probabilities at the root only)")
     seed: int = setting(0, "random seed of the search")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
     uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
