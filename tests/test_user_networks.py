@@ -151,6 +151,7 @@ def test_the_state_mlp_plays_for_the_player_to_move_and_only_on_empty_cells(nets
     assert N.greedy_move(game, position(game, {(4, 4): 2, (1, 1): 1}, 0), net) == CENTRE  # its favourite taken
     p = N.distribution(game, position(game, {(4, 4): 2, (1, 1): 1}, 0), net)
     assert p[BOTTOM_RIGHT] == p[6] == 0 and abs(p.sum() - 1) < 1e-9   # the softmax's output renormalised
+    assert abs(p[CENTRE] / p[1] - np.e) < 1e-4   # the centre's logit is 1 above the others': e times as likely
 
 
 def test_the_planes_cnn_tells_player_1s_stones_from_player_2s(nets):
