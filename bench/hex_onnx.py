@@ -122,7 +122,7 @@ def main(argv=None):
         return
     rows = []
     for path in sorted(weights.HEX_DIR.glob("hex*.onnx")) + sorted(weights.HEX_DIR.glob("topp5/*.onnx"))[-1:]:
-        compiled, meta = N.load_network(path)
+        compiled, _ = N.load_network(path)
         size = N.network_size(compiled)
         # the same file through the any-architecture path (its input is plies' 3 planes, flat)
         runtime = N.runtime_network(path, onnx.load(str(path)), {"size": size, "encoding": "planes"})
@@ -130,8 +130,8 @@ def main(argv=None):
         states = positions(game, args.positions)
         for net in (compiled, runtime):  # first calls (the compiled kernel's load, the session's warm-up)
             N.greedy_move(game, states[0], net)
-        t_compiled = timed(lambda s: N.greedy_move(game, s, compiled), states)
-        t_runtime = timed(lambda s: N.greedy_move(game, s, runtime), states)
+        t_compiled = timed(lambda s, g=game, net=compiled: N.greedy_move(g, s, net), states)
+        t_runtime = timed(lambda s, g=game, net=runtime: N.greedy_move(g, s, net), states)
         same = sum(N.greedy_move(game, s, compiled) == N.greedy_move(game, s, runtime) for s in states)
         x = np.stack([game.observation(s).reshape(-1) for s in states]).astype(np.float32)
         diff = float(np.abs(np.stack([N.logits(compiled, row) for row in x]) - runtime.logits(x)).max())

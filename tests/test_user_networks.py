@@ -224,7 +224,7 @@ def test_a_user_network_cannot_enter_the_compiled_search(nets):
 @pytest.mark.parametrize("path", sorted(weights.HEX_DIR.glob("*.onnx")) + sorted(weights.HEX_DIR.glob("*/*.onnx")),
                          ids=lambda p: p.relative_to(weights.HEX_DIR).as_posix())
 def test_the_compiled_pass_equals_onnxruntime_on_the_shipped_networks(path):
-    net, meta = N.load_network(path)
+    net, _ = N.load_network(path)
     assert not isinstance(net, N.RuntimeNetwork)  # the shipped architectures keep the compiled fast path
     game = make_game("hex", size=N.network_size(net))
     rng = np.random.default_rng(3)
@@ -323,7 +323,7 @@ def test_the_search_takes_a_user_networks_probabilities_at_its_root(tmp_path):
     game = make_game("hex", size=7)
     favourite, reply = game.action(5, 1), game.action(1, 5)
     path = state_mlp(tmp_path / "fav7.onnx", n=7, favourites=(favourite, reply))
-    settings = dict(time=0, simulations=24, seed=0)
+    settings = {"time": 0, "simulations": 24, "seed": 0}
     alone = HexPlayer(HexSettings(**settings, network="none", prior="none"), 7)
     guided = HexPlayer(HexSettings(**settings, network=str(path)), 7)
     assert guided.root_prior is not None and "the root's prior from fav7.onnx" in guided.describe()

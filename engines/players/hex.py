@@ -242,7 +242,8 @@ class HexPlayer:
 
     def _use_root_prior(self, network):
         """A network of another architecture (onnxruntime) in a search: the compiled search cannot call
-        it, so it gives the RAVE search's root its experience, once a move (engines/knowledge/hex/root_prior.py)."""
+        it, so it gives the RAVE search's root its experience, once a move
+        (engines/knowledge/hex/root_prior.py)."""
         from engines.knowledge.hex.registered import NET_HIGH, NET_LOW, NET_VISITS
         from engines.knowledge.hex.root_prior import RootPrior
         self.root_prior = RootPrior(self.game, network, NET_VISITS, NET_LOW, NET_HIGH)

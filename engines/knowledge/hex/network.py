@@ -245,7 +245,7 @@ def _runtime_session(path):
     options.log_severity_level = 3   # its warnings on stderr would reach a harness's log
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as err:  # onnxruntime's own errors: an invalid graph, an operator it lacks
+    except Exception as err:  # noqa: BLE001 - onnxruntime's own errors: an invalid graph, an operator it lacks
         raise NetworkError(f"{path}: onnxruntime cannot run it ({type(err).__name__}: "
                            f"{str(err).strip().splitlines()[0] if str(err).strip() else err})") from None
 

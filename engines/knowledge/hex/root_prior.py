@@ -55,9 +55,10 @@ def root_experience(s, actions, n, visits, wins, params):
 
 class RootPrior:
     """One network as one searcher's root prior (visits, low, high: the virtual experience, as
-    registered.py's NET_VISITS, NET_LOW, NET_HIGH for the compiled networks): ``knowledge(bundle)`` puts the experience kernel into
-    the RAVE search's HeavyKnowledge; ``attach(searcher)`` after the searcher is built; ``prepare(state)``
-    before each search of state (the network's forward pass, in onnxruntime)."""
+    registered.py's NET_VISITS, NET_LOW, NET_HIGH for the compiled networks): ``knowledge(bundle)``
+    puts the experience kernel into the RAVE search's HeavyKnowledge; ``attach(searcher)`` after the
+    searcher is built; ``prepare(state)`` before each search of state (the network's forward pass,
+    in onnxruntime)."""
 
     def __init__(self, game, network, visits: float, low: float, high: float):
         self.game, self.network = game, network

@@ -47,8 +47,8 @@ class NetworkAgent:
             options = {"clock": clock} if clock is not None else {}
             if isinstance(network, RuntimeNetwork):  # the compiled search cannot call it: the root's prior
                 self.root_prior = RootPrior(game, network, NET_VISITS, NET_LOW, NET_HIGH)
-                self.searcher = make_searcher("rave", game, RAVE_CONFIG, self.root_prior.knowledge(heavy_knowledge(game)),
-                                              seed, capacity=1 << 22, **options)
+                bundle = self.root_prior.knowledge(heavy_knowledge(game))
+                self.searcher = make_searcher("rave", game, RAVE_CONFIG, bundle, seed, capacity=1 << 22, **options)
                 self.root_prior.attach(self.searcher)
             else:
                 self.searcher = make_searcher("mcts", game, {**SEARCH_CONFIG, **(config or {})},
