@@ -569,18 +569,11 @@ def greedy_move(game, state, network: Network) -> int:
 
 
 class OnnxPolicy:
-    """onnxruntime inference of a network file (batched; the reference the compiled pass must match)."""
+    """onnxruntime inference of one of plies' own network files, as written (input "board", outputs
+    "logits" and "value"; batched): the reference the compiled pass must match."""
 
     def __init__(self, path):
-        try:
-            import onnxruntime as ort
-        except ModuleNotFoundError:  # the reference runtime is a test dependency (the dev extra)
-            raise NetworkError("running a network file with onnxruntime needs the dev extra: "
-                               "pip install 'plies[dev]'") from None
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.session = _runtime_session(path)
         self.outputs = [o.name for o in self.session.get_outputs()]
 
     def logits(self, x: np.ndarray) -> np.ndarray:
