@@ -251,6 +251,18 @@ def test_plies_gtp_hex_genmove_plays_a_user_network(nets):
     assert engine.handle("genmove b") == "= c3\n\n"  # below black's stone: black is player 1 (rows)
 
 
+def test_the_plies_gtp_hex_process_plays_a_user_network(nets):
+    """The engine as a GTP controller runs it: its own process, the network from the command line."""
+    import subprocess
+    from conftest import ROOT
+    from standins.hex_referee import ENGINE
+    done = subprocess.run([*ENGINE, "--network", str(nets["state"]), "--mode", "greedy"], cwd=ROOT, timeout=120,
+                          input=b"genmove b\nplay b b2\ngenmove w\nquit\n", capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+    # black (player 1) takes its favourite corner; white (player 2) its own, the top-left, is free
+    assert done.stdout == b"= e5\n\n= \n\n= a1\n\n= \n\n"
+
+
 def test_plies_gtp_hex_refuses_a_network_that_does_not_fit(tmp_path, capsys):
     bad = state_mlp(tmp_path / "bad.onnx", width=30)
     assert gtp_hex.main(["--network", str(bad)]) == 3
