@@ -130,6 +130,34 @@ def test_each_architecture_is_read_with_its_size_encoding_and_layout(nets):
         assert (net.encoding, net.layout, net.batched, net.probabilities) == expected[name]
 
 
+def test_a_fixed_example_batch_an_integer_input_and_a_value_head_are_taken_as_exported(tmp_path):
+    """Exports as students make them: the example batch fixed at 4 (positions run 4 at a time, padded),
+    the board as int64 cast inside the graph, and a value output beside the policy (the one with n*n
+    values a position is the policy)."""
+    game = make_game("hex", size=SIZE)
+    nn = NN
+    w = np.zeros((1 + nn, nn))
+    w[0, 0], w[0, nn - 1] = 1.0, -1.0          # player 2 (x[0] = 2) prefers the top-left, player 1 the last cell
+    b = np.zeros(nn)
+    b[0], b[nn - 1] = -1.5, 1.5                 # player 1: -0.5 and +0.5; player 2: +0.5 and -0.5
+    value_w = np.ones((1 + nn, 1))
+    nodes = [helper.make_node("Cast", ["state"], ["xf"], to=TensorProto.FLOAT),
+             helper.make_node("MatMul", ["xf", "w"], ["xw"]), helper.make_node("Add", ["xw", "b"], ["policy"]),
+             helper.make_node("MatMul", ["xf", "vw"], ["v"]), helper.make_node("Tanh", ["v"], ["value"])]
+    inputs = [helper.make_tensor_value_info("state", TensorProto.INT64, [4, 1 + nn])]
+    path = save(tmp_path / "fixed4.onnx", nodes, inputs, [tensor("value", [4, 1]), tensor("policy", [4, nn])],
+                {"w": w, "b": b, "vw": value_w})
+    net, _ = N.load_network(path)
+    assert (net.batch, net.encoding, net.output_name, net.input_dtype) == (4, "state", "policy", np.int64)
+    states = [position(game, {}, 0), position(game, {(4, 4): 1}, 1), position(game, {(2, 2): 1}, 1),
+              position(game, {(0, 0): 2, (2, 2): 1}, 0), position(game, {(1, 1): 1}, 1)]
+    x = np.stack([game.observation(s).reshape(-1) for s in states])
+    z = net.logits(x)                           # 5 positions: a run of 4 and a padded run
+    assert z.shape == (5, nn)
+    assert [int(np.argmax(row)) for row in z] == [nn - 1, 0, 0, nn - 1, 0]
+    assert N.greedy_move(game, states[1], net) == 0
+
+
 def test_the_encodings_of_a_position():
     game = make_game("hex", size=3)
     state = position(game, {(0, 0): 1, (1, 2): 2}, to_move=1)

@@ -184,14 +184,16 @@ def _dims(value_info) -> list:
 class RuntimeNetwork:
     """A policy network of any architecture, run by onnxruntime: ``size`` the board it plays,
     ``encoding`` its input (ENCODINGS), ``layout`` how one position is shaped for it ('flat': [width];
-    'nchw': [planes, n, n]; 'nhwc': [n, n, planes]), ``batched`` whether its input has a batch
-    dimension first, ``probabilities`` whether its output is probabilities (else logits).  It is no
-    compiled kernel, so a compiled search cannot run it: the player asks it from Python."""
+    'nchw': [planes, n, n]; 'nhwc': [n, n, planes]), ``batch`` its input's batch dimension (0: none,
+    one position a run; -1: any number; k > 0: exactly k, as an export with a fixed example batch
+    has: the positions are run k at a time, the last run padded), ``probabilities`` whether its output
+    is probabilities (else logits).  It is no compiled kernel, so a compiled search cannot run it: the
+    player asks it from Python."""
     path: pathlib.Path
     size: int
     encoding: str
     layout: str
-    batched: bool
+    batch: int
     probabilities: bool
     session: object
     input_name: str
@@ -202,16 +204,16 @@ class RuntimeNetwork:
         """(inputs, outputs) as the callers see them: the game's observation in, a value a cell out."""
         return 3 * self.size ** 2, self.size ** 2
 
+    @property
+    def batched(self) -> bool:
+        return self.batch != 0
+
     def logits(self, observations: np.ndarray) -> np.ndarray:
         """Move logits (batch, n*n) of the game's observations (batch, 3*n*n) (log-probabilities for a
         network whose output is probabilities: the softmax over the legal moves renormalises them)."""
         n = self.size
         x = self.inputs(np.asarray(observations, np.float32).reshape(-1, 3 * n * n))
-        if self.batched:
-            out = self._run(x)
-        else:  # an input without a batch dimension: one position a run
-            out = np.stack([self._run(row) for row in x])
-        out = np.asarray(out, dtype=np.float64).reshape(x.shape[0], n * n)
+        out = np.asarray(self.forward(x), dtype=np.float64).reshape(x.shape[0], n * n)
         if self.probabilities:
             out = np.log(np.maximum(out, 1e-30))
         return out.astype(np.float32)
@@ -225,6 +227,17 @@ class RuntimeNetwork:
             if self.layout == "nhwc":
                 x = x.transpose(0, 2, 3, 1)
         return np.ascontiguousarray(x, dtype=self.input_dtype)
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """The network's output for a batch of inputs x (rows, ...) as ``inputs`` shapes them: one
+        row of output a position, whatever the input's batch dimension."""
+        if self.batch == 0:  # no batch dimension: one position a run
+            return np.stack([self._run(row) for row in x])
+        if self.batch < 0:
+            return self._run(x)
+        rows, k = x.shape[0], self.batch
+        padded = np.concatenate([x, np.zeros((-rows % k, *x.shape[1:]), x.dtype)])
+        return np.concatenate([self._run(padded[i:i + k]) for i in range(0, padded.shape[0], k)])[:rows]
 
     def _run(self, x):
         return self.session.run([self.output_name], {self.input_name: x})[0]
@@ -250,18 +263,19 @@ def _runtime_session(path):
                            f"{str(err).strip().splitlines()[0] if str(err).strip() else err})") from None
 
 
-def _shape_of_input(dims, n, path) -> tuple[str, bool, int | None]:
-    """(layout, batched, planes or None) of an input's dimensions for an n x n board (n None: not
-    known yet, read from the dimensions)."""
+def _shape_of_input(dims, n, path) -> tuple[str, int, int | None]:
+    """(layout, batch as RuntimeNetwork.batch, planes or None) of an input's dimensions for an n x n
+    board (n None: not known yet, read from the dimensions)."""
     rank = len(dims)
+    batch = (-1 if dims[0] is None else dims[0]) if rank in (2, 4) else 0
     if rank in (1, 2):
-        return "flat", rank == 2, None
+        return "flat", batch, None
     if rank in (3, 4):
         spatial = dims[-3:]
         if spatial[0] in PLANES_OF.values() and spatial[1] == spatial[2] and (n is None or spatial[1] in (n, None)):
-            return "nchw", rank == 4, spatial[0]
+            return "nchw", batch, spatial[0]
         if spatial[2] in PLANES_OF.values() and spatial[0] == spatial[1] and (n is None or spatial[0] in (n, None)):
-            return "nhwc", rank == 4, spatial[2]
+            return "nhwc", batch, spatial[2]
         raise NetworkError(f"{path}: an input of shape {dims} is no board of 3 or 4 planes "
                            f"([batch,] planes, n, n or [batch,] n, n, planes)")
     raise NetworkError(f"{path}: an input of rank {rank} ({dims}) is no board: a network takes "
@@ -292,10 +306,10 @@ def runtime_network(path, model, meta: dict) -> RuntimeNetwork:
         except NetworkError as err:
             raise NetworkError(f"{path}: {err}") from None
     dims = _dims(inputs[0])
-    layout, batched, planes = _shape_of_input(dims, n, path)
-    output = _policy_output(model, meta, n, path)
+    layout, batch, planes = _shape_of_input(dims, n, path)
+    output = _policy_output(model, meta, n, batch, path)
     if n is None:
-        n = _size_from_shapes(dims, layout, output, path)
+        n = _size_from_shapes(dims, layout, batch, output, path)
     if not MIN_SIZE <= n <= MAX_SIZE:
         raise NetworkError(f"{path}: a network for {n}x{n}: Hex is played on {MIN_SIZE}x{MIN_SIZE} to "
                            f"{MAX_SIZE}x{MAX_SIZE}")
@@ -308,23 +322,22 @@ def runtime_network(path, model, meta: dict) -> RuntimeNetwork:
     dtype = _ORT_TYPES.get(ort_input.type)
     if dtype is None:
         raise NetworkError(f"{path}: its input is a {ort_input.type}, not numbers a board can be written in")
-    net = RuntimeNetwork(path, n, encoding, layout, batched, probabilities, session, ort_input.name,
+    net = RuntimeNetwork(path, n, encoding, layout, batch, probabilities, session, ort_input.name,
                          output.name, dtype)
     _trial(net, n, path)
     return net
 
 
-def _per_example(dims) -> int | None:
-    """The values a network gives for one position, from an output's dimensions (None: unknown)."""
+def _per_example(dims, batch: int) -> int | None:
+    """The values a network gives for one position, from an output's dimensions (None: unknown): the
+    output has a batch dimension first when the input has one (``batch`` as RuntimeNetwork.batch)."""
     if not dims:
         return None
-    rest = dims[1:] if len(dims) > 1 else dims
-    if len(dims) > 1 and len(rest) == 1 and dims[0] not in (1, None):
-        return None
+    rest = dims[1:] if batch != 0 and len(dims) > 1 else dims
     return math.prod(rest) if all(d is not None for d in rest) else None
 
 
-def _policy_output(model, meta, n, path):
+def _policy_output(model, meta, n, batch, path):
     """The graph output holding the n*n move values: the sidecar's "policy_output", the only one, or
     the only one with n*n values a position."""
     outputs = list(model.graph.output)
@@ -339,18 +352,19 @@ def _policy_output(model, meta, n, path):
         return found[0]
     if len(outputs) == 1:
         return outputs[0]
-    fit = [o for o in outputs if n is not None and _per_example(_dims(o)) == n * n] or \
-          [o for o in outputs if n is None and (v := _per_example(_dims(o))) and math.isqrt(v) ** 2 == v and v > 1]
+    values = {o.name: _per_example(_dims(o), batch) for o in outputs}
+    fit = [o for o in outputs if n is not None and values[o.name] == n * n] or \
+          [o for o in outputs if n is None and (v := values[o.name]) and v > 1 and math.isqrt(v) ** 2 == v]
     if len(fit) != 1:
         raise NetworkError(f"{path}: {len(outputs)} outputs ({', '.join(o.name for o in outputs)}) and no "
                            f"sidecar policy_output naming the one with the n*n move values")
     return fit[0]
 
 
-def _size_from_shapes(dims, layout, output, path) -> int:
+def _size_from_shapes(dims, layout, batch, output, path) -> int:
     """The board size of a network without a sidecar size: its output's n*n values a position, else its
     input's board planes."""
-    values = _per_example(_dims(output))
+    values = _per_example(_dims(output), batch)
     if values is not None:
         n = math.isqrt(values)
         if n * n != values:
@@ -397,12 +411,11 @@ def _trial(net: RuntimeNetwork, n: int, path):
     another size, values that are no numbers) shows here, at load, not at the first move."""
     empty = np.zeros((1, 3 * n * n), np.float32)
     try:
-        x = net.inputs(empty)
-        out = net._run(x if net.batched else x[0])
+        out = net.forward(net.inputs(empty))
     except Exception as err:  # noqa: BLE001 - onnxruntime raises its own kinds
         first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise NetworkError(f"{path}: it fails on a {n}x{n} board in the {net.encoding} encoding ({first})") from None
-    values = np.asarray(out).size
+    values = np.asarray(out).size  # one position: its row
     if values != n * n:
         raise NetworkError(f"{path}: its output {net.output_name!r} gives {values} values for one position, "
                            f"not the {n * n} move values of a {n}x{n} board")
