@@ -61,14 +61,14 @@ def as_user_network(source: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
     return out
 
 
-def match(games: int, move_time: float, size: int = 7) -> dict:
+def match(games: int, move_time: float, size: int = 7, user_file: str | None = None) -> dict:
     import tempfile
     import weights
     from engines.knowledge.hex.network import RuntimeNetwork, load_network
     from engines.players.hex import HexPlayer, HexSettings
     from regress.go_match import wilson
     folder = pathlib.Path(tempfile.mkdtemp())
-    user = as_user_network(weights.HEX_DIR / f"hex{size}.onnx", folder)
+    user = pathlib.Path(user_file) if user_file else as_user_network(weights.HEX_DIR / f"hex{size}.onnx", folder)
     assert isinstance(load_network(user, size)[0], RuntimeNetwork)
     wins, seconds = 0, {"user": [], "plain": []}
     progress = pathlib.Path("/tmp/hex_onnx_match.progress")  # not a result: where a running match stands
@@ -97,8 +97,8 @@ def match(games: int, move_time: float, size: int = 7) -> dict:
     return {"size": size, "games": games, "time": move_time, "user_network_wins": wins, "rate": wins / games,
             "wilson95": [low, high],
             "seconds_a_move": {k: {"median": float(np.median(v)), "max": float(np.max(v))} for k, v in seconds.items()},
-            "user": "the shipped 7x7 CNN as a user's network (onnxruntime), RAVE with all the knowledge and "
-                    "its probabilities at the root",
+            "user": f"{'the shipped 7x7 CNN' if not user_file else user_file} as a user's network (onnxruntime), "
+                    "RAVE with all the knowledge and its probabilities at the root",
             "plain": "RAVE with all the knowledge, no network"}
 
 
@@ -111,13 +111,16 @@ def main(argv=None):
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--match", type=int, help="games of the user's-network match instead (see the docstring)")
     p.add_argument("--time", type=float, default=0.2, help="seconds a move in the match")
+    p.add_argument("--user", help="the match's user network file (a 7x7 one; default: the shipped CNN renamed)")
+    p.add_argument("--out", default="hex_onnx_match.json", help="the match's result file in bench/results")
     args = p.parse_args(argv)
     if args.match:
         RESULTS.mkdir(exist_ok=True)
-        result = match(args.match, args.time)
-        result["command"] = f"nice -n 15 .venv/bin/python -m bench.hex_onnx --match {args.match} --time {args.time}"
+        result = match(args.match, args.time, user_file=args.user)
+        result["command"] = (f"nice -n 15 .venv/bin/python -m bench.hex_onnx --match {args.match} --time {args.time}"
+                             + (f" --user {args.user} --out {args.out}" if args.user else ""))
         result["date"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        (RESULTS / "hex_onnx_match.json").write_text(json.dumps(result, indent=1))
+        (RESULTS / args.out).write_text(json.dumps(result, indent=1))
         print(json.dumps(result, indent=1))
         return
     rows = []
