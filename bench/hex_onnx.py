@@ -61,6 +61,24 @@ def as_user_network(source: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:
     return out
 
 
+def random_user_network(path: pathlib.Path, n: int = 7, seed: int = 7) -> pathlib.Path:
+    """A random n x n user network (a 64-unit MLP on the state encoding, normal weights): the worst prior
+    a user can give the search."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    nn = n * n
+    rng = np.random.default_rng(seed)
+    arrays = {"w1": rng.normal(0, 1, (1 + nn, 64)), "b1": np.zeros(64), "w2": rng.normal(0, 1, (64, nn)),
+              "b2": np.zeros(nn)}
+    inits = [numpy_helper.from_array(a.astype(np.float32), k) for k, a in arrays.items()]
+    nodes = [helper.make_node("Gemm", ["x", "w1", "b1"], ["h"]), helper.make_node("Relu", ["h"], ["a"]),
+             helper.make_node("Gemm", ["a", "w2", "b2"], ["z"])]
+    graph = helper.make_graph(nodes, "random", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1 + nn])],
+                              [helper.make_tensor_value_info("z", TensorProto.FLOAT, ["N", nn])], inits)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    return path
+
+
 def match(games: int, move_time: float, size: int = 7, user_file: str | None = None) -> dict:
     import tempfile
     import weights
@@ -68,7 +86,10 @@ def match(games: int, move_time: float, size: int = 7, user_file: str | None = N
     from engines.players.hex import HexPlayer, HexSettings
     from regress.go_match import wilson
     folder = pathlib.Path(tempfile.mkdtemp())
-    user = pathlib.Path(user_file) if user_file else as_user_network(weights.HEX_DIR / f"hex{size}.onnx", folder)
+    if user_file == "random":
+        user = random_user_network(folder / "random.onnx", size)
+    else:
+        user = pathlib.Path(user_file) if user_file else as_user_network(weights.HEX_DIR / f"hex{size}.onnx", folder)
     assert isinstance(load_network(user, size)[0], RuntimeNetwork)
     wins, seconds = 0, {"user": [], "plain": []}
     progress = pathlib.Path("/tmp/hex_onnx_match.progress")  # not a result: where a running match stands
@@ -111,7 +132,8 @@ def main(argv=None):
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--match", type=int, help="games of the user's-network match instead (see the docstring)")
     p.add_argument("--time", type=float, default=0.2, help="seconds a move in the match")
-    p.add_argument("--user", help="the match's user network file (a 7x7 one; default: the shipped CNN renamed)")
+    p.add_argument("--user", help="the match's user network file (a 7x7 one; 'random': random_user_network's; "
+                                  "default: the shipped CNN renamed)")
     p.add_argument("--out", default="hex_onnx_match.json", help="the match's result file in bench/results")
     args = p.parse_args(argv)
     if args.match:
