@@ -25,8 +25,8 @@ import sys
 import time
 
 from engines.games import GAMES, make_game
-from engines.rng import below, make_rng
-from engines.search import SEARCHERS, Limits, make_searcher
+from engines.players.generic import DEFAULT_SIMULATIONS, make_player, play_game
+from engines.search import SEARCHERS
 
 PLAYERS = ("random",) + SEARCHERS
 EXIT_OK, EXIT_INTERRUPTED, EXIT_USAGE, EXIT_FILES, EXIT_WARMUP = 0, 1, 2, 3, 4
@@ -57,8 +57,6 @@ def file_problem(err: OSError, doing: str) -> CommandFailed:
     else:
         fix = "check the path and the disk"
     return CommandFailed(f"cannot {doing} {path}: {err.strerror or err}; {fix}", EXIT_FILES)
-DEFAULT_SIMULATIONS = 2000  # MCTS budget per move when neither --time nor --simulations is given
-DEFAULT_SECONDS = 1.0       # alpha-beta budget per move when --time is not given
 
 
 def _positive_float(text):
@@ -102,53 +100,6 @@ def _game_options(args) -> dict:
             raise ValueError(f"{args.game} has no rule variants")
         options[keyword] = args.rules
     return options
-
-
-def make_player(kind: str, game, seed: int, seconds: float | None = None, simulations: int | None = None,
-                config: dict | None = None, evaluation: str | None = None):
-    """A function state -> move: 'random', or a search by name with a config mapping."""
-    if kind == "random":
-        rng = make_rng(seed)
-
-        def random_player(state):
-            moves = game.legal_moves(state)
-            return moves[below(rng, len(moves))]
-        return random_player
-    knowledge = None
-    if evaluation is not None:
-        from engines.knowledge.registry import knowledge_for
-        knowledge = knowledge_for(game, evaluation)
-    searcher = make_searcher(kind, game, config or {}, knowledge, seed)
-    if kind == "mcts":
-        budget = dict(time=seconds, simulations=simulations) if (seconds or simulations) \
-            else dict(simulations=DEFAULT_SIMULATIONS)
-    else:
-        budget = dict(time=seconds or DEFAULT_SECONDS)
-
-    def search_player(state):
-        return searcher.search(state, Limits(start=time.perf_counter(), **budget)).move
-    return search_player
-
-
-def play_game(game, players, show=True, out=None) -> tuple[float, float]:
-    """Plays one game between two players (functions state -> move); returns the per-player result."""
-    out = out if out is not None else sys.stdout  # looked up at call time (tests capture it)
-    state = game.initial_state()
-    if show:
-        print(game.render(state), file=out)
-    ply = 0
-    while not game.is_terminal(state):
-        mover = game.to_move(state)
-        move = players[mover](state)
-        state = game.play(state, move)
-        ply += 1
-        if show:
-            print(f"\nmove {ply}: player {mover + 1} plays {game.move_label(move)}", file=out)
-            print(game.render(state), file=out)
-    winner = game.winner(state)
-    print(("\n" if show else "") + f"result after {ply} moves: "
-          + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
-    return game.returns(state)
 
 
 def cmd_play(args):

@@ -37,9 +37,8 @@ from adapters.oht_session import (ENV_PASSWORD, ENV_PREFIX, ENV_TOKEN, ENV_USERN
                                   CertificateError, ConnectionClosed, Login, NoCredentials, connect, is_outcome,
                                   outcome_of, play, recv_frame, recv_message, send_frame, session_a, session_b,
                                   tls_context)
-from engines.games.reference import hex as hex_rules
 from engines.players import hex as hex_player   # imports no engine (engines/players/coldstart.py)
-from engines.players.coldstart import Compiler, fallback_search
+from engines.players.coldstart import Compiler
 from protocols import oht
 from protocols.common import ProtocolError
 
@@ -194,10 +193,8 @@ class OHTAgent:
             row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
             self._take_notes()
         else:  # the engine is compiling: a shallow search of the board the server sent, within the move's time
-            rules = hex_rules.SearchRules(board.size)
-            deadline = hex_player.fallback_deadline(self.settings, start, self.clock)
-            move = fallback_search(rules, rules.position(board.cells, oht.engine_player(board.to_move)), deadline)
-            row, col = rules.point(move)
+            row, col = hex_player.fallback_move(self.settings, board.cells, oht.engine_player(board.to_move), start,
+                                                self.clock)
             self.fallback_moves += 1
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))
