@@ -12,7 +12,6 @@ import os
 import random
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
 from engines.players.clock import GameClock, TimeControl, TimeManager, TimeSettingsError
 from engines.players.coldstart import ColdStart, fallback_search
+from engines.players.go import GoSettings  # the settings only: no kernel at import
 from engines.players.go_record import GoRecord, SetupError
 from protocols import gtp, gtp_go
 from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
@@ -33,6 +33,7 @@ NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
 ENV_PREFIX = "PLIES_GTP"
 SEARCHES = ("auto", "rave", "mcts")
+GO5_KEYS = ("rollout_limit", "go5_knowledge", "go5_rollouts")  # the player's keys of the go5 search: no flags
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
     "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
@@ -57,52 +58,28 @@ COMMANDS = ("protocol_version name version quit boardsize clear_board komi play 
             "kgs-genmove_cleanup undo showboard final_score final_status_list time_settings time_left "
             "kgs-time_settings loadsgf printsgf set_free_handicap place_free_handicap fixed_handicap "
             "gogui-analyze_commands plies-heatmap plies-pv plies-ownership lz-analyze lz-genmove_analyze").split()
-USAGES = {  # (the least number of arguments, the usage) of each command that takes arguments
-    "boardsize": (1, "boardsize SIZE"), "komi": (1, "komi FLOAT"), "play": (2, "play COLOUR VERTEX"),
-    "genmove": (1, "genmove COLOUR"), "reg_genmove": (1, "reg_genmove COLOUR"),
-    "kgs-genmove_cleanup": (1, "kgs-genmove_cleanup COLOUR"),
-    "final_status_list": (1, "final_status_list alive|dead|seki"),
-    "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
-    "time_left": (3, "time_left COLOUR TIME STONES"),
-    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
-                              "PERIOD STONES")),
-    "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
-    "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
-    "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
-}
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Every tunable of the engine, with its default and meaning (adapters/config.py); the player's
-    (engines/players/go.py: GoSettings) under the player's names."""
+class Settings(GoSettings):
+    """The Go player's tunables (engines/players/go.py GoSettings: one meaning, one name in every Go
+    adapter) with plies-gtp's defaults, and the session's own keys (adapters/config.py)."""
+    search: str = setting("auto", "the search: rave, mcts, or auto (rave when the engine has it, else mcts)",
+                          choices=SEARCHES)
+    c: float = setting(0.7, "mcts: UCT exploration constant")
     size: int = setting(19, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; controllers send boardsize anyway)")
     komi: float = setting(7.0, "komi at start (area scoring; the controller's komi command overrides it)")
     rules: str = setting("superko", "superko (positional superko, as CGOS) or standard (simple ko)",
                          choices=("standard", "superko"))
     time: float = setting(1.0, "seconds per genmove when the controller set no time limit (0: simulations only)")
     simulations: int | None = setting(None, "simulations per genmove, at most (none: time alone)", kind=int)
-    resign: bool = setting(True, "resign lost games (--no-resign: never, for course and tournament use)")
-    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
-    resign_moves: int = setting(3, "... for this many of our moves in a row")
-    search: str = setting("auto", "the search: rave, mcts, or auto (rave when the engine has it, else mcts)",
-                          choices=SEARCHES)
-    weights: str | None = setting(None, "move-feature weights file for the search's priors (none: the "
-                                        "search's default knowledge)", kind=str)
-    c: float = setting(0.7, "mcts: UCT exploration constant")
-    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
-    threads: int = setting(1, "rave: trees searched at once in as many threads, merged at the root (a core each; "
-                              "engines/search/parallel.py)")
-    seed: int = setting(0, "random seed of the search and the ownership playouts")
-    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
-    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
-                                         "own side, is below minus this (engines/knowledge/go/ownership.py)")
     analyze_seconds: float = setting(1.0, "seconds of search behind a GoGui analysis command (heat map, pv)")
     time_margin: float = setting(0.25, "seconds kept in reserve on every timed move")
     verbose: bool = setting(False, "one line on stderr per genmove: the time allocated and used, the "
                                    "simulations, the win rate")
 
     def __post_init__(self):
+        super().__post_init__()
         problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE)
         if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
             problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
@@ -144,7 +121,7 @@ class GoSession:
     def warm(self):
         global players
         from engines.players import go as players
-        self.player = players.GoPlayer(players.GoSettings.of(self.settings), self.time, self.settings.simulations,
+        self.player = players.GoPlayer(GoSettings.of(self.settings), self.time, self.settings.simulations,
                                        komi=self.settings.komi, rules=self.settings.rules, clock=self.clock)
         self.record = self.player.new_record(self.settings.size)
 
@@ -214,7 +191,7 @@ class GoSession:
 
     # ---- the command table: every command through ``call`` ------------------------------------------
     def commands(self) -> dict:
-        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *USAGES.get(name, (0, "")))
+        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *gtp_go.USAGES.get(name, (0, "")))
                 for name in COMMANDS}
 
     def call(self, name: str, args):
@@ -423,55 +400,12 @@ class GoSession:
         return "\n" + gtp_go.format_gfx(n, influence=[((r, c), float(own[r, c])) for r in range(n) for c in range(n)])
 
 
-# ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
-
-def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: gtp_serve.LineReader, out) -> bool:
-    """Answer an lz-analyze / lz-genmove_analyze line by streaming info lines until the next command
-    arrives (lz-genmove_analyze: until its time is spent, then 'play MOVE').  False when the line
-    is not one (or not well formed: the ordinary reply then says why)."""
-    request = engine.split(line)
-    if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
-        return False
-    try:
-        if session.player is None:
-            session.switch(wait=True)
-        colour, interval = gtp_go.parse_lz_analyze(request.args, session.to_move())
-    except ProtocolError:
-        return False  # the ordinary reply says why
-    head = "=" + (request.tag if engine.echo_ids else "") + "\n"
-    out.write(head)
-    out.flush()
-    seconds = interval / 100 if interval > 0 else session.settings.analyze_seconds
-    try:
-        if request.name == "lz-analyze":
-            while True:
-                out.write(session.analyze_step(colour, seconds) + "\n")
-                out.flush()
-                if reader.waiting():
-                    break
-        else:
-            arrival = session.clock()
-            limits = session.limits(colour, arrival)
-            budget = limits.time if limits.time is not None else session.settings.analyze_seconds
-            while session.clock() - arrival + seconds < budget and not reader.waiting():
-                out.write(session.analyze_step(colour, seconds) + "\n")
-                out.flush()
-            move = session.genmove(colour, arrival)
-            out.write(f"play {move}\n")
-    except (BrokenPipeError, KeyboardInterrupt):
-        raise
-    except Exception:  # an engine bug: shown on stderr; the reply ends and the session goes on
-        traceback.print_exc(file=sys.stderr)
-    out.write("\n")
-    out.flush()
-    return True
-
-
 # ==== settings and main ===========================================================================
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
-    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5", epilog())
+    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5", epilog(),
+                                  skip=GO5_KEYS)
 
 
 def epilog() -> str:
@@ -511,7 +445,7 @@ def main(argv=None) -> int:
         out.reconfigure(errors="surrogateescape")
     try:
         engine = make_engine(session)
-        stream = lambda line, reader: stream_analysis(engine, session, line, reader, out)  # noqa: E731
+        stream = lambda line, reader: gtp_serve.stream_analysis(engine, session, line, reader, out)  # noqa: E731
         served = gtp_serve.serve(engine, sys.stdin.fileno(), out, stream) == 0
     finally:
         cold.close()

@@ -1,19 +1,22 @@
 """What the GTP engine adapters (plies-gtp for Go: adapters/go_gtp.py; plies-gtp-hex:
 adapters/gtp_hex.py) share: the stdin transport (lines read with a non-blocking test for a waiting
-one, so that a streamed reply runs until the next command), the command line built from a Settings
-dataclass (adapters/config.py), the checks of the search budget, the version and the GtpEngine over
-a session's table."""
+one, so that a streamed reply runs until the next command: ``stream_analysis``, Go's lz-analyze),
+the command line built from a Settings dataclass (adapters/config.py), the checks of the search
+budget, the version and the GtpEngine over a session's table."""
 import argparse
 import dataclasses
 import math
 import os
 import select
+import sys
+import traceback
 from importlib import metadata
 from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError
-from protocols import gtp
+from protocols import gtp, gtp_go
+from protocols.common import ProtocolError
 
 
 class LineReader:
@@ -79,6 +82,49 @@ def serve(engine: gtp.GtpEngine, stdin_fd: int, out, stream=None) -> int:
         return 1
 
 
+
+def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReader, out) -> bool:
+    """Answer an lz-analyze / lz-genmove_analyze line (Sabaki's and Lizzie's analysis, plies-gtp's
+    GoSession) by streaming info lines until the next command arrives (lz-genmove_analyze: until its
+    time is spent, then 'play MOVE').  False when the line is not one (or not well formed: the
+    ordinary reply then says why)."""
+    request = engine.split(line)
+    if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
+        return False
+    try:
+        if session.player is None:
+            session.switch(wait=True)
+        colour, interval = gtp_go.parse_lz_analyze(request.args, session.to_move())
+    except ProtocolError:
+        return False  # the ordinary reply says why
+    head = "=" + (request.tag if engine.echo_ids else "") + "\n"
+    out.write(head)
+    out.flush()
+    seconds = interval / 100 if interval > 0 else session.settings.analyze_seconds
+    try:
+        if request.name == "lz-analyze":
+            while True:
+                out.write(session.analyze_step(colour, seconds) + "\n")
+                out.flush()
+                if reader.waiting():
+                    break
+        else:
+            arrival = session.clock()
+            limits = session.limits(colour, arrival)
+            budget = limits.time if limits.time is not None else session.settings.analyze_seconds
+            while session.clock() - arrival + seconds < budget and not reader.waiting():
+                out.write(session.analyze_step(colour, seconds) + "\n")
+                out.flush()
+            move = session.genmove(colour, arrival)
+            out.write(f"play {move}\n")
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception:  # an engine bug: shown on stderr; the reply ends and the session goes on
+        traceback.print_exc(file=sys.stderr)
+    out.write("\n")
+    out.flush()
+    return True
+
 def version() -> str:
     """plies's version, as the ``version`` command answers it."""
     try:
@@ -92,15 +138,15 @@ def make_engine(session) -> gtp.GtpEngine:
     return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
 
 
-def build_parser(prog: str, description: str, settings_class, config_example: str,
-                 epilog: str) -> argparse.ArgumentParser:
-    """A flag for every key of settings_class (adapters/config.py: add_setting_flags; left at None when
-    not given: the file and environment decide), and --config FILE."""
+def build_parser(prog: str, description: str, settings_class, config_example: str, epilog: str,
+                 skip=()) -> argparse.ArgumentParser:
+    """A flag for every key of settings_class but ``skip`` (adapters/config.py: add_setting_flags; left
+    at None when not given: the file and environment decide), and --config FILE."""
     p = argparse.ArgumentParser(prog=prog, description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
     p.add_argument("--config", type=Path,
                    help=f"a TOML file of settings, the keys of the flags below ({config_example})")
-    config.add_setting_flags(p, settings_class)
+    config.add_setting_flags(p, settings_class, skip)
     return p
 
 

@@ -1,6 +1,6 @@
 """What GTP Go controllers read beyond the GTP core (protocols/gtp.py): moves as GNU Go and Leela
 Zero write them, the Go5 course engine's lenient vertices (``parse_go5_vertex``), the board drawing of ``showboard``, the analysis lines of ``lz-analyze``
-(Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands.
+(Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands, and the usage of each command that takes arguments.
 
 Points are ``(row, col)`` of the board view (row 0 at the top; protocols/common.py); a pass is
 None.  Win rates are probabilities in [0, 1] for the player to move; ownership is in [-1, 1], +1
@@ -13,8 +13,22 @@ from protocols.common import PASS, ProtocolError, parse_int
 from protocols.gtp import COLUMNS, InvalidPoint, OffBoard, format_vertex, parse_colour, parse_vertex
 
 __all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
-           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex"]
+           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex", "USAGES"]
 
+
+USAGES = {  # the GTP Go commands that take arguments -> (the least number of them, the usage an error shows)
+    "boardsize": (1, "boardsize SIZE"), "komi": (1, "komi FLOAT"), "play": (2, "play COLOUR VERTEX"),
+    "genmove": (1, "genmove COLOUR"), "reg_genmove": (1, "reg_genmove COLOUR"),
+    "kgs-genmove_cleanup": (1, "kgs-genmove_cleanup COLOUR"),
+    "final_status_list": (1, "final_status_list alive|dead|seki"),
+    "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
+    "time_left": (3, "time_left COLOUR TIME STONES"),
+    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
+                              "PERIOD STONES")),
+    "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
+    "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
+    "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
+}
 
 def format_move(point, size: int) -> str:
     """A move as GNU Go writes it: 'D4' (upper case), 'pass'."""
