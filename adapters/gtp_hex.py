@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from adapters import gtp_serve
-from adapters.config import ConfigError, setting
+from adapters.config import setting
 from engines.games.reference import hex as hex_rules
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players import hex as hex_player
@@ -303,25 +303,18 @@ def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
     return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
 
 
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        settings = load_settings(args)
-    except ConfigError as err:
-        print(f"plies-gtp-hex: {err}", file=sys.stderr)
-        return EXIT_STATUS["refused"][0]
-    try:
-        session = HexSession(settings)
-    except (ValueError, FileNotFoundError) as err:  # NetworkError: a ValueError
-        print(f"plies-gtp-hex: {err}", file=sys.stderr)
-        return EXIT_STATUS["network"][0]
+def open_session(settings: Settings):
+    """(the session, what closes it); ValueError (NetworkError) or FileNotFoundError for a network
+    that cannot play.  A warm session loads the kernels before the first genmove's clock runs."""
+    session = HexSession(settings)
     if session.player is not None:
-        hex_player.warm_up(settings)   # the kernels load before the first genmove's clock runs
-    try:
-        served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
-    finally:
-        session.close()
-    return EXIT_STATUS["served" if served else "interrupted"][0]
+        hex_player.warm_up(settings)
+    return session, session.close
+
+
+def main(argv=None) -> int:
+    return gtp_serve.run("plies-gtp-hex", build_parser().parse_args(argv), load_settings, open_session,
+                         lambda session: make_engine(session).serve(), EXIT_STATUS, start_fault="network")
 
 
 if __name__ == "__main__":

@@ -125,6 +125,29 @@ def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReade
     out.flush()
     return True
 
+
+def run(prog: str, args: argparse.Namespace, load_settings, open_session, serve_session, exit_status: dict,
+        start_fault: str) -> int:
+    """A GTP engine adapter's run, its exit statuses from exit_status: the settings of args (a
+    ConfigError: "refused"), the session (``open_session(settings) -> (session, close)``; a ValueError
+    or FileNotFoundError: ``start_fault``), then ``serve_session(session)`` until quit or the end of
+    the input ("served"), or a cut ("interrupted")."""
+    try:
+        settings = load_settings(args)
+    except ConfigError as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return exit_status["refused"][0]
+    try:
+        session, close = open_session(settings)
+    except (ValueError, FileNotFoundError) as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return exit_status[start_fault][0]
+    try:
+        served = serve_session(session) == 0
+    finally:
+        close()
+    return exit_status["served" if served else "interrupted"][0]
+
 def version() -> str:
     """plies's version, as the ``version`` command answers it."""
     try:

@@ -88,6 +88,9 @@ class EngineBoards:
         self.player.moved(before, action, after)
         return after
 
+    def board(self, state):
+        return self.player.game.cells(state), self.player.game.captures(state)
+
     def setup(self, size: int, komi: float, black, white, to_move: int):
         cells = np.zeros((size, size), dtype=np.int8)
         for point in black:
@@ -386,6 +389,12 @@ class GoPlayer:
             if self.game.is_legal(state, self.game.action_at(point)):
                 return point
         return PASS
+
+    def searched_move(self, state, colour: int, arrival: float):
+        """The point a search for colour in state chooses on the move's budget, not played and with no
+        policy (neither resign nor pass when ahead): a regression test's question."""
+        result = self.search(self.position_for(state, colour), self.limits(colour, self.game.nmoves(state), arrival))
+        return self.game.point_of(result.move)
 
     def heat(self, result) -> tuple:
         """A heat map of the root: ([(point, win rate as -1..1)], [(point, visits)] with the passes

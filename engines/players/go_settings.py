@@ -42,10 +42,22 @@ class GoSettings:
                                          "own side, is below minus this (engines/knowledge/go/ownership.py)")
 
     def __post_init__(self):
+        problems = self.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def problems(self) -> list[str]:
+        """What is wrong with the settings, one sentence each (an adapter adds its own keys')."""
+        problems = []
         if self.search not in SEARCHES:
-            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
+            problems.append(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
         if self.go5_rollouts not in GO5_ROLLOUTS:
-            raise ValueError(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
+            problems.append(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
+        if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
+            problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
+        if self.ownership_playouts < 1 or not 1 <= self.threads <= 64 or not 0 <= self.dead_threshold < 1:
+            problems.append("ownership_playouts >= 1, threads 1..64 and dead_threshold in 0..1 are needed")
+        return problems
 
     @classmethod
     def of(cls, settings, **changes) -> "GoSettings":
