@@ -122,17 +122,9 @@ def cmd_demo(args):
         if args.show:
             play_game(game, players)
         else:
-            last = []  # the last position a player moved from, and its move: the final board is one play away
-
-            def recorded(player):
-                def play(state):
-                    move = player(state)
-                    last[:] = [state, move]
-                    return move
-                return play
             result = io.StringIO()
-            play_game(game, [recorded(p) for p in players], show=False, out=result)
-            print(game.render(game.play(*last) if last else game.initial_state()))
+            _, final = play_game(game, players, show=False, out=result)
+            print(game.render(final))
             print(result.getvalue(), end="")
         print()
     return 0

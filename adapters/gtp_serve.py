@@ -4,7 +4,6 @@ one, so that a streamed reply runs until the next command: ``stream_analysis``, 
 the command line built from a Settings dataclass (adapters/config.py), the checks of the search
 budget, the version and the GtpEngine over a session's table."""
 import argparse
-import dataclasses
 import math
 import os
 import select
@@ -186,8 +185,8 @@ def load_settings(settings_class, args: argparse.Namespace, env_prefix: str, env
     defaults.  ConfigError for a bad key or value, naming it and where it came from."""
     if args.config is not None and not args.config.is_file():
         raise ConfigError(f"--config: no file {args.config}")
-    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(settings_class)}
-    return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env, flags=flags)
+    return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env,
+                       flags=config.setting_flags(args, settings_class))
 
 
 def budget_problems(settings, min_size: int, max_size: int) -> list[str]:

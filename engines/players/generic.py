@@ -42,9 +42,9 @@ def make_player(kind: str, game, seed: int, seconds: float | None = None, simula
     return search_player
 
 
-def play_game(game, players, show=True, out=None) -> tuple[float, float]:
-    """Plays one game between two players (functions state -> move), the boards and the result shown
-    on out (every board with show); returns the per-player result."""
+def play_game(game, players, show=True, out=None):
+    """Plays one game between two players (functions state -> move), the result (and with show, every
+    board) shown on out; returns (the per-player result, the final state)."""
     out = out if out is not None else sys.stdout  # looked up at call time (tests capture it)
     state = game.initial_state()
     if show:
@@ -61,4 +61,4 @@ def play_game(game, players, show=True, out=None) -> tuple[float, float]:
     winner = game.winner(state)
     print(("\n" if show else "") + f"result after {ply} moves: "
           + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
-    return game.returns(state)
+    return game.returns(state), state
