@@ -4,8 +4,8 @@ verbs around the harness adapters: ``plies littlego`` (install the player, run t
 (training, tournaments of networks, the local tournament server and client).
 
 The adapters a harness runs have their own entry points (plies-go5, plies-otp, plies-gtp-hex,
-my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file,
-hex_cli.py, hex_train.py) is the only part of adapters/ that may import the local stand-ins
+my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file and
+hex_train.py) is the only part of adapters/ that may import the local stand-ins
 (standins/) or the training package (engines.learn).
 
 Exit statuses (``main`` maps the outcomes; each failure is one line on stderr naming the cause and
@@ -214,6 +214,17 @@ def add_go_parser(sub):
     add_match_parser(gsub)
 
 
+def add_hex_parser(sub):
+    """``plies hex``: the training verbs (adapters/hex_train.py) and the local Online Hex Tournament's
+    server, client and demo (a stand-in: standins/oht_server.py); each module adds its verbs."""
+    from adapters import hex_train
+    from standins import oht_server
+    p = sub.add_parser("hex", help="Hex: train networks, run their tournament, serve a local Hex tournament")
+    hexsub = p.add_subparsers(dest="hex_command", required=True)
+    for module in (hex_train, oht_server):
+        module.add_parsers(hexsub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0],
                                      epilog="exit statuses: 0 done, 1 interrupted or output closed, 2 bad arguments, "
@@ -254,7 +265,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_littlego_parser(sub)
     add_go_parser(sub)
-    from adapters.hex_cli import add_hex_parser
     add_hex_parser(sub)
 
     p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")

@@ -297,9 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in_tree_knowledge", default="None", help="'probabilistic' initialises new nodes with priors")
     # the project's own
     p.add_argument("--config", type=Path, help="a TOML file of settings (the keys below)")
-    meaning = {f.name: f.metadata["meaning"] for f in dataclasses.fields(Settings)}
-    p.add_argument("--weights", help=meaning["weights"])
-    p.add_argument("--seed", type=int, help=meaning["seed"])
+    config.add_setting_flags(p, Settings, skip=("c", "rollout_limit", "capacity"))  # --weights, --seed
     return p
 
 
@@ -339,7 +337,7 @@ def start(args) -> Go5Session:
         if args.config is not None and not args.config.is_file():
             raise ConfigError(f"--config: no file {args.config}")
         settings = config.load(Settings, file=args.config, env_prefix=ENV_PREFIX,
-                               flags={"weights": args.weights, "seed": args.seed})
+                               flags=config.setting_flags(args, Settings))
     except ConfigError as err:
         raise Refused(str(err)) from None
     knowledge = args.in_tree_knowledge == "probabilistic"
