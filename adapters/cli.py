@@ -147,15 +147,10 @@ def cmd_perft(args):
 
 
 def cmd_bench(args):
-    from engines.speed import playouts_per_second, simulations_per_second
-    cases = (("othello", {"size": 8}), ("hex", {"size": 5}), ("hex", {"size": 8}), ("go", {"size": 9}),
-             ("go", {"size": 5}))
+    from engines.speed import quick_figures
     print(f"{'game':<14}{'playouts/s':>14}{'MCTS sims/s':>14}   (median of {args.repeats}, one thread)")
-    for name, options in cases:
-        game = make_game(name, **options)
-        p = playouts_per_second(game, args.seconds, args.repeats)
-        s = simulations_per_second(game, args.seconds, args.repeats)
-        print(f"{name + ' ' + str(options['size']):<14}{p:>14,.0f}{s:>14,.0f}")
+    for case, playouts, simulations in quick_figures(args.seconds, args.repeats):
+        print(f"{case:<14}{playouts:>14,.0f}{simulations:>14,.0f}")
     return 0
 
 
