@@ -380,9 +380,15 @@ class HexPlayer:
         return int(row), int(col)
 
 
-def fallback_deadline(settings: HexSettings, start: float, clock=perf_counter, without_time: float = 0.2):
-    """The deadline of a cold start's fallback move: the move's own, or ``without_time`` seconds when
-    the settings give simulations only (a fallback cannot count simulations)."""
+def fallback_move(settings: HexSettings, cells, player: int, start: float, clock=perf_counter,
+                  without_time: float = 0.2) -> tuple[int, int]:
+    """A cold start's move (never a swap): a shallow search of the board ``cells`` for ``player`` over
+    the reference rules (engines/players/coldstart.py), within the move's own deadline, or
+    ``without_time`` seconds when the settings give simulations only (a fallback cannot count them)."""
+    from engines.games.reference.hex import SearchRules
     from engines.players.clock import Deadline
+    from engines.players.coldstart import fallback_search
     deadline = settings.time_manager(clock).deadline(start=start)
-    return deadline if deadline is not None else Deadline.after(without_time, clock, start)
+    deadline = deadline if deadline is not None else Deadline.after(without_time, clock, start)
+    rules = SearchRules(len(cells))
+    return rules.point(fallback_search(rules, rules.position(cells, player), deadline))
