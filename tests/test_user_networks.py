@@ -266,7 +266,7 @@ def test_the_compiled_pass_equals_onnxruntime_on_the_shipped_networks(path):
     x = np.stack([game.observation(s).reshape(-1) for s in states]).astype(np.float32)
     reference = N.OnnxPolicy(path).logits(x)
     compiled = np.stack([N.logits(net, row) for row in x])
-    assert np.abs(compiled - reference).max() <= 1e-5 * max(1.0, np.abs(reference).max())
+    assert np.abs(compiled - reference).max() < 1e-5   # float32 sums in another order: a few 1e-6 at most
 
 
 # ==== every entry path ===============================================================================
