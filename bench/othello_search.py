@@ -33,7 +33,8 @@ def configs() -> dict:
     from engines.search.alphabeta import AlphaBetaConfig, load_probcut
     out = {"today (strong, no PVS)": ("strong", AlphaBetaConfig(use_pvs=False)),
            "PVS, strong": ("strong", AlphaBetaConfig()),
-           "new default (PVS, patterns)": ("patterns", AlphaBetaConfig())}
+           "PVS, patterns from scratch (before issue 35)": ("patterns", AlphaBetaConfig(use_incremental=False)),
+           "default (PVS, patterns, incremental)": ("patterns", AlphaBetaConfig())}
     for evaluation in ("strong", "patterns"):
         path = probcut_path(evaluation)
         if path.exists():
@@ -52,37 +53,44 @@ def measure(seconds: float, count: int, depth: int) -> dict:
     for name, (evaluation, config) in configs().items():
         search = AlphaBeta(game, config, knowledge_for(game, evaluation))
         search.search(game.initial_state(), Limits(depth=2))  # loads the kernels
-        rates, depths, nodes, secs, values = [], [], [], [], []
+        rates, depths, nodes, secs, cpu_rates, values = [], [], [], [], [], []
         for s in states:
             r = search.search(s, Limits(time=seconds, margin=0.0))
             rates.append(r.stats["nodes"] / r.stats["time"])
             depths.append(r.stats["depth"])
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             r = search.search(s, Limits(depth=depth))
             secs.append(time.perf_counter() - t)
+            cpu_rates.append(r.stats["nodes"] / max(1e-9, time.process_time() - cpu))
             nodes.append(r.stats["nodes"])
             values.append(r.value)
         rows[name] = {"evaluation": evaluation, "nps": statistics.median(rates), "depth": statistics.median(depths),
-                      "nodes": statistics.median(nodes), "seconds": statistics.median(secs), "values": values}
+                      "nodes": statistics.median(nodes), "seconds": statistics.median(secs),
+                      "cpu_nps": statistics.median(cpu_rates), "values": values}
         print(f"othello_search: {name} done", file=sys.stderr, flush=True)
     return rows
 
 
 def report(args, command, rows) -> str:
     base = rows["today (strong, no PVS)"]
+    before = rows["PVS, patterns from scratch (before issue 35)"]
     lines = ["# Othello mid-game search: today's default and the new one", "", f"Command: `{command}`  ",
              f"Machine: {platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}; "
              f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); medians.", "",
              f"| search | nodes/s ({args.seconds:g} s) | ratio | depth in {args.seconds:g} s | nodes to depth "
-             f"{args.depth} | ratio | seconds to depth {args.depth} | ratio | same values as today's |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             f"{args.depth} | ratio | seconds to depth {args.depth} | ratio | nodes per CPU s to depth {args.depth} "
+             f"| same values as today's |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
         same = (f"{sum(a == b for a, b in zip(r['values'], base['values']))}/{len(r['values'])}"
                 if r["evaluation"] == base["evaluation"] else "(another evaluation)")
         lines.append(f"| {name} | {r['nps']:,.0f} | {r['nps'] / base['nps']:.2f} | {r['depth']:g} | "
                      f"{r['nodes']:,.0f} | {r['nodes'] / base['nodes']:.2f} | {r['seconds']:.3f} | "
-                     f"{r['seconds'] / base['seconds']:.2f} | {same} |")
-    lines += ["", "Nodes are the positions the search visits (engines/search/alphabeta.py); a PVS re-search "
+                     f"{r['seconds'] / base['seconds']:.2f} | {r['cpu_nps']:,.0f} | {same} |")
+    lines += ["", "Same values, patterns from scratch and incremental: "
+              f"{sum(a == b for a, b in zip(rows['default (PVS, patterns, incremental)']['values'], before['values']))}"
+              f"/{len(before['values'])}.", "",
+              "Nodes are the positions the search visits (engines/search/alphabeta.py); a PVS re-search "
               "visits a node again and counts it again.", ""]
     return "\n".join(lines) + "\n"
 

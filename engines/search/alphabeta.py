@@ -41,7 +41,7 @@ an iteration once the deadline passes, keeping the last completed iteration's an
 Transposition table (``tt_size`` slots, always-replace, index = key & (tt_size - 1)):
   table_keys   int64    the full Zobrist key of the position (side to move included by the game)
   table_data   int64    bits 48..62 table generation (one per search() call; other generations are
-                        empty), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
+                        empty, or with keep_table give only their best move), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
                         1 lower, 2 upper), bits 32..43 remaining depth searched, bits 0..31 best move+1
   table_scores float64  the score
 An entry settles a node when its depth >= the remaining depth and its bound settles the window; its
@@ -104,7 +104,8 @@ N_PLY_FLOATS = 4
 TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
 N_CONTROL = 8
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
-USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
+USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL, USE_KEEP_TABLE = 1, 2, 4, 8, 16, 32, 64
+# (the bits of control[FEATURES])
 PC_SHALLOW, PC_A, PC_B, PC_MARGIN = range(4)                                # probcut columns (row = depth left)
 N_PROBCUT = 4
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
@@ -247,15 +248,18 @@ def _store_node(ply, depth, generation, ply_ints, ply_floats, table_keys, table_
 
 
 @nb.njit(cache=True, inline="always")
-def _probe_table(ply, remaining, alpha, beta, key, generation, table_keys, table_data, table_scores):
+def _probe_table(ply, remaining, alpha, beta, key, generation, keep, table_keys, table_data, table_scores):
     """Look the position up: (settled, score, cut below, table move, exact).  settled when an entry of
     this search, searched at least remaining plies deep, decides the window (never at the root);
-    exact when that entry is an exact value rather than a bound."""
+    exact when that entry is an exact value rather than a bound.  With keep, an entry of an earlier
+    search still gives its best move (to be tried first), never a value."""
     slot = key & (table_keys.shape[0] - 1)
     entry = table_data[slot]
-    if table_keys[slot] != key or (entry >> GENERATION_SHIFT) != generation:
+    if table_keys[slot] != key:
         return False, 0.0, False, -1, False
     table_move = (entry & MOVE_MASK) - 1
+    if (entry >> GENERATION_SHIFT) != generation:
+        return False, 0.0, False, table_move if keep else -1, False
     if ply > 0 and ((entry >> DEPTH_SHIFT) & DEPTH_MASK) >= remaining:
         bound = (entry >> BOUND_SHIFT) & BOUND_MASK
         score = table_scores[slot]
@@ -374,6 +378,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
     use_pvs = use_alphabeta and (features & USE_PVS) != 0
     use_probcut = use_alphabeta and (features & USE_PROBCUT) != 0
     incremental = (features & USE_INCREMENTAL) != 0
+    keep_table = (features & USE_KEEP_TABLE) != 0
     depth = control[ITERATION_DEPTH]
     generation = control[GENERATION]
     nodes = control[NODES]
@@ -455,7 +460,8 @@ def _negamax(kernels, params, stack, table, probcut, control):
         if use_table:
             key = zobrist(positions[ply])
             settled, score, cut_below, table_move, exact = _probe_table(ply, remaining, alpha, beta, key, generation,
-                                                                        table_keys, table_data, table_scores)
+                                                                        keep_table, table_keys, table_data,
+                                                                        table_scores)
             if (settled and not exact and ply_ints[ply, NULL_WINDOW] != 0
                     and ply_floats[ply - 1, ALPHA] < -score < ply_floats[ply - 1, BETA]):
                 # a bound from the table shows the move beats alpha: search it with the full window
@@ -520,6 +526,8 @@ class AlphaBetaConfig:
     max_ply: int | None = None        # stack depth; None: 2 * num_actions + 4 (longest game with passes)
     use_pvs: bool = True              # principal-variation search: null windows after the first move (alpha-beta)
     use_incremental: bool = True      # the bundle's incremental evaluation when it has one (same values, faster)
+    keep_table: bool = False          # the table survives from one search to the next: an earlier search's
+                                      # entry orders the moves (its best move first), never settles a value
     # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
     # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
     # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
@@ -532,7 +540,8 @@ class AlphaBetaConfig:
                                       # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental",
+                     "keep_table"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
@@ -587,8 +596,9 @@ class AlphaBeta:
     margin: a deadline), nodes (a budget over the whole search).  At least one must be set;
     simulations (an MCTS budget) is refused.
 
-    The transposition table lives for one search() call, so ``advance`` and ``reset`` have nothing
-    to keep or forget.  A table entry is used when it was searched at least as deep as needed; in
+    The transposition table's values live for one search() call (each search is a new generation);
+    with ``keep_table`` the entries of earlier searches still order the moves (their best move
+    first), and ``reset`` (a new game) forgets them.  A table entry is used when it was searched at least as deep as needed; in
     games where a position always recurs at the same ply (Hex, Othello without passes) the root
     value is then exactly the value without the table.
     """
@@ -642,7 +652,8 @@ class AlphaBeta:
                 self._probcut[depth] = (shallow, a, b, config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
                           | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
-                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0))
+                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0)
+                          | (USE_KEEP_TABLE if config.keep_table and config.use_cache else 0))
 
     def _incremental_kernels(self, config, knowledge):
         """(features_init, features_play, evaluate_features) as function values: the bundle's when it
@@ -658,10 +669,13 @@ class AlphaBeta:
                                  "the evaluate_features kernel"))
 
     def advance(self, move: int) -> None:
-        """Nothing to keep: the transposition table lives for one search."""
+        """Nothing to do: the table's values live for one search (keep_table keeps its move hints)."""
 
     def reset(self) -> None:
-        """Nothing to forget: every search starts afresh."""
+        """A new game: forget the table kept across searches (keep_table)."""
+        if self.config.keep_table:
+            self._table_keys[:] = 0
+            self._table_data[:] = 0
 
     # ---- the search ---------------------------------------------------------------------------
     def _check(self, state, limits):

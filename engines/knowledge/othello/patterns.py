@@ -263,9 +263,11 @@ def evaluate_patterns(s, w):
 # view and the tables stay as they are.  Packed, one add updates both views (each half stays a
 # non-negative index, so a negative change borrows exactly) and a row is half as long to copy.
 # A move changes only the squares it touches (Edax's way): square sq is in SQUARE_COUNT[sq]
-# instances, SQUARE_SLOT[sq, :count]; SQUARE_DELTA[change, sq, :count] is what the square adds to
-# each (both views packed, its power of 3 folded in) for each change: a disc placed by black / by
-# white (0 -> its colour's digit), a white disc turned black / a black disc turned white.
+# instances, SQUARE_SLOT[sq * SQUARE_WIDTH + k] for k < count; SQUARE_DELTA[(change * 64 + sq) *
+# SQUARE_WIDTH + k] is what the square adds to each (both views packed, its power of 3 folded in) for
+# each change: a disc placed by black / by white (0 -> its colour's digit), a white disc turned black /
+# a black disc turned white.  (Flat arrays: numba's indexing of 2-d and 3-d constant arrays made the
+# update twice as slow.)
 PLACED_BLACK, PLACED_WHITE, TURNED_BLACK, TURNED_WHITE = range(4)
 FEATURES_LEN = N_INSTANCES
 VIEW_SHIFT = np.uint64(32)
@@ -288,10 +290,10 @@ def _square_tables():
             slot[sq, k] = i
             for change, (black, white) in changes.items():
                 delta[change, sq, k] = black * power + (white * power << 32)
-    return count, slot, delta
+    return count, slot.reshape(-1), delta.reshape(-1), width
 
 
-SQUARE_COUNT, SQUARE_SLOT, SQUARE_DELTA = _square_tables()
+SQUARE_COUNT, SQUARE_SLOT, SQUARE_DELTA, SQUARE_WIDTH = _square_tables()
 
 
 @nb.njit(cache=True, inline="always")
@@ -323,10 +325,12 @@ def features_init(s, features):
 def _add_squares(squares, change, features):
     """Every instance through the squares (a bitboard) changes as SQUARE_DELTA[change] says."""
     while squares != U0:
-        sq = lowest_bit_index(squares)
+        sq = np.int64(lowest_bit_index(squares))
         squares &= squares - U1
+        slots = sq * SQUARE_WIDTH
+        deltas = (change * 64 + sq) * SQUARE_WIDTH
         for k in range(SQUARE_COUNT[sq]):
-            features[SQUARE_SLOT[sq, k]] += SQUARE_DELTA[change, sq, k]
+            features[SQUARE_SLOT[slots + k]] += SQUARE_DELTA[deltas + k]
 
 
 @nb.njit(K.SIG_FEATURES_PLAY, cache=True)
@@ -334,13 +338,13 @@ def features_play(parent, child, parent_features, child_features):
     """The child's features from the parent's: placed discs and flipped discs (a pass changes none)."""
     for i in range(FEATURES_LEN):
         child_features[i] = parent_features[i]
-    if not _is_patterns_board(child):
-        return
     Bp = np.uint64(parent[BLACK_BB])
     Wp = np.uint64(parent[WHITE_BB])
     Bc = np.uint64(child[BLACK_BB])
     Wc = np.uint64(child[WHITE_BB])
     placed = (Bc | Wc) & ~(Bp | Wp)  # none after a pass
+    if not _is_patterns_board(child):  # (tested here, not first: that made numba's copy above twice as slow)
+        return
     if placed & Bc:
         _add_squares(placed, PLACED_BLACK, child_features)
         _add_squares(Bc & Wp, TURNED_BLACK, child_features)
