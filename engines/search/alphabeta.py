@@ -64,6 +64,10 @@ with the full window, in place: the finished child is reopened instead of handed
 table entry that settles a null window with such a bound is re-searched the same way.  Values are
 exactly those of plain alpha-beta (tests/test_alphabeta_pvs.py); non-best root moves get bounds.
 
+Aspiration windows (config.aspiration > 0): an iteration of the deepening searches the root with the
+window (v - a, v + a) around the last iteration's value v (ply_floats[0] ALPHA/BETA, set by the
+driver); a value outside it is only a bound, and the iteration is searched again with no window.
+
 ProbCut (config.probcut rows, off by default): at a node with d plies left whose row is set, the deep
 value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
 score, which the ordering computes anyway); when the prediction lies beyond beta (below alpha) by
@@ -394,8 +398,8 @@ def _negamax(kernels, params, stack, table, probcut, control):
             status = STATUS_RUNNING
             nodes += 1
             ply = 0
-            alpha = -np.inf
-            beta = np.inf
+            alpha = ply_floats[0, ALPHA]  # the root's window, set by the driver (an aspiration window or infinite)
+            beta = ply_floats[0, BETA]
             ply_ints[0, PV_LENGTH] = 0
             ply_ints[0, NULL_WINDOW] = 0
             if incremental:
@@ -534,6 +538,9 @@ class AlphaBetaConfig:
     # node returns the window's bound.  Empty: off.  Fitted by engines/learn/othello/probcut_fit.py.
     probcut: tuple = ()
     probcut_t: float = 1.5            # ProbCut's margin in standard deviations
+    aspiration: float = 0.0           # iterative deepening: each iteration's root window is the last value
+                                      # +- this (evaluation units), searched again with no window when the
+                                      # value falls outside; 0: off
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
@@ -550,6 +557,7 @@ class AlphaBetaConfig:
             check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
         check_number("AlphaBetaConfig.probcut_t", self.probcut_t, 0.0)
         check_number("AlphaBetaConfig.stop_share", self.stop_share, 0.0)
+        check_number("AlphaBetaConfig.aspiration", self.aspiration, 0.0)
         rows = self.probcut
         if isinstance(rows, list):
             rows = tuple(rows)
@@ -709,10 +717,12 @@ class AlphaBeta:
             self._generation = 0
         self._generation += 1
 
-    def _run_iteration(self, state, depth, deadline, budget, chunk):
-        """Search state to depth in kernel calls of about CHUNK_SECONDS; returns (finished, chunk)."""
+    def _run_iteration(self, state, depth, deadline, budget, chunk, window=(-np.inf, np.inf)):
+        """Search state to depth with the root window in kernel calls of about CHUNK_SECONDS; returns
+        (finished, chunk)."""
         control = self._control
         self._positions[0] = state
+        self._ply_floats[0, ALPHA], self._ply_floats[0, BETA] = window
         self._root_scores[:] = -np.inf
         stack = Stack(self._positions, self._moves, self._ply_ints, self._ply_floats, self._pv_table,
                       self._order_scores, self._root_scores, self._features_rows)
@@ -776,14 +786,21 @@ class AlphaBeta:
                     growth = min(max(1.0, times[-1] / times[-2]), STOP_MAX_GROWTH)
                     if times[-1] * growth * config.stop_share > deadline - began:
                         break  # this iteration is not expected to finish in the time left
-            finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk)
+            window = (-np.inf, np.inf)
+            if config.aspiration > 0 and done_depth > 0 and np.isfinite(value):
+                window = (value - config.aspiration, value + config.aspiration)
+            finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk, window)
+            if finished and not window[0] < self._ply_floats[0, BEST_SCORE] < window[1]:
+                # the value fell outside the aspiration window: only a bound; search again with no window
+                window = (-np.inf, np.inf)
+                finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk, window)
             if deadline is not None and config.stop_share > 0:
                 times.append(self.clock() - began)
             if not finished:
                 # a cut-short iteration still answers when it searched the last answer's move first
                 # and completed it: its best over the moves it completed is then at least as informed
                 if (done_depth > 0 and self._moves[0, 0] == move and self._root_scores[0] > -np.inf
-                        and self._ply_ints[0, BEST_MOVE] >= 0):
+                        and self._ply_ints[0, BEST_MOVE] >= 0 and self._ply_floats[0, BEST_SCORE] > window[0]):
                     move = int(self._ply_ints[0, BEST_MOVE])
                     value = float(self._ply_floats[0, BEST_SCORE])
                     partial_depth = depth
