@@ -21,12 +21,11 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def configs() -> dict:
+    """name -> AlphaBetaConfig: the default first, then the variants under trial (results/othello_ordering.md
+    names the commit where the table kept across searches and aspiration windows were measured)."""
     from engines.search.alphabeta import AlphaBetaConfig
     return {"default": AlphaBetaConfig(),
-            "keep_table (earlier searches' best moves first)": AlphaBetaConfig(keep_table=True),
-            "aspiration 1 disc": AlphaBetaConfig(aspiration=1.0),
-            "aspiration 2 discs": AlphaBetaConfig(aspiration=2.0),
-            "aspiration 4 discs": AlphaBetaConfig(aspiration=4.0)}
+            "without the transposition table": AlphaBetaConfig(use_cache=False)}
 
 
 def game_positions(game, count: int, first: int, last: int, seed: int = 5) -> list:

@@ -41,7 +41,7 @@ an iteration once the deadline passes, keeping the last completed iteration's an
 Transposition table (``tt_size`` slots, always-replace, index = key & (tt_size - 1)):
   table_keys   int64    the full Zobrist key of the position (side to move included by the game)
   table_data   int64    bits 48..62 table generation (one per search() call; other generations are
-                        empty, or with keep_table give only their best move), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
+                        empty), bit 47 "a depth cut-off happened below", bits 44..45 bound (0 exact,
                         1 lower, 2 upper), bits 32..43 remaining depth searched, bits 0..31 best move+1
   table_scores float64  the score
 An entry settles a node when its depth >= the remaining depth and its bound settles the window; its
@@ -63,10 +63,6 @@ whether it beats alpha; one that does (a bound strictly inside the node's window
 with the full window, in place: the finished child is reopened instead of handed to its parent.  A
 table entry that settles a null window with such a bound is re-searched the same way.  Values are
 exactly those of plain alpha-beta (tests/test_alphabeta_pvs.py); non-best root moves get bounds.
-
-Aspiration windows (config.aspiration > 0): an iteration of the deepening searches the root with the
-window (v - a, v + a) around the last iteration's value v (ply_floats[0] ALPHA/BETA, set by the
-driver); a value outside it is only a bound, and the iteration is searched again with no window.
 
 ProbCut (config.probcut rows, off by default): at a node with d plies left whose row is set, the deep
 value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
@@ -108,8 +104,7 @@ N_PLY_FLOATS = 4
 TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
 N_CONTROL = 8
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
-USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL, USE_KEEP_TABLE = 1, 2, 4, 8, 16, 32, 64
-# (the bits of control[FEATURES])
+USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
 PC_SHALLOW, PC_A, PC_B, PC_MARGIN = range(4)                                # probcut columns (row = depth left)
 N_PROBCUT = 4
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
@@ -252,18 +247,15 @@ def _store_node(ply, depth, generation, ply_ints, ply_floats, table_keys, table_
 
 
 @nb.njit(cache=True, inline="always")
-def _probe_table(ply, remaining, alpha, beta, key, generation, keep, table_keys, table_data, table_scores):
+def _probe_table(ply, remaining, alpha, beta, key, generation, table_keys, table_data, table_scores):
     """Look the position up: (settled, score, cut below, table move, exact).  settled when an entry of
     this search, searched at least remaining plies deep, decides the window (never at the root);
-    exact when that entry is an exact value rather than a bound.  With keep, an entry of an earlier
-    search still gives its best move (to be tried first), never a value."""
+    exact when that entry is an exact value rather than a bound."""
     slot = key & (table_keys.shape[0] - 1)
     entry = table_data[slot]
-    if table_keys[slot] != key:
+    if table_keys[slot] != key or (entry >> GENERATION_SHIFT) != generation:
         return False, 0.0, False, -1, False
     table_move = (entry & MOVE_MASK) - 1
-    if (entry >> GENERATION_SHIFT) != generation:
-        return False, 0.0, False, table_move if keep else -1, False
     if ply > 0 and ((entry >> DEPTH_SHIFT) & DEPTH_MASK) >= remaining:
         bound = (entry >> BOUND_SHIFT) & BOUND_MASK
         score = table_scores[slot]
@@ -382,7 +374,6 @@ def _negamax(kernels, params, stack, table, probcut, control):
     use_pvs = use_alphabeta and (features & USE_PVS) != 0
     use_probcut = use_alphabeta and (features & USE_PROBCUT) != 0
     incremental = (features & USE_INCREMENTAL) != 0
-    keep_table = (features & USE_KEEP_TABLE) != 0
     depth = control[ITERATION_DEPTH]
     generation = control[GENERATION]
     nodes = control[NODES]
@@ -398,8 +389,8 @@ def _negamax(kernels, params, stack, table, probcut, control):
             status = STATUS_RUNNING
             nodes += 1
             ply = 0
-            alpha = ply_floats[0, ALPHA]  # the root's window, set by the driver (an aspiration window or infinite)
-            beta = ply_floats[0, BETA]
+            alpha = -np.inf
+            beta = np.inf
             ply_ints[0, PV_LENGTH] = 0
             ply_ints[0, NULL_WINDOW] = 0
             if incremental:
@@ -464,8 +455,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
         if use_table:
             key = zobrist(positions[ply])
             settled, score, cut_below, table_move, exact = _probe_table(ply, remaining, alpha, beta, key, generation,
-                                                                        keep_table, table_keys, table_data,
-                                                                        table_scores)
+                                                                        table_keys, table_data, table_scores)
             if (settled and not exact and ply_ints[ply, NULL_WINDOW] != 0
                     and ply_floats[ply - 1, ALPHA] < -score < ply_floats[ply - 1, BETA]):
                 # a bound from the table shows the move beats alpha: search it with the full window
@@ -530,25 +520,19 @@ class AlphaBetaConfig:
     max_ply: int | None = None        # stack depth; None: 2 * num_actions + 4 (longest game with passes)
     use_pvs: bool = True              # principal-variation search: null windows after the first move (alpha-beta)
     use_incremental: bool = True      # the bundle's incremental evaluation when it has one (same values, faster)
-    keep_table: bool = False          # the table survives from one search to the next: an earlier search's
-                                      # entry orders the moves (its best move first), never settles a value
     # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
     # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
     # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
     # node returns the window's bound.  Empty: off.  Fitted by engines/learn/othello/probcut_fit.py.
     probcut: tuple = ()
     probcut_t: float = 1.5            # ProbCut's margin in standard deviations
-    aspiration: float = 0.0           # iterative deepening: each iteration's root window is the last value
-                                      # +- this (evaluation units), searched again with no window when the
-                                      # value falls outside; 0: off
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
                                       # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental",
-                     "keep_table"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
@@ -557,7 +541,6 @@ class AlphaBetaConfig:
             check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
         check_number("AlphaBetaConfig.probcut_t", self.probcut_t, 0.0)
         check_number("AlphaBetaConfig.stop_share", self.stop_share, 0.0)
-        check_number("AlphaBetaConfig.aspiration", self.aspiration, 0.0)
         rows = self.probcut
         if isinstance(rows, list):
             rows = tuple(rows)
@@ -604,9 +587,9 @@ class AlphaBeta:
     margin: a deadline), nodes (a budget over the whole search).  At least one must be set;
     simulations (an MCTS budget) is refused.
 
-    The transposition table's values live for one search() call (each search is a new generation);
-    with ``keep_table`` the entries of earlier searches still order the moves (their best move
-    first), and ``reset`` (a new game) forgets them.  A table entry is used when it was searched at least as deep as needed; in
+    The transposition table lives for one search() call, so ``advance`` and ``reset`` have nothing
+    to keep or forget (a table kept across moves was measured, bench/results/othello_ordering.md:
+    it saved 0.5 % of the nodes).  A table entry is used when it was searched at least as deep as needed; in
     games where a position always recurs at the same ply (Hex, Othello without passes) the root
     value is then exactly the value without the table.
     """
@@ -660,8 +643,7 @@ class AlphaBeta:
                 self._probcut[depth] = (shallow, a, b, config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
                           | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
-                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0)
-                          | (USE_KEEP_TABLE if config.keep_table and config.use_cache else 0))
+                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0))
 
     def _incremental_kernels(self, config, knowledge):
         """(features_init, features_play, evaluate_features) as function values: the bundle's when it
@@ -677,13 +659,10 @@ class AlphaBeta:
                                  "the evaluate_features kernel"))
 
     def advance(self, move: int) -> None:
-        """Nothing to do: the table's values live for one search (keep_table keeps its move hints)."""
+        """Nothing to keep: the transposition table lives for one search."""
 
     def reset(self) -> None:
-        """A new game: forget the table kept across searches (keep_table)."""
-        if self.config.keep_table:
-            self._table_keys[:] = 0
-            self._table_data[:] = 0
+        """Nothing to forget: every search starts afresh."""
 
     # ---- the search ---------------------------------------------------------------------------
     def _check(self, state, limits):
@@ -717,12 +696,10 @@ class AlphaBeta:
             self._generation = 0
         self._generation += 1
 
-    def _run_iteration(self, state, depth, deadline, budget, chunk, window=(-np.inf, np.inf)):
-        """Search state to depth with the root window in kernel calls of about CHUNK_SECONDS; returns
-        (finished, chunk)."""
+    def _run_iteration(self, state, depth, deadline, budget, chunk):
+        """Search state to depth in kernel calls of about CHUNK_SECONDS; returns (finished, chunk)."""
         control = self._control
         self._positions[0] = state
-        self._ply_floats[0, ALPHA], self._ply_floats[0, BETA] = window
         self._root_scores[:] = -np.inf
         stack = Stack(self._positions, self._moves, self._ply_ints, self._ply_floats, self._pv_table,
                       self._order_scores, self._root_scores, self._features_rows)
@@ -786,21 +763,14 @@ class AlphaBeta:
                     growth = min(max(1.0, times[-1] / times[-2]), STOP_MAX_GROWTH)
                     if times[-1] * growth * config.stop_share > deadline - began:
                         break  # this iteration is not expected to finish in the time left
-            window = (-np.inf, np.inf)
-            if config.aspiration > 0 and done_depth > 0 and np.isfinite(value):
-                window = (value - config.aspiration, value + config.aspiration)
-            finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk, window)
-            if finished and not window[0] < self._ply_floats[0, BEST_SCORE] < window[1]:
-                # the value fell outside the aspiration window: only a bound; search again with no window
-                window = (-np.inf, np.inf)
-                finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk, window)
+            finished, chunk = self._run_iteration(state, depth, deadline, budget, chunk)
             if deadline is not None and config.stop_share > 0:
                 times.append(self.clock() - began)
             if not finished:
                 # a cut-short iteration still answers when it searched the last answer's move first
                 # and completed it: its best over the moves it completed is then at least as informed
                 if (done_depth > 0 and self._moves[0, 0] == move and self._root_scores[0] > -np.inf
-                        and self._ply_ints[0, BEST_MOVE] >= 0 and self._ply_floats[0, BEST_SCORE] > window[0]):
+                        and self._ply_ints[0, BEST_MOVE] >= 0):
                     move = int(self._ply_ints[0, BEST_MOVE])
                     value = float(self._ply_floats[0, BEST_SCORE])
                     partial_depth = depth
