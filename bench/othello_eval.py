@@ -227,12 +227,27 @@ def match(game, depth, n_openings, seed=7, seconds=None):
             "median_nodes_per_move": {k: int(statistics.median(v)) for k, v in nodes.items()}}
 
 
+def carry_over(result):
+    """The sections this run skipped, kept from the last results file (marked with its date)."""
+    path = RESULTS / "othello_eval.json"
+    if not path.is_file():
+        return
+    old = json.loads(path.read_text())
+    for key in ("errors", "match", "timed_match"):
+        if key not in result and old.get(key):
+            result[key] = old[key]
+            result.setdefault("carried", {})[key] = old.get("carried", {}).get(key, old["when"])
+
+
 def write(result, args):
     lines = ["# Othello: the learned pattern evaluation against \"strong\"", "",
              f"{result['when']} - command: `{result['command']}`", ""]
     side = result["sidecar"]
     lines += [f"Weights: weights/othello/patterns.npz ({side['positions']} labelled positions, "
               f"{side['cpu_hours']} CPU hours; {side['from']})", ""]
+    if result.get("carried"):
+        lines += ["Sections not run this time, kept from earlier runs: " + ", ".join(
+            f"{k} ({v})" for k, v in result["carried"].items()), ""]
     sp = result["speed"]
     names = {"patterns": "patterns, from scratch (evaluate_patterns)",
              "patterns_incremental": "patterns, from the kept features (evaluate_features)",
@@ -297,6 +312,7 @@ def main(argv=None):
     if args.seconds:
         result["timed_match"] = match(game, None, args.timed_openings, seconds=args.seconds)
         print(result["timed_match"], flush=True)
+    carry_over(result)
     write(result, args)
     return 0
 
