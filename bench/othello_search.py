@@ -8,7 +8,7 @@ Positions: bench.alphabeta_nodes.midgame_positions (seeded random play, 20 plies
 ``--positions`` of them.  Per configuration:
   - nodes per second and depth reached with ``--seconds`` a position (iterative deepening, on the
     clock; nodes as engines/search/alphabeta.py counts them);
-  - nodes and seconds to complete a fixed ``--depth`` (the work a depth costs: what PVS and ProbCut
+  - nodes and seconds (on the searches' clock, --clock: CPU time by default) to complete a fixed ``--depth`` (the work a depth costs: what PVS and ProbCut
     change; PVS finds the same value with the same evaluation, ProbCut may not);
 medians over the positions, and ratios to today's.  Today's = AlphaBetaConfig(use_pvs=False) with
 "strong" (the search of the previous release: the same table, ordering and deepening); the new
@@ -42,7 +42,7 @@ def configs() -> dict:
     return out
 
 
-def measure(seconds: float, count: int, depth: int) -> dict:
+def measure(seconds: float, count: int, depth: int, clock=time.perf_counter) -> dict:
     from engines.games.othello import Othello
     from engines.knowledge.registry import knowledge_for
     from engines.search.alphabeta import AlphaBeta
@@ -51,16 +51,16 @@ def measure(seconds: float, count: int, depth: int) -> dict:
     states = midgame_positions(game, count)
     rows = {}
     for name, (evaluation, config) in configs().items():
-        search = AlphaBeta(game, config, knowledge_for(game, evaluation))
+        search = AlphaBeta(game, config, knowledge_for(game, evaluation), clock=clock)
         search.search(game.initial_state(), Limits(depth=2))  # loads the kernels
         rates, depths, nodes, secs, cpu_rates, values = [], [], [], [], [], []
         for s in states:
             r = search.search(s, Limits(time=seconds, margin=0.0))
             rates.append(r.stats["nodes"] / r.stats["time"])
             depths.append(r.stats["depth"])
-            t, cpu = time.perf_counter(), time.process_time()
+            t, cpu = clock(), time.process_time()
             r = search.search(s, Limits(depth=depth))
-            secs.append(time.perf_counter() - t)
+            secs.append(clock() - t)
             cpu_rates.append(r.stats["nodes"] / max(1e-9, time.process_time() - cpu))
             nodes.append(r.stats["nodes"])
             values.append(r.value)
@@ -76,7 +76,8 @@ def report(args, command, rows) -> str:
     before = rows["PVS, patterns from scratch (before issue 35)"]
     lines = ["# Othello mid-game search: today's default and the new one", "", f"Command: `{command}`  ",
              f"Machine: {platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}; "
-             f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); medians.", "",
+             f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); medians; the searches' "
+             f"clock: {'this process CPU time (a shared machine)' if args.clock == 'cpu' else 'wall time'}.", "",
              f"| search | nodes/s ({args.seconds:g} s) | ratio | depth in {args.seconds:g} s | nodes to depth "
              f"{args.depth} | ratio | seconds to depth {args.depth} | ratio | nodes per CPU s to depth {args.depth} "
              f"| same values as today's |",
@@ -100,10 +101,13 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--positions", type=int, default=10)
     p.add_argument("--depth", type=int, default=8)
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="the searches' clock (nodes/s and depth in --seconds): this process's CPU time or wall time")
     p.add_argument("--out", type=Path, default=RESULTS / "othello_search.md")
     args = p.parse_args(argv)
     command = "python -m bench.othello_search " + " ".join(sys.argv[1:] if argv is None else argv)
-    text = report(args, command, measure(args.seconds, args.positions, args.depth))
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    text = report(args, command, measure(args.seconds, args.positions, args.depth, clock))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(text)
