@@ -8,8 +8,9 @@ Positions: bench.alphabeta_nodes.midgame_positions (seeded random play, 20 plies
 ``--positions`` of them.  Per configuration:
   - nodes per second and depth reached with ``--seconds`` a position (iterative deepening, on the
     clock; nodes as engines/search/alphabeta.py counts them);
-  - nodes and seconds (on the searches' clock, --clock: CPU time by default) to complete a fixed ``--depth`` (the work a depth costs: what PVS and ProbCut
-    change; PVS finds the same value with the same evaluation, ProbCut may not);
+  - nodes and seconds (on the searches' clock, --clock: CPU time by default) to complete a fixed
+    ``--depth`` (the work a depth costs: what PVS and ProbCut change; PVS finds the same value with
+    the same evaluation, ProbCut may not), and nodes per CPU second there;
 medians over the positions, and ratios to today's.  Today's = AlphaBetaConfig(use_pvs=False) with
 "strong" (the search of the previous release: the same table, ordering and deepening); the new
 default = AlphaBetaConfig() with "patterns".  ProbCut uses the fitted rows of
