@@ -1,7 +1,11 @@
 """The learned Othello pattern evaluation against today's "strong" one (a figure, not a pass/fail).
 
-1. speed      evaluations per second of evaluate_patterns and evaluate_strong, on the same random
-              8x8 states, in a compiled loop (median of 5 runs).
+1. speed      evaluations per second on the same random 8x8 states, in a compiled loop (CPU time,
+              median of 5 runs): the pattern evaluation from scratch (evaluate_patterns), the same
+              from the position's features (evaluate_features: the incremental evaluation, its
+              features already kept), the incremental evaluation of every child of the states
+              including the update (features_play from the parent's features, then evaluate_features;
+              per child, the move itself excluded), and evaluate_strong.
 2. error      held-out mean absolute disc error by phase, against the labels of a training run
               (engines/learn/othello/train.py: exact final scores up to 15 empties, the depth-4
               searches of the later phases' weights above): the shipped pattern weights next to the
@@ -58,19 +62,64 @@ def _loop(states, params, reps, evaluate):
     return total
 
 
+@nb.njit
+def _loop_features(states, features, params, reps, evaluate_features):
+    total = 0.0
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            total += evaluate_features(states[i], features[i], params)
+    return total
+
+
+def _children(game, states):
+    """Every child of the states: (parents' indices, children), for the update's figure."""
+    parents, children = [], []
+    for i, s in enumerate(states):
+        for m in game.legal_moves(s):
+            parents.append(i)
+            children.append(game.play(s, m))
+    return np.array(parents), np.array(children)
+
+
+@nb.njit
+def _loop_update(states, features, parents, children, params, reps, features_play, evaluate_features):
+    total = 0.0
+    row = np.zeros(features.shape[1], np.int64)
+    for _ in range(reps):
+        for j in range(children.shape[0]):
+            i = parents[j]
+            features_play(states[i], children[j], features[i], row)
+            total += evaluate_features(children[j], row, params)
+    return total
+
+
+def _rate(run, count):
+    run(1)
+    rates = []
+    for _ in range(5):
+        t = time.process_time()  # CPU time: the machine is shared
+        run(None)
+        rates.append(count / (time.process_time() - t))
+    return round(statistics.median(rates))
+
+
 def speed(game, reps=500):
     states = random_states(game, 400, 1)
-    rows = {}
-    for name, fn, params in (("patterns", OP.evaluate_patterns, OP.load_params()),
-                             ("strong", KO.evaluate_strong, KO.STRONG_WEIGHTS)):
-        _loop(states, params, 1, fn)
-        rates = []
-        for _ in range(5):
-            t = time.process_time()  # CPU time: the machine is shared
-            _loop(states, params, reps, fn)
-            rates.append(reps * len(states) / (time.process_time() - t))
-        rows[name] = round(statistics.median(rates))
-    return rows
+    features = np.zeros((len(states), OP.FEATURES_LEN), np.int64)
+    for s, row in zip(states, features):
+        OP.features_init(s, row)
+    parents, children = _children(game, states)
+    params = OP.load_params()
+    n = reps * len(states)
+    child_reps = max(1, n // len(children))
+    return {
+        "patterns": _rate(lambda r: _loop(states, params, r or reps, OP.evaluate_patterns), n),
+        "patterns_incremental": _rate(lambda r: _loop_features(states, features, params, r or reps,
+                                                               OP.evaluate_features), n),
+        "patterns_incremental_with_update": _rate(
+            lambda r: _loop_update(states, features, parents, children, params, r or child_reps, OP.features_play,
+                                   OP.evaluate_features), child_reps * len(children)),
+        "strong": _rate(lambda r: _loop(states, KO.STRONG_WEIGHTS, r or reps, KO.evaluate_strong), n)}
 
 
 def strong_features(Ps, Os):
@@ -178,17 +227,37 @@ def match(game, depth, n_openings, seed=7, seconds=None):
             "median_nodes_per_move": {k: int(statistics.median(v)) for k, v in nodes.items()}}
 
 
+def carry_over(result):
+    """The sections this run skipped, kept from the last results file (marked with its date)."""
+    path = RESULTS / "othello_eval.json"
+    if not path.is_file():
+        return
+    old = json.loads(path.read_text())
+    for key in ("errors", "match", "timed_match"):
+        if key not in result and old.get(key):
+            result[key] = old[key]
+            result.setdefault("carried", {})[key] = old.get("carried", {}).get(key, old["when"])
+
+
 def write(result, args):
     lines = ["# Othello: the learned pattern evaluation against \"strong\"", "",
              f"{result['when']} - command: `{result['command']}`", ""]
     side = result["sidecar"]
     lines += [f"Weights: weights/othello/patterns.npz ({side['positions']} labelled positions, "
               f"{side['cpu_hours']} CPU hours; {side['from']})", ""]
+    if result.get("carried"):
+        lines += ["Sections not run this time, kept from earlier runs: " + ", ".join(
+            f"{k} ({v})" for k, v in result["carried"].items()), ""]
     sp = result["speed"]
-    lines += ["## Speed (compiled loop over 400 random 8x8 states, CPU time, median of 5)", "",
-              "| evaluation | evals/s | ratio to strong |", "|---|---|---|",
-              f"| patterns | {sp['patterns']:,} | {sp['patterns'] / sp['strong']:.2f} |",
-              f"| strong | {sp['strong']:,} | 1.00 |", ""]
+    names = {"patterns": "patterns, from scratch (evaluate_patterns)",
+             "patterns_incremental": "patterns, from the kept features (evaluate_features)",
+             "patterns_incremental_with_update": "patterns, incremental incl. the update from the parent "
+                                                 "(features_play + evaluate_features, per child)",
+             "strong": "strong"}
+    lines += ["## Speed (compiled loop over 400 random 8x8 states, CPU time, median of 5; one run)", "",
+              "| evaluation | evals/s | ratio to strong | ratio to patterns from scratch |", "|---|---|---|---|"]
+    lines += [f"| {names[k]} | {v:,} | {v / sp['strong']:.2f} | {v / sp['patterns']:.2f} |" for k, v in sp.items()]
+    lines.append("")
     if result.get("errors"):
         lines += ["## Held-out mean absolute disc error by phase", "",
                   "Labels of the training run (exact up to 15 empties, depth-4 search above); `strong fitted`: "
@@ -243,6 +312,7 @@ def main(argv=None):
     if args.seconds:
         result["timed_match"] = match(game, None, args.timed_openings, seconds=args.seconds)
         print(result["timed_match"], flush=True)
+    carry_over(result)
     write(result, args)
     return 0
 

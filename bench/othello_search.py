@@ -8,8 +8,9 @@ Positions: bench.alphabeta_nodes.midgame_positions (seeded random play, 20 plies
 ``--positions`` of them.  Per configuration:
   - nodes per second and depth reached with ``--seconds`` a position (iterative deepening, on the
     clock; nodes as engines/search/alphabeta.py counts them);
-  - nodes and seconds to complete a fixed ``--depth`` (the work a depth costs: what PVS and ProbCut
-    change; PVS finds the same value with the same evaluation, ProbCut may not);
+  - nodes and seconds (on the searches' clock, --clock: CPU time by default) to complete a fixed
+    ``--depth`` (the work a depth costs: what PVS and ProbCut change; PVS finds the same value with
+    the same evaluation, ProbCut may not), and nodes per CPU second there;
 medians over the positions, and ratios to today's.  Today's = AlphaBetaConfig(use_pvs=False) with
 "strong" (the search of the previous release: the same table, ordering and deepening); the new
 default = AlphaBetaConfig() with "patterns".  ProbCut uses the fitted rows of
@@ -33,7 +34,8 @@ def configs() -> dict:
     from engines.search.alphabeta import AlphaBetaConfig, load_probcut
     out = {"today (strong, no PVS)": ("strong", AlphaBetaConfig(use_pvs=False)),
            "PVS, strong": ("strong", AlphaBetaConfig()),
-           "new default (PVS, patterns)": ("patterns", AlphaBetaConfig())}
+           "PVS, patterns from scratch (before issue 35)": ("patterns", AlphaBetaConfig(use_incremental=False)),
+           "default (PVS, patterns, incremental)": ("patterns", AlphaBetaConfig())}
     for evaluation in ("strong", "patterns"):
         path = probcut_path(evaluation)
         if path.exists():
@@ -41,7 +43,7 @@ def configs() -> dict:
     return out
 
 
-def measure(seconds: float, count: int, depth: int) -> dict:
+def measure(seconds: float, count: int, depth: int, clock=time.perf_counter) -> dict:
     from engines.games.othello import Othello
     from engines.knowledge.registry import knowledge_for
     from engines.search.alphabeta import AlphaBeta
@@ -50,39 +52,47 @@ def measure(seconds: float, count: int, depth: int) -> dict:
     states = midgame_positions(game, count)
     rows = {}
     for name, (evaluation, config) in configs().items():
-        search = AlphaBeta(game, config, knowledge_for(game, evaluation))
+        search = AlphaBeta(game, config, knowledge_for(game, evaluation), clock=clock)
         search.search(game.initial_state(), Limits(depth=2))  # loads the kernels
-        rates, depths, nodes, secs, values = [], [], [], [], []
+        rates, depths, nodes, secs, cpu_rates, values = [], [], [], [], [], []
         for s in states:
             r = search.search(s, Limits(time=seconds, margin=0.0))
             rates.append(r.stats["nodes"] / r.stats["time"])
             depths.append(r.stats["depth"])
-            t = time.perf_counter()
+            t, cpu = clock(), time.process_time()
             r = search.search(s, Limits(depth=depth))
-            secs.append(time.perf_counter() - t)
+            secs.append(clock() - t)
+            cpu_rates.append(r.stats["nodes"] / max(1e-9, time.process_time() - cpu))
             nodes.append(r.stats["nodes"])
             values.append(r.value)
         rows[name] = {"evaluation": evaluation, "nps": statistics.median(rates), "depth": statistics.median(depths),
-                      "nodes": statistics.median(nodes), "seconds": statistics.median(secs), "values": values}
+                      "nodes": statistics.median(nodes), "seconds": statistics.median(secs),
+                      "cpu_nps": statistics.median(cpu_rates), "values": values}
         print(f"othello_search: {name} done", file=sys.stderr, flush=True)
     return rows
 
 
 def report(args, command, rows) -> str:
     base = rows["today (strong, no PVS)"]
+    before = rows["PVS, patterns from scratch (before issue 35)"]
     lines = ["# Othello mid-game search: today's default and the new one", "", f"Command: `{command}`  ",
              f"Machine: {platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}; "
-             f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); medians.", "",
+             f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); medians; the searches' "
+             f"clock: {'this process CPU time (a shared machine)' if args.clock == 'cpu' else 'wall time'}.", "",
              f"| search | nodes/s ({args.seconds:g} s) | ratio | depth in {args.seconds:g} s | nodes to depth "
-             f"{args.depth} | ratio | seconds to depth {args.depth} | ratio | same values as today's |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             f"{args.depth} | ratio | seconds to depth {args.depth} | ratio | nodes per CPU s to depth {args.depth} "
+             f"| same values as today's |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for name, r in rows.items():
         same = (f"{sum(a == b for a, b in zip(r['values'], base['values']))}/{len(r['values'])}"
                 if r["evaluation"] == base["evaluation"] else "(another evaluation)")
         lines.append(f"| {name} | {r['nps']:,.0f} | {r['nps'] / base['nps']:.2f} | {r['depth']:g} | "
                      f"{r['nodes']:,.0f} | {r['nodes'] / base['nodes']:.2f} | {r['seconds']:.3f} | "
-                     f"{r['seconds'] / base['seconds']:.2f} | {same} |")
-    lines += ["", "Nodes are the positions the search visits (engines/search/alphabeta.py); a PVS re-search "
+                     f"{r['seconds'] / base['seconds']:.2f} | {r['cpu_nps']:,.0f} | {same} |")
+    lines += ["", "Same values, patterns from scratch and incremental: "
+              f"{sum(a == b for a, b in zip(rows['default (PVS, patterns, incremental)']['values'], before['values']))}"
+              f"/{len(before['values'])}.", "",
+              "Nodes are the positions the search visits (engines/search/alphabeta.py); a PVS re-search "
               "visits a node again and counts it again.", ""]
     return "\n".join(lines) + "\n"
 
@@ -92,10 +102,13 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--positions", type=int, default=10)
     p.add_argument("--depth", type=int, default=8)
+    p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="the searches' clock (nodes/s and depth in --seconds): this process's CPU time or wall time")
     p.add_argument("--out", type=Path, default=RESULTS / "othello_search.md")
     args = p.parse_args(argv)
     command = "python -m bench.othello_search " + " ".join(sys.argv[1:] if argv is None else argv)
-    text = report(args, command, measure(args.seconds, args.positions, args.depth))
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    text = report(args, command, measure(args.seconds, args.positions, args.depth, clock))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
     print(text)

@@ -46,6 +46,16 @@ SIG_PLAYOUT = types.float64(STATE, RNG)
 SIG_HASH = types.int64(STATE)
 # evaluate(state, params) -> heuristic score for the side to move (alpha-beta cut-offs); larger is better.
 SIG_EVALUATE = types.float64(STATE, PARAMS)
+# Incremental evaluation (optional, alpha-beta): a knowledge bundle may keep per-position features
+# (an int64 row whose meaning its module documents, e.g. pattern indices) that follow the moves:
+# features_init(state, features) fills the row of a position from scratch;
+# features_play(parent, child, parent_features, child_features) writes the child's row from its
+# parent's (child = parent after one action; a cheap update of what the move changed);
+# evaluate_features(state, features, params) -> the same score as the bundle's evaluate(state, params).
+FEATURES = types.int64[::1]
+SIG_FEATURES_INIT = types.void(STATE, FEATURES)
+SIG_FEATURES_PLAY = types.void(STATE, STATE, FEATURES, FEATURES)
+SIG_EVALUATE_FEATURES = types.float64(STATE, FEATURES, PARAMS)
 # value(state, params) -> estimated value for player 0 in [0, 1] (MCTS without rollouts).
 SIG_VALUE = types.float64(STATE, PARAMS)
 # observe(state, out): fills a float32 observation tensor (flattened) for networks.

@@ -4,6 +4,11 @@ engines/knowledge/registry.py; this module names no game).
 A ``Knowledge`` holds every game-specific piece a search may use, as compiled kernels with their
 parameter vectors (signatures in engines/kernels.py):
   evaluate, eval_params    SIG_EVALUATE: a heuristic score for the side to move (alpha-beta)
+  features_init, features_play, evaluate_features, features_len
+                           optional, all or none: the same score as evaluate, computed incrementally
+                           from a row of features_len int64 features per position that the search
+                           keeps along its path (SIG_FEATURES_INIT / _PLAY, SIG_EVALUATE_FEATURES,
+                           with eval_params)
   value, value_params      SIG_VALUE: P(player 0 wins) of a position (MCTS with rollout="value")
   prior, prior_params      SIG_PRIOR: prior probabilities of the moves (MCTS priors); the string
                            "network" for the softmax of ``network``; None for uniform priors
@@ -115,9 +120,24 @@ class Knowledge:
     network: PolicyNetwork | None = None  # a policy network: an MLP (Network), a game's own (Hex's CNN)
     children: object = None
     playout: object = None  # SIG_PLAYOUT: replaces the game's playout for MCTS rollout="random"
+    features_init: object = None      # SIG_FEATURES_INIT  (the incremental form of evaluate: all four or none)
+    features_play: object = None      # SIG_FEATURES_PLAY
+    evaluate_features: object = None  # SIG_EVALUATE_FEATURES
+    features_len: int = 0             # int64 features per position
 
     def __post_init__(self):
         _kernel("Knowledge.evaluate", self.evaluate, K.SIG_EVALUATE)
+        _kernel("Knowledge.features_init", self.features_init, K.SIG_FEATURES_INIT)
+        _kernel("Knowledge.features_play", self.features_play, K.SIG_FEATURES_PLAY)
+        _kernel("Knowledge.evaluate_features", self.evaluate_features, K.SIG_EVALUATE_FEATURES)
+        incremental = (self.features_init, self.features_play, self.evaluate_features)
+        if any(k is not None for k in incremental):
+            if any(k is None for k in incremental) or self.evaluate is None:
+                raise ValueError("Knowledge: an incremental evaluation needs evaluate, features_init, "
+                                 "features_play and evaluate_features together")
+            check_int("Knowledge.features_len", self.features_len, 1)
+        elif self.features_len != 0:
+            raise ValueError("Knowledge.features_len is set without an incremental evaluation")
         _kernel("Knowledge.value", self.value, K.SIG_VALUE)
         _kernel("Knowledge.children", self.children, K.SIG_LEGAL)
         _kernel("Knowledge.playout", self.playout, K.SIG_PLAYOUT)

@@ -17,14 +17,17 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
   pv_table     int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
   order_scores float64[num_actions]   scratch: static scores of the children being ordered
   root_scores  float64[num_actions]   score of each root move (index = position in moves[0]) this iteration
+  features     int64[P, F]            the incremental evaluation's features of the position at each ply
+                                      (F = the bundle's features_len; one unused column without one)
   probcut      float64[P, 4]          per depth left: SHALLOW (-1: no ProbCut at that depth, 0: from
                                       the static value, 1: from the best child's static score), A, B,
                                       MARGIN (probcut_t * sigma)
   control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
                                       FEATURES (bit flags), TT_HITS, GENERATION of the table
-The kernel takes them in records (engines.kernels): ``Stack`` (positions .. root_scores), ``Table``
-(the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate).
+The kernel takes them in records (engines.kernels): ``Stack`` (positions .. features), ``Table``
+(the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate, and
+the incremental evaluation's features_init, features_play, evaluate_features).
 Scores are negamax scores: the evaluate kernel's value for the side to move, negated on the way
 up.  Terminal states and depth cut-offs are valued by the evaluate kernel (the registered
 evaluators give exact outcomes on final states).  A pass is just another action the game's legal
@@ -43,6 +46,11 @@ Transposition table (``tt_size`` slots, always-replace, index = key & (tt_size -
   table_scores float64  the score
 An entry settles a node when its depth >= the remaining depth and its bound settles the window; its
 best move is tried first when ordering is on.  Plain minimax stores only exact values.
+
+Incremental evaluation (use_incremental, when the knowledge bundle has one): the root's features are
+computed from scratch, every child's row (a step into it, or its static score for the ordering) is
+its parent's row updated by features_play, and static values come from evaluate_features, which
+gives exactly evaluate's value (the bundle's contract), so the search visits the same nodes.
 
 Move ordering: each child is evaluated statically (score from the mover's view = minus the child's
 evaluation), the moves are sorted by it descending (stable: ties keep the game's move order), and
@@ -96,7 +104,7 @@ N_PLY_FLOATS = 4
 TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
 N_CONTROL = 8
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
-USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT = 1, 2, 4, 8, 16  # bits of control[FEATURES]
+USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
 PC_SHALLOW, PC_A, PC_B, PC_MARGIN = range(4)                                # probcut columns (row = depth left)
 N_PROBCUT = 4
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
@@ -114,6 +122,7 @@ class Stack(NamedTuple):
     pv_table: np.ndarray      # int32[P, P]
     order_scores: np.ndarray  # float64[num_actions]
     root_scores: np.ndarray   # float64[num_actions]
+    features: np.ndarray      # int64[P, F]
 
 
 class Table(NamedTuple):
@@ -130,16 +139,54 @@ class AlphaBetaKernels(NamedTuple):
     terminal: object  # SIG_TERMINAL
     zobrist: object   # SIG_HASH
     evaluate: object  # SIG_EVALUATE
+    features_init: object      # SIG_FEATURES_INIT (no-ops below when the bundle has no incremental evaluation)
+    features_play: object      # SIG_FEATURES_PLAY
+    evaluate_features: object  # SIG_EVALUATE_FEATURES
 
 
 STACK = K.record_type(Stack, (types.int64[:, ::1], types.int32[:, ::1], types.int64[:, ::1], types.float64[:, ::1],
-                              types.int32[:, ::1], types.float64[::1], types.float64[::1]))
+                              types.int32[:, ::1], types.float64[::1], types.float64[::1], types.int64[:, ::1]))
 TABLE = K.record_type(Table, (types.int64[::1], types.int64[::1], types.float64[::1]))
-KERNELS = K.kernel_record(AlphaBetaKernels, (K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_HASH, K.SIG_EVALUATE))
+KERNELS = K.kernel_record(AlphaBetaKernels, (K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_HASH, K.SIG_EVALUATE,
+                                             K.SIG_FEATURES_INIT, K.SIG_FEATURES_PLAY, K.SIG_EVALUATE_FEATURES))
 _SIG = types.void(KERNELS, K.PARAMS, STACK, TABLE, types.float64[:, ::1], types.int64[::1])
 
 
+# the incremental evaluation's places when the bundle has none (never called: USE_INCREMENTAL is off)
+@nb.njit(K.SIG_FEATURES_INIT, cache=True)
+def _no_features_init(state, features):
+    pass
+
+
+@nb.njit(K.SIG_FEATURES_PLAY, cache=True)
+def _no_features_play(parent, child, parent_features, child_features):
+    pass
+
+
+@nb.njit(K.SIG_EVALUATE_FEATURES, cache=True)
+def _no_evaluate_features(state, features, params):
+    return 0.0
+
+
 # ---- the steps of the descent (inlined into _negamax) ------------------------------------------
+@nb.njit(cache=True, inline="always")
+def _static_value(ply, positions, features, params, evaluate, evaluate_features, incremental):
+    """The evaluation of the position at ply for its mover (from its features when incremental)."""
+    if incremental:
+        return evaluate_features(positions[ply], features[ply], params)
+    return evaluate(positions[ply], params)
+
+
+@nb.njit(cache=True, inline="always")
+def _play_into(parent, child, move, positions, features, apply, features_play, incremental):
+    """The row at child becomes the position at parent after move (and its features)."""
+    for k in range(positions.shape[1]):
+        positions[child, k] = positions[parent, k]
+    apply(positions[child], move)
+    if incremental:
+        features_play(positions[parent], positions[child], features[parent], features[child])
+
+
 @nb.njit(cache=True, inline="always")
 def _record_child(ply, index, move, score, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta):
     """The child at position index (move) of the node at ply scored score, from the view of ply's
@@ -169,16 +216,14 @@ def _record_last_child(ply, score, moves, ply_ints, ply_floats, pv_table, root_s
 
 
 @nb.njit(cache=True, inline="always")
-def _step_into_next_child(parent, positions, moves, ply_ints, apply):
+def _step_into_next_child(parent, positions, features, moves, ply_ints, apply, features_play, incremental):
     """Copy the node at parent one ply down and play its next move there; returns (the child's ply,
     the move's index among the parent's moves, the move)."""
     index = ply_ints[parent, NEXT_CHILD]
     move = moves[parent, index]
     ply_ints[parent, NEXT_CHILD] = index + 1
     child = parent + 1
-    for k in range(positions.shape[1]):
-        positions[child, k] = positions[parent, k]
-    apply(positions[child], move)
+    _play_into(parent, child, move, positions, features, apply, features_play, incremental)
     ply_ints[child, PV_LENGTH] = 0
     return child, index, move
 
@@ -234,15 +279,15 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
 
 
 @nb.njit(cache=True, inline="always")
-def _order_moves(ply, count, children_are_leaves, positions, moves, order_scores, ply_ints, params,
-                 apply, terminal, evaluate):
+def _order_moves(ply, count, children_are_leaves, positions, features, moves, order_scores, ply_ints, params,
+                 kernels, incremental):
     """Score every child statically (from the mover's view) and sort the moves best first (stable)."""
+    _, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
     child = ply + 1
     for j in range(count):
-        for k in range(positions.shape[1]):
-            positions[child, k] = positions[ply, k]
-        apply(positions[child], moves[ply, j])
-        order_scores[j] = -evaluate(positions[child], params)
+        _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
+        order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
+                                         incremental)
         if children_are_leaves and not terminal(positions[child]):
             ply_ints[ply, CUT_BELOW] = 1
     for j in range(1, count):  # insertion sort
@@ -319,8 +364,8 @@ def _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints
 @nb.njit(_SIG, cache=True, _nrt=False)
 def _negamax(kernels, params, stack, table, probcut, control):
     """Run the negamax held in the arrays until it finishes or control[NODE_LIMIT] nodes were counted."""
-    legal, apply, terminal, zobrist, evaluate = kernels
-    positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores = stack
+    legal, apply, terminal, zobrist, evaluate, features_init, features_play, evaluate_features = kernels
+    positions, moves, ply_ints, ply_floats, pv_table, order_scores, root_scores, features_rows = stack
     table_keys, table_data, table_scores = table
     features = control[FEATURES]
     use_alphabeta = (features & USE_ALPHABETA) != 0
@@ -328,6 +373,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
     use_ordering = (features & USE_ORDERING) != 0
     use_pvs = use_alphabeta and (features & USE_PVS) != 0
     use_probcut = use_alphabeta and (features & USE_PROBCUT) != 0
+    incremental = (features & USE_INCREMENTAL) != 0
     depth = control[ITERATION_DEPTH]
     generation = control[GENERATION]
     nodes = control[NODES]
@@ -347,19 +393,26 @@ def _negamax(kernels, params, stack, table, probcut, control):
             beta = np.inf
             ply_ints[0, PV_LENGTH] = 0
             ply_ints[0, NULL_WINDOW] = 0
+            if incremental:
+                features_init(positions[0], features_rows[0])
         elif ply_ints[top, NEXT_CHILD] < ply_ints[top, CHILD_COUNT]:
             if nodes >= node_limit:
                 break
             nodes += 1
-            ply, index, move = _step_into_next_child(top, positions, moves, ply_ints, apply)
+            ply, index, move = _step_into_next_child(top, positions, features_rows, moves, ply_ints, apply,
+                                                     features_play, incremental)
             if terminal(positions[ply]):  # a final position: valued exactly by the evaluator
-                _record_child(top, index, move, -evaluate(positions[ply], params), ply_ints, ply_floats,
-                              pv_table, root_scores, use_alphabeta)
+                _record_child(top, index, move,
+                              -_static_value(ply, positions, features_rows, params, evaluate, evaluate_features,
+                                             incremental),
+                              ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
                 continue
             if depth - ply <= 0:  # the depth cut-off: valued statically
                 ply_ints[top, CUT_BELOW] = 1
-                _record_child(top, index, move, -evaluate(positions[ply], params), ply_ints, ply_floats,
-                              pv_table, root_scores, use_alphabeta)
+                _record_child(top, index, move,
+                              -_static_value(ply, positions, features_rows, params, evaluate, evaluate_features,
+                                             incremental),
+                              ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
                 continue
             alpha = -ply_floats[top, BETA]
             beta = -ply_floats[top, ALPHA]
@@ -422,20 +475,21 @@ def _negamax(kernels, params, stack, table, probcut, control):
             if ply == 0:
                 status = STATUS_DONE
                 break
-            _record_last_child(ply - 1, -evaluate(positions[ply], params), moves, ply_ints, ply_floats, pv_table,
-                               root_scores, use_alphabeta)
+            _record_last_child(ply - 1, -_static_value(ply, positions, features_rows, params, evaluate,
+                                                       evaluate_features, incremental),
+                               moves, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
             continue
         _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
         if use_probcut and ply > 0 and probcut[remaining, PC_SHALLOW] == 0.0:
             # ProbCut on the static value: a deep value far outside the window is predicted from it
-            shallow = evaluate(positions[ply], params)
+            shallow = _static_value(ply, positions, features_rows, params, evaluate, evaluate_features, incremental)
             if _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints, ply_floats, pv_table,
                              root_scores):
                 continue
         if use_ordering:
             children_are_leaves = remaining == 1
-            _order_moves(ply, count, children_are_leaves, positions, moves, order_scores, ply_ints, params,
-                         apply, terminal, evaluate)
+            _order_moves(ply, count, children_are_leaves, positions, features_rows, moves, order_scores, ply_ints,
+                         params, kernels, incremental)
             if children_are_leaves:
                 nodes += count
                 _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
@@ -465,6 +519,7 @@ class AlphaBetaConfig:
     tt_size: int = 1 << 20            # transposition-table slots, a power of two (24 bytes each)
     max_ply: int | None = None        # stack depth; None: 2 * num_actions + 4 (longest game with passes)
     use_pvs: bool = True              # principal-variation search: null windows after the first move (alpha-beta)
+    use_incremental: bool = True      # the bundle's incremental evaluation when it has one (same values, faster)
     # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
     # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
     # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
@@ -477,7 +532,7 @@ class AlphaBetaConfig:
                                       # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
@@ -533,7 +588,8 @@ class AlphaBeta:
     simulations (an MCTS budget) is refused.
 
     The transposition table lives for one search() call, so ``advance`` and ``reset`` have nothing
-    to keep or forget.  A table entry is used when it was searched at least as deep as needed; in
+    to keep or forget (a table kept across moves was measured, bench/results/othello_ordering.md:
+    it saved 0.5 % of the nodes).  A table entry is used when it was searched at least as deep as needed; in
     games where a position always recurs at the same ply (Hex, Othello without passes) the root
     value is then exactly the value without the table.
     """
@@ -560,7 +616,8 @@ class AlphaBeta:
                                          K.function_value(kernels.terminal, K.SIG_TERMINAL,
                                                           "the game's terminal kernel"),
                                          K.function_value(kernels.hash, K.SIG_HASH, "the game's hash kernel"),
-                                         K.function_value(knowledge.evaluate, K.SIG_EVALUATE, "the evaluate kernel"))
+                                         K.function_value(knowledge.evaluate, K.SIG_EVALUATE, "the evaluate kernel"),
+                                         *self._incremental_kernels(config, knowledge))
         self.num_actions = int(game.num_actions)
         self.state_len = int(game.initial_state().shape[0])
         self.max_ply = config.max_ply or min(MAX_PLY_LIMIT, 2 * self.num_actions + 4)
@@ -572,6 +629,8 @@ class AlphaBeta:
         self._pv_table = np.zeros((plies, plies), dtype=np.int32)
         self._order_scores = np.zeros(self.num_actions, dtype=np.float64)
         self._root_scores = np.zeros(self.num_actions, dtype=np.float64)
+        self._features_rows = np.zeros((plies, max(1, knowledge.features_len if self.incremental else 0)),
+                                       dtype=np.int64)
         slots = config.tt_size if config.use_cache else 1
         self._table_keys = np.zeros(slots, dtype=np.int64)
         self._table_data = np.zeros(slots, dtype=np.int64)
@@ -584,7 +643,20 @@ class AlphaBeta:
                 self._probcut[depth] = (shallow, a, b, config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
                           | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
-                          | (USE_PROBCUT if config.probcut else 0))
+                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0))
+
+    def _incremental_kernels(self, config, knowledge):
+        """(features_init, features_play, evaluate_features) as function values: the bundle's when it
+        has an incremental evaluation and the config uses it, else no-ops; sets self.incremental."""
+        self.incremental = bool(config.use_incremental and knowledge.features_init is not None)
+        if not self.incremental:
+            return (K.function_value(_no_features_init, K.SIG_FEATURES_INIT),
+                    K.function_value(_no_features_play, K.SIG_FEATURES_PLAY),
+                    K.function_value(_no_evaluate_features, K.SIG_EVALUATE_FEATURES))
+        return (K.function_value(knowledge.features_init, K.SIG_FEATURES_INIT, "the features_init kernel"),
+                K.function_value(knowledge.features_play, K.SIG_FEATURES_PLAY, "the features_play kernel"),
+                K.function_value(knowledge.evaluate_features, K.SIG_EVALUATE_FEATURES,
+                                 "the evaluate_features kernel"))
 
     def advance(self, move: int) -> None:
         """Nothing to keep: the transposition table lives for one search."""
@@ -630,7 +702,7 @@ class AlphaBeta:
         self._positions[0] = state
         self._root_scores[:] = -np.inf
         stack = Stack(self._positions, self._moves, self._ply_ints, self._ply_floats, self._pv_table,
-                      self._order_scores, self._root_scores)
+                      self._order_scores, self._root_scores, self._features_rows)
         table = Table(self._table_keys, self._table_data, self._table_scores)
         control[TOP_PLY] = 0
         control[ITERATION_DEPTH] = depth

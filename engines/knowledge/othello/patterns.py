@@ -39,7 +39,7 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.bits import popcount
+from engines.bits import lowest_bit_index, popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE, WHITE_BB,
                                    bb_flips, bb_moves, result)
 from engines.knowledge.othello.evaluation import evaluate_strong
@@ -254,6 +254,138 @@ def evaluate_patterns(s, w):
     if s[STATUS] == OVER:
         return final_score(np.float64(np.int64(popcount(P)) - np.int64(popcount(O))))
     return clamp(score_bits(P, O, np.uint64(s[MOVES_BB]), w))
+
+
+# ==== the incremental evaluation (alpha-beta keeps the pattern indices along its path) =============
+# A position's features: N_INSTANCES int64, instance i's table position (type offset + ternary index,
+# as pattern_features' idx) seen by each colour, packed: bits 0..31 black's view (a cell is 0 empty,
+# 1 black, 2 white), bits 32..63 white's view (1 white, 2 black), so the side to move reads its own
+# view and the tables stay as they are.  Packed, one add updates both views (each half stays a
+# non-negative index, so a negative change borrows exactly) and a row is half as long to copy.
+# A move changes only the squares it touches (Edax's way): square sq is in SQUARE_COUNT[sq]
+# instances, SQUARE_SLOT[sq * SQUARE_WIDTH + k] for k < count; SQUARE_DELTA[(change * 64 + sq) *
+# SQUARE_WIDTH + k] is what the square adds to each (both views packed, its power of 3 folded in) for
+# each change: a disc placed by black / by white (0 -> its colour's digit), a white disc turned black /
+# a black disc turned white.  (Flat arrays: numba's indexing of 2-d and 3-d constant arrays made the
+# update twice as slow.)
+PLACED_BLACK, PLACED_WHITE, TURNED_BLACK, TURNED_WHITE = range(4)
+FEATURES_LEN = N_INSTANCES
+VIEW_SHIFT = np.uint64(32)
+VIEW_MASK = np.int64(0xFFFFFFFF)
+
+
+def _square_tables():
+    per_square = [[] for _ in range(64)]
+    for i, inst in enumerate(INSTANCES):
+        for j, sq in enumerate(inst):
+            per_square[sq].append((i, 3 ** (len(inst) - 1 - j)))
+    width = max(len(x) for x in per_square)
+    count = np.array([len(x) for x in per_square], dtype=np.int64)
+    slot = np.zeros((64, width), dtype=np.int64)
+    delta = np.zeros((4, 64, width), dtype=np.int64)
+    # the digit's change in (black's view, white's view)
+    changes = {PLACED_BLACK: (1, 2), PLACED_WHITE: (2, 1), TURNED_BLACK: (-1, 1), TURNED_WHITE: (1, -1)}
+    for sq, pairs in enumerate(per_square):
+        for k, (i, power) in enumerate(pairs):
+            slot[sq, k] = i
+            for change, (black, white) in changes.items():
+                delta[change, sq, k] = black * power + (white * power << 32)
+    return count, slot.reshape(-1), delta.reshape(-1), width
+
+
+SQUARE_COUNT, SQUARE_SLOT, SQUARE_DELTA, SQUARE_WIDTH = _square_tables()
+
+
+@nb.njit(cache=True, inline="always")
+def _is_patterns_board(s):
+    return s[SIZE] == 8 and s[LAYOUT] == BITBOARD
+
+
+@nb.njit(K.SIG_FEATURES_INIT, cache=True)
+def features_init(s, features):
+    """Both views' table positions of every instance, from the boards (a state of another size or
+    layout has no features: evaluate_features values it without them)."""
+    if not _is_patterns_board(s):
+        return
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    for i in range(N_INSTANCES):
+        vb = np.int64(0)
+        vw = np.int64(0)
+        for k in range(INST_START[i], INST_START[i + 1]):
+            u = np.uint64(INST_CELLS[k])
+            b = np.int64((B >> u) & U1)
+            w = np.int64((W >> u) & U1)
+            vb = vb * 3 + b + 2 * w
+            vw = vw * 3 + w + 2 * b
+        features[i] = (INST_OFFSET[i] + vb) | ((INST_OFFSET[i] + vw) << 32)
+
+
+@nb.njit(cache=True, inline="always")
+def _add_squares(squares, change, features):
+    """Every instance through the squares (a bitboard) changes as SQUARE_DELTA[change] says."""
+    while squares != U0:
+        sq = np.int64(lowest_bit_index(squares))
+        squares &= squares - U1
+        slots = sq * SQUARE_WIDTH
+        deltas = (change * 64 + sq) * SQUARE_WIDTH
+        for k in range(SQUARE_COUNT[sq]):
+            features[SQUARE_SLOT[slots + k]] += SQUARE_DELTA[deltas + k]
+
+
+@nb.njit(K.SIG_FEATURES_PLAY, cache=True)
+def features_play(parent, child, parent_features, child_features):
+    """The child's features from the parent's: placed discs and flipped discs (a pass changes none)."""
+    for i in range(FEATURES_LEN):
+        child_features[i] = parent_features[i]
+    Bp = np.uint64(parent[BLACK_BB])
+    Wp = np.uint64(parent[WHITE_BB])
+    Bc = np.uint64(child[BLACK_BB])
+    Wc = np.uint64(child[WHITE_BB])
+    placed = (Bc | Wc) & ~(Bp | Wp)  # none after a pass
+    if not _is_patterns_board(child):  # (tested here, not first: that made numba's copy above twice as slow)
+        return
+    if placed & Bc:
+        _add_squares(placed, PLACED_BLACK, child_features)
+        _add_squares(Bc & Wp, TURNED_BLACK, child_features)
+    elif placed:
+        _add_squares(placed, PLACED_WHITE, child_features)
+        _add_squares(Wc & Bp, TURNED_WHITE, child_features)
+
+
+@nb.njit(K.SIG_EVALUATE_FEATURES, cache=True)
+def evaluate_features(s, features, w):
+    """evaluate_patterns(s, w) from the position's features (the same value to the last bit: every
+    weight is a multiple of 1/QUANTUM, so the sums are exact in any order)."""
+    if not _is_patterns_board(s) or w.shape[0] != PARAMS_LEN:
+        return _evaluate_strong_default(s)
+    p = s[TO_MOVE]
+    B = np.uint64(s[BLACK_BB])
+    W = np.uint64(s[WHITE_BB])
+    P, O = (B, W) if p == 0 else (W, B)
+    if s[STATUS] == OVER:
+        return final_score(np.float64(np.int64(popcount(P)) - np.int64(popcount(O))))
+    empty = ~(P | O)
+    e = np.int64(popcount(empty))
+    base = HEADER_LEN + (min(e, 59) >> 2) * PHASE_STRIDE
+    # four running sums, and the scalars as a tree: one chain of 53 dependent float additions costs
+    # more than the table reads (every sum is exact, so the order changes nothing)
+    shift = VIEW_SHIFT if p == 1 else np.uint64(0)
+    a0 = a1 = a2 = a3 = 0.0
+    for i in range(0, N_INSTANCES - 3, 4):
+        a0 += w[base + ((features[i] >> shift) & VIEW_MASK)]
+        a1 += w[base + ((features[i + 1] >> shift) & VIEW_MASK)]
+        a2 += w[base + ((features[i + 2] >> shift) & VIEW_MASK)]
+        a3 += w[base + ((features[i + 3] >> shift) & VIEW_MASK)]
+    for i in range(N_INSTANCES - N_INSTANCES % 4, N_INSTANCES):
+        a0 += w[base + ((features[i] >> shift) & VIEW_MASK)]
+    s0 = base + N_PATTERN_WEIGHTS
+    b0 = w[s0] + w[s0 + 1] * (1.0 if e % 2 == 1 else -1.0)
+    b1 = (w[s0 + 2] * np.float64(popcount(np.uint64(s[MOVES_BB])))
+          + w[s0 + 3] * np.float64(popcount(bb_moves(O, P, FULL))))
+    b2 = (w[s0 + 4] * np.float64(popcount(neighbours(O) & empty))
+          + w[s0 + 5] * np.float64(popcount(neighbours(P) & empty)))
+    return clamp(((a0 + a1) + (a2 + a3)) + (b0 + (b1 + b2)))
 
 
 VALUE_SCALE = 8.0  # value_patterns: P(black wins) = 1 / (1 + exp(-score_for_black / VALUE_SCALE)), in discs (set, not fitted)
@@ -471,7 +603,9 @@ def knowledge(path=None):
     """The Knowledge bundle of the pattern evaluation (8x8) with the weights at path (default shipped)."""
     from engines.knowledge.bundle import Knowledge
     params = load_params(path)
-    return Knowledge(evaluate=evaluate_patterns, eval_params=params, value=value_patterns, value_params=params)
+    return Knowledge(evaluate=evaluate_patterns, eval_params=params, value=value_patterns, value_params=params,
+                     features_init=features_init, features_play=features_play, evaluate_features=evaluate_features,
+                     features_len=FEATURES_LEN)
 
 
 def warm_up() -> None:
@@ -484,3 +618,8 @@ def warm_up() -> None:
     evaluate_patterns(state, params[:3])
     value_patterns(state, params)
     pattern_features(np.uint64(1), np.uint64(2), np.zeros(N_INSTANCES, np.int64), np.zeros(N_SCALARS))
+    features = np.zeros(FEATURES_LEN, np.int64)
+    child = game.play(state, game.legal_moves(state)[0])
+    features_init(state, features)
+    features_play(state, child, features, features.copy())
+    evaluate_features(child, features, params)
