@@ -27,6 +27,7 @@ engine is imported when an ``OthelloPlayer`` is built.  While the cache is cold,
 plays from the pure-Python rules (engines/games/reference/othello.py) with engines.players.coldstart's
 shallow search within the move's deadline.
 """
+import math
 import time
 from dataclasses import dataclass
 
@@ -114,6 +115,14 @@ def probcut_path(evaluation: str):
     return Path(weights.__file__).resolve().parent / "othello" / f"probcut_{evaluation}.json"
 
 
+def disc_value(value: float) -> float:
+    """A search value of the Othello evaluations in discs for the side to move: a final position's
+    WIN_SCORE + margin (engines/knowledge/scores.py) becomes the margin; an estimate is in discs already
+    (the pattern evaluation's unit)."""
+    win = 1e4  # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
+    return float(value - math.copysign(win, value)) if abs(value) > win else float(value)
+
+
 def fallback_move(position: "rules.Position", seconds: float, start: float | None = None,
                   settings: OthelloSettings = OthelloSettings(), clock=time.perf_counter):
     """The move of a cold cache: engines.players.coldstart's shallow search over the reference rules
@@ -196,11 +205,13 @@ class OthelloPlayer:
 
     # ---- a move ------------------------------------------------------------------------------------
     def choose(self, state, seconds: float, start: float | None = None, depth: int | None = None,
-               search: dict | None = None) -> int:
+               search: dict | None = None, solve: bool | None = None) -> int:
         """The action to play (the state must not be final): at most ``seconds`` from ``start`` on the
         clock (default: now).  ``depth``: a depth limit of the harness (the budget still bounds it; no
-        opening share, no solve); ``search``: AlphaBetaConfig fields for this move's search (the
-        manager's flags).  The MCTS algorithms take neither (they run on the clock)."""
+        opening share, and no solve unless ``solve``); ``search``: AlphaBetaConfig fields for this
+        move's search (the manager's flags); ``solve``: try the endgame solves (default: when no depth
+        is given; a harness whose depth is a midgame depth asks for them with True).  The MCTS
+        algorithms take none of these (they run on the clock)."""
         legal = self.game.legal_moves(state)
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
@@ -214,7 +225,7 @@ class OthelloPlayer:
         empties = int((cells == 0).sum())
         share = time_share(s, cells.size - empties, cells.size) if s.algo == "default" and depth is None else 1.0
         deadline = TimeManager(seconds, margin=s.margin, clock=self.clock).deadline(start=start, share=share)
-        if self.solves and depth is None:
+        if self.solves and (depth is None if solve is None else solve):
             move = self._endgame(state, empties, deadline.at)
             if move is not None:
                 return move
@@ -279,6 +290,60 @@ class OthelloPlayer:
                 self.last = {"solved": True, "score": solved.score, "nodes": solved.nodes}
             self.result = None
             return solved.move
+
+    # ---- what a move is worth (a GUI's hints) -----------------------------------------------------
+    def report(self, move: int) -> dict:
+        """What the latest ``choose`` knew of its move: a dict of move, value (discs for the side to
+        move: exact after a solve or a search that reached the end, else the evaluation's estimate;
+        None for a forced move), depth (plies of the deepest completed iteration), exact (the value is
+        the game's outcome), wld (only its sign is proved) and pv (actions from the move on)."""
+        done, result = self.last, self.result
+        if result is None:
+            if done.get("forced"):
+                return {"move": move, "value": None, "depth": 0, "exact": False, "wld": False, "pv": [move]}
+            wld = bool(done.get("wld"))
+            return {"move": move, "value": float(done["score"]), "depth": 0, "exact": not wld, "wld": wld,
+                    "pv": [move]}
+        stats = result.stats
+        complete = bool(stats.get("complete"))
+        return {"move": move, "value": disc_value(result.value) if result.scale == "score" else result.value,
+                "depth": int(stats.get("depth", 0)), "exact": complete, "wld": False,
+                "pv": list(result.pv) or [move]}
+
+    def hints(self, state, seconds: float, start: float | None = None, depth: int | None = None,
+              count: int = 1) -> list:
+        """The best ``count`` moves of a state that is not final, best first, each as ``report``
+        describes it.  One move: the player's own choice (its solves included).  Several: every
+        legal move's position is searched in turn (``depth`` - 1 plies; the time left shared among the
+        positions still to search), so each value is a search value, not a bound."""
+        game = self.game
+        legal = [int(a) for a in game.legal_moves(state)]
+        start = self.clock() if start is None else start
+        if count <= 1 and len(legal) > 1 or self.settings.algo != "default":
+            return [self.report(self.choose(state, seconds, start, depth=depth, solve=True))]
+        from engines.search import Limits
+        deadline = TimeManager(seconds, margin=self.settings.margin, clock=self.clock).deadline(start=start).at
+        mover = game.to_move(state)
+        found = []
+        for i, move in enumerate(legal):
+            child = game.play(state, move)
+            if game.is_terminal(child):
+                margin = game.score(child) * (1 if mover == 0 else -1)
+                found.append({"move": move, "value": margin, "depth": 0, "exact": True, "wld": False, "pv": [move]})
+                continue
+            now = self.clock()
+            share = (deadline - now) / (len(legal) - i)
+            limit = None if depth is None else max(1, depth - 1)
+            limits = (Limits(time=share, start=now, margin=0.0, depth=limit) if share > 0.005
+                      else Limits(depth=1))  # out of time: one ply, a few milliseconds
+            result = self.searcher.search(child, limits)
+            sign = 1.0 if game.to_move(child) == mover else -1.0  # the opponent passes: still our view
+            found.append({"move": move, "value": sign * disc_value(result.value), "depth": int(result.stats["depth"]) + 1,
+                          "exact": bool(result.stats["complete"]), "wld": False, "pv": [move] + list(result.pv)})
+        self.searcher.reset()  # the positions searched are not the game's: no tree to keep
+        self.last, self.result = {}, None
+        found.sort(key=lambda h: -h["value"])
+        return found[:max(1, count)]
 
     # ---- the game goes on --------------------------------------------------------------------------
     def played(self, move: int) -> None:
