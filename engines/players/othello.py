@@ -321,6 +321,7 @@ class OthelloPlayer:
         start = self.clock() if start is None else start
         if count <= 1 and len(legal) > 1 or self.settings.algo != "default":
             return [self.report(self.choose(state, seconds, start, depth=depth, solve=True))]
+        from engines.knowledge.othello.registered import SolveBudgetExceeded
         from engines.search import Limits
         deadline = TimeManager(seconds, margin=self.settings.margin, clock=self.clock).deadline(start=start).at
         mover = game.to_move(state)
@@ -333,11 +334,19 @@ class OthelloPlayer:
                 continue
             now = self.clock()
             share = (deadline - now) / (len(legal) - i)
+            sign = 1.0 if game.to_move(child) == mover else -1.0  # the opponent passes: still our view
+            if self.solves and int((game.cells(child) == 0).sum()) <= self.settings.solve_empties:
+                try:  # the endgame is solved exactly where it fits, as in a move
+                    self._solve(child, now + share)
+                    found.append({"move": move, "value": sign * self.last["score"], "depth": 0, "exact": True,
+                                  "wld": False, "pv": [move]})
+                    continue
+                except SolveBudgetExceeded:
+                    pass  # searched instead
             limit = None if depth is None else max(1, depth - 1)
             limits = (Limits(time=share, start=now, margin=0.0, depth=limit) if share > 0.005
                       else Limits(depth=1))  # out of time: one ply, a few milliseconds
             result = self.searcher.search(child, limits)
-            sign = 1.0 if game.to_move(child) == mover else -1.0  # the opponent passes: still our view
             found.append({"move": move, "value": sign * disc_value(result.value), "depth": int(result.stats["depth"]) + 1,
                           "exact": bool(result.stats["complete"]), "wld": False, "pv": [move] + list(result.pv)})
         self.searcher.reset()  # the positions searched are not the game's: no tree to keep
