@@ -26,8 +26,11 @@ is imported; when it is cold, plies-otp says so on stderr, connects at once, com
 background process (it outlives this one), and keeps its board with the pure-Python rules
 (engines/games/reference/othello.py) meanwhile: every message is answered in time and a genmove before
 the compile is done gets the move of a shallow search over those rules within the genmove's budget.
-With a warm cache the player is built before the first message; after a cold start, in a thread
-started at the first genmove after the compile (a cache hit), fallback moves going on until it is there.
+With a warm cache the player is loaded in a thread started before connecting (a few seconds on a busy
+machine), so the connection, name and clear_board are not delayed; a genmove that comes while it loads
+waits for it up to LOAD_WAIT_SHARE of the budget, then plays the fallback search in the rest.  After a
+cold start the thread starts at the first genmove after the compile (a cache hit), fallback moves going
+on until the player is there.
 
 The judge is the authority (over TCP): a ``play`` our rules think illegal (an occupied square, a
 placement that flips nothing, a pass while a placement exists, a move after the end) is played as
@@ -55,6 +58,7 @@ from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit
 
 ENV_PREFIX = "PLIES_OTP"
+LOAD_WAIT_SHARE = 0.5  # share of a genmove's budget it may wait for the engine still loading in the background
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "quit": (0, "quit was answered, or stdin ended (stdin/stdout mode)"),
     "judge lost": (1, "the judge could not be reached, or closed or broke the connection before quit"),
@@ -179,6 +183,10 @@ class OtpSession:
             self.history.append(position)
             return otp.PASS_TEXT
         player = self.current()
+        if player is None and self.cold is not None and position.status != rules.MUST_PASS:
+            # the engine loads in the background since the start: wait for it a share of the budget
+            player = self.cold.player if self.cold.wait(received + LOAD_WAIT_SHARE * self.settings.time
+                                                        - time.perf_counter()) else None
         if position.status == rules.MUST_PASS:
             point = None
         elif player is None:  # a cold cache: a shallow search over the reference rules, in the budget
@@ -332,7 +340,7 @@ def main(argv=None) -> int:
     # before any engine module: cold, it compiles in the background and the fallback search plays
     cold = ColdStart("othello", "plies-otp", lambda: make_player(settings), background=True)
     try:
-        cold.ready(block=True)  # a warm cache: the player, its kernels loaded, before the first message
+        cold.ready()  # a warm cache: the player loads in a thread; we connect and answer name, clear_board meanwhile
         if args.host is None:
             session = OtpSession(cold, settings)
             try:
