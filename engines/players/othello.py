@@ -46,6 +46,7 @@ MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the ref
 SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
 WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
 WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+WIN_SCORE = 1e4             # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
 WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 
 
@@ -119,8 +120,7 @@ def disc_value(value: float) -> float:
     """A search value of the Othello evaluations in discs for the side to move: a final position's
     WIN_SCORE + margin (engines/knowledge/scores.py) becomes the margin; an estimate is in discs already
     (the pattern evaluation's unit)."""
-    win = 1e4  # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
-    return float(value - math.copysign(win, value)) if abs(value) > win else float(value)
+    return float(value - math.copysign(WIN_SCORE, value)) if abs(value) > WIN_SCORE else float(value)
 
 
 def fallback_move(position: "rules.Position", seconds: float, start: float | None = None,
