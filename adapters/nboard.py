@@ -2,23 +2,21 @@
 
     plies-nboard [--config FILE] [--time SECONDS] [--depth N] [--<key> VALUE ...]
 
-NBoard starts the engine and talks to it on stdin/stdout, one command a line (README "NBoard protocol";
-protocols/nboard.py parses and formats).  ``NBoardSession`` keeps the game (from ``set game``, ``move``)
-with the pure-Python rules, and asks the Othello player (engines/players/othello.py, plies-otp's) for
-``go`` and ``hint``: the GUI's ``set depth N`` is the midgame search's depth limit, ``time`` caps every
-search (seconds from the command's arrival), and the endgame is solved exactly or win/loss/draw where
-the player's solve policy finds it fits.  ``go`` answers ``=== F5/eval/seconds`` (eval in discs for the
-side to move, omitted for a forced move) and, as NBoard asks, does not play the move: NBoard sends it
-back with ``move``.  ``hint N`` answers ``status``, ``search`` lines for the best N moves (depth
-``100%`` when the value is exact), then an empty ``status``.  Unknown or malformed commands get one
-``error ...`` line (NBoard ignores it) and change nothing.
+NBoard starts the engine and talks to it on stdin/stdout, a command a line (README "NBoard protocol";
+protocols/nboard.py parses and formats).  ``NBoardSession`` keeps the game (``set game``, ``move``) and
+asks the Othello player (engines/players/othello.py, plies-otp's) for ``go`` and ``hint``: ``set depth N``
+is the midgame search's depth limit, ``time`` caps every search (seconds from the command's arrival),
+and the endgame is solved exactly or win/loss/draw where the player's solve policy finds it fits.
+``go`` answers ``=== F5/eval/seconds`` (eval in discs for the side to move; none for a forced move) and
+does not play the move (NBoard sends it back with ``move``).  ``hint N``: ``status``, ``search`` lines
+for the best N moves (depth ``100%`` when exact), an empty ``status``.  Unknown or malformed commands
+get one ``error ...`` line (NBoard ignores it) and change nothing.
 
-The engine is loaded in the background from the start, so ``nboard``/``ping`` are answered at once; a
-``go`` or ``hint`` that comes before it is there waits for it (the GUI has no clock on a move) and its
-time starts once it is loaded.  With a cold compiled-kernel cache the shallow fallback search over the
+The engine loads in the background from the start, so ``nboard``/``ping`` are answered at once; a ``go``
+or ``hint`` that comes before it is there waits for it (the GUI has no clock on a move) and its time
+starts once it is loaded.  With a cold compiled-kernel cache the shallow fallback search over the
 reference rules plays until the detached compile is done (engines/players/coldstart.py).
-Settings: ``NBoardSettings`` (the player's OthelloSettings plus time, depth, name), from --config,
-PLIES_NBOARD_<KEY> or flags.
+Settings: ``NBoardSettings`` (the player's plus time, depth, name): --config, PLIES_NBOARD_<KEY>, flags.
 """
 import argparse
 import os
@@ -32,10 +30,10 @@ from adapters.config import ConfigError, setting
 from engines.errors import IllegalMove
 from engines.games.reference import othello as rules
 from engines.players.coldstart import ColdStart
-from engines.players.othello import OthelloSettings, fallback_move, make_player
+from engines.players.othello import OthelloRecord, OthelloSettings, make_player
 from engines.validate import check_int, check_number
 from protocols import nboard
-from protocols.common import PASS, EndOfInput, ProtocolError, Quit
+from protocols.common import EndOfInput, ProtocolError, Quit
 
 ENV_PREFIX = "PLIES_NBOARD"
 EXIT_STATUS = {"quit": (0, "quit, or the end of stdin"), "refused": (2, "bad arguments or settings"),
@@ -58,28 +56,20 @@ class NBoardSettings(OthelloSettings):
             raise ValueError(f"name must be one word, got {self.name!r}")
 
 
-class NBoardSession:
-    """One GUI session: the game (a ``rules.Position``, standard 8x8 rules), the depth and the contempt,
-    and the handlers of every NBoard command (``commands``).  ``player`` is an Othello player (its
-    ``game``, ``choose``, ``report``, ``hints``, ``played``, ``reset``) or a ColdStart building it."""
+class NBoardSession(OthelloRecord):
+    """One GUI session: the game (engines/players/othello.py's OthelloRecord: the board under the
+    standard 8x8 rules, the player or its ColdStart), the depth and the contempt, and the handlers of
+    every NBoard command (``commands``).  The player also gives ``report`` and ``hints``."""
 
     def __init__(self, player, settings: NBoardSettings = NBoardSettings(), clock=time.perf_counter, warn=None):
-        self.cold = player if isinstance(player, ColdStart) else None
-        self._player = None if self.cold is not None else player
-        self.settings, self.clock = settings, clock
-        self.warn = warn or (lambda text: print(f"plies-nboard: {text}", file=sys.stderr, flush=True))
+        super().__init__(player, settings, clock, warn or (lambda text: print(f"plies-nboard: {text}",
+                                                                             file=sys.stderr, flush=True)))
         self.depth, self.contempt, self.version = settings.depth, 0, None
-        self.position = rules.Position.start(nboard.SIZE)
-        self.fallbacks = 0
 
     def commands(self) -> dict:
         return {"nboard": self.nboard, "set": self.set, "move": self.move, "hint": self.hint, "go": self.go,
                 "ping": lambda args: f"pong {nboard.parse_count(args, 'ping', None)}",
                 "learn": lambda args: "learned", "analyze": lambda args: None, "quit": self.quit}
-
-    def current(self):
-        """The player if it is loaded (None while it loads or compiles)."""
-        return self._player if self.cold is None else (self.cold.player if self.cold.ready() else None)
 
     def thinker(self, received: float):
         """(the player or None, when the command's time starts): a GUI has no clock on a move, so a
@@ -103,12 +93,9 @@ class NBoardSession:
         if key == "contempt":  # draws valued for black: plies keeps no book, where it would count
             self.contempt = nboard.parse_count(value.split(), "set contempt", None)
             return None
-        if key == "game":
-            self._set_game(nboard.parse_game(value))
-            return None
-        raise ProtocolError(f"unknown setting {key!r} (ignored)")
-
-    def _set_game(self, game: "nboard.GgfGame"):
+        if key != "game":
+            raise ProtocolError(f"unknown setting {key!r} (ignored)")
+        game = nboard.parse_game(value)
         position = rules.Position(game.board, game.to_move)
         for i, m in enumerate(game.moves):
             if m.colour != position.to_move and position.status == rules.MUST_PASS:
@@ -117,18 +104,14 @@ class NBoardSession:
                 raise ProtocolError(f"move {i + 1} of the game ({nboard.format_move(m.point)}) is not "
                                     f"{'black' if position.to_move == rules.DARK else 'white'}'s, whose turn it is")
             position = self._after(position, m.point, f"move {i + 1} of the game")
-        self.position = position  # only a whole legal game replaces the board
-        self._reset_player()
+        self.restart(position)  # only a whole legal game replaces the board
+        return None
 
     def move(self, args):
         if len(args) != 1:
             raise ProtocolError(f"move takes one move (F5, F5/eval/time), got {len(args)} argument(s)")
         point = nboard.parse_move_item(args[0])[0]
-        after = self._after(self.position, point, "move")
-        self.position = after
-        player = self.current()
-        if player is not None:
-            player.played(player.game.pass_action if point is PASS else player.game.action(*point))
+        self.moved(self._after(self.position, point, "move"), point)
 
     @staticmethod
     def _after(position, point, what):
@@ -139,51 +122,31 @@ class NBoardSession:
         except ValueError:  # GameOver
             raise ProtocolError(f"{what} {nboard.format_move(point)} is illegal: the game is over") from None
 
-    def _reset_player(self):
-        player = self.current()
-        if player is not None:
-            player.reset()
-
     # ---- thinking ------------------------------------------------------------------------------------
-    def _state(self, player):
-        return player.game.state_from_cells(self.position.board, self.position.to_move - 1)
-
     def go(self, args):
-        received = self.clock()
-        position = self.position
-        if position.is_over():
+        player, received = self.thinker(self.clock())
+        if self.position.is_over():
             raise ProtocolError("the game is over: no move to play")
-        if position.status == rules.MUST_PASS:
-            return f"=== {nboard.PASS_TEXT}"
-        player, received = self.thinker(received)
-        if player is None:
-            point, value = self._fallback(received), None
-        else:
-            move = player.choose(self._state(player), self.settings.time, received, depth=self.depth, solve=True)
-            point, value = player.game.point_of(move), player.report(move)["value"]
+        point = self.choose_point(self.settings.time, received, depth=self.depth, solve=True)
+        value = None if player is None or point is None else player.report(player.game.action(*point))["value"]
         return "=== " + nboard.format_move_item(point, value, self.clock() - received)
 
     def hint(self, args):
-        received = self.clock()
         count = nboard.parse_count(args, "hint", 1)
+        player, received = self.thinker(self.clock())
         if self.position.is_over():
             raise ProtocolError("the game is over: no move to hint")
         lines = [f"status {self.settings.name} is thinking"]
-        player, received = self.thinker(received)
         if player is None:  # no evaluation without the engine: the fallback's move, valued 0
-            lines.append(nboard.format_search(self._fallback(received), 0.0, "0") + " fallback search")
+            point = self.choose_point(self.settings.time, received)
+            lines.append(nboard.format_search(point, 0.0, "0") + " fallback search")
         else:
-            for h in player.hints(self._state(player), self.settings.time, received, self.depth, count):
+            state = player.game.state_from_cells(self.position.board, self.position.to_move - 1)
+            for h in player.hints(state, self.settings.time, received, self.depth, count):
                 depth = "100%W" if h["wld"] else ("100%" if h["exact"] else str(h["depth"]))
                 pv = "".join(nboard.format_move(player.game.point_of(a)) for a in h["pv"][1:])
                 lines.append(nboard.format_search(player.game.point_of(h["move"]), h["value"] or 0.0, depth, pv))
         return "\n".join(lines + ["status"])
-
-    def _fallback(self, received):
-        self.fallbacks += 1
-        if self.position.status == rules.MUST_PASS:
-            return PASS
-        return fallback_move(self.position, self.settings.time, received, self.settings, self.clock)
 
     def quit(self, args):
         raise Quit()
@@ -223,7 +186,7 @@ def main(argv=None) -> int:
         print(f"plies-nboard: {err}. Fix: correct that setting (plies-nboard --help lists every key)", file=sys.stderr)
         return EXIT_STATUS["refused"][0]
     if sys.stdin is None or sys.stdout is None:
-        print("plies-nboard: no stdin or stdout to talk on (NBoard runs the engine with both as pipes)", file=sys.stderr)
+        print("plies-nboard: no stdin or stdout (NBoard runs the engine with both as pipes)", file=sys.stderr)
         return EXIT_STATUS["no stdio"][0]
     cold = ColdStart("othello", "plies-nboard", lambda: make_player(settings), background=True)
     try:

@@ -8,26 +8,19 @@ the folder named by PLIES_HOME; else it restarts itself under the Python named b
 tree's .venv/bin/python, or the one of the ``plies`` command on PATH.  A copy only locates the
 installed package and runs its agent.
 
-The moves come from the Othello player (engines/players/othello.py, the one plies-otp asks too), with
-the alpha-beta options the manager's flags select:
-  -m  plain minimax (use_alphabeta off; node ordering is an alpha-beta option, as in the course's
-      agent, so -o is ignored with -m)       -c  the transposition cache   -o  node ordering
-  -l N  depth limit N plies, the evaluation valuing the cut-off positions (N = 0 counts as 1)
-Without -l: iterative deepening until the game is solved or the time budget is spent, and on 8x8 the
-player's exact endgame solve (from solve_empties empties; win/loss/draw wld_extra earlier) under the
-manager's rules.  With -l the manager asks for a depth-limited search: no solve, and the budget still
-bounds the search (the manager would forfeit a late answer), so the agent answers with the deepest
-completed iteration and says so on stderr.  Time (the player's rule): a forced move is answered at
-once, the opening (no -l) gets opening_share of the budget, the rest all of it.  Nothing but protocol
-lines goes to stdout.
+The moves come from the Othello player (engines/players/othello.py, plies-otp's) with the alpha-beta
+options the manager's flags select (README "The Othello game manager's pipe agent"): -m minimax (-o is
+then ignored, as in the course's agent), -c the transposition cache, -o node ordering, -l N a depth
+limit (N = 0 counts as 1; no endgame solve, and the budget still bounds the search: the deepest
+completed iteration answers, said on stderr).  Without -l it deepens until solved or out of time and
+solves the endgame on 8x8 under the manager's rules.  Nothing but protocol lines goes to stdout.
 
-Settings (``OthelloAgentSettings``; the manager passes no flags): the file othello_agent.toml beside
-the file the manager runs (same keys), overridden by PLIES_OTHELLO_<KEY> in the environment, e.g.
-PLIES_OTHELLO_TIME=5 (the budget per move, counted from the board line's arrival; default 8 s of
-the manager's 10) or PLIES_OTHELLO_VERBOSE=1 (one line per move on stderr); the player's keys are the
-same as plies-otp's (evaluation, tt_size, solve_empties, ...).  A cold kernel cache: the compile runs
-detached in the background (the manager's next game finds it warm) and a shallow search over the
-pure-Python rules plays within the budget meanwhile (engines/players/coldstart.py).
+Settings (``OthelloAgentSettings``; the manager passes no flags): othello_agent.toml beside the file the
+manager runs, overridden by PLIES_OTHELLO_<KEY>: e.g. PLIES_OTHELLO_TIME=5 (seconds a move from the
+board line's arrival; default 8 of the manager's 10), PLIES_OTHELLO_VERBOSE=1 (a line a move on
+stderr), and the player's keys as plies-otp's.  The engine loads before the name goes out (the name has
+no time limit), so the first move keeps its budget; with a cold kernel cache the compile runs detached
+in the background and a shallow search over the pure-Python rules plays meanwhile (engines/players/coldstart.py).
 
 Exit status (EXIT_STATUS):
   0  FINAL, the end of input, or the manager stopped reading our stdout
@@ -125,7 +118,7 @@ from engines.players.coldstart import ColdStart  # noqa: E402
 from engines.players.othello import (DEFAULT_EVALUATION, EVALUATION_NAMES, MANAGER, MAX_SIZE, MIN_SIZE,  # noqa: E402,F401
                                      WARM_UP_SIZES, OthelloSettings, fallback_move, make_player)
 from engines.validate import check_number  # noqa: E402
-from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
+from protocols.common import EndOfInput, FatalError, Quit, quiet_stdout  # noqa: E402
 from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, LineChannel, player_of  # noqa: E402
 
 ENV_PREFIX = "PLIES_OTHELLO"
@@ -330,13 +323,4 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
         return EXIT_STATUS["done"][0]
     finally:
         cold.close()
-        _quiet_stdout()
-
-
-def _quiet_stdout():
-    """Point stdout at /dev/null so that the interpreter's final flush cannot raise on a closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+        quiet_stdout()

@@ -347,8 +347,9 @@ class OthelloPlayer:
             limits = (Limits(time=share, start=now, margin=0.0, depth=limit) if share > 0.005
                       else Limits(depth=1))  # out of time: one ply, a few milliseconds
             result = self.searcher.search(child, limits)
-            found.append({"move": move, "value": sign * disc_value(result.value), "depth": int(result.stats["depth"]) + 1,
-                          "exact": bool(result.stats["complete"]), "wld": False, "pv": [move] + list(result.pv)})
+            stats = result.stats
+            found.append({"move": move, "value": sign * disc_value(result.value), "depth": int(stats["depth"]) + 1,
+                          "exact": bool(stats["complete"]), "wld": False, "pv": [move] + list(result.pv)})
         self.searcher.reset()  # the positions searched are not the game's: no tree to keep
         self.last, self.result = {}, None
         found.sort(key=lambda h: -h["value"])
@@ -370,3 +371,94 @@ def make_player(settings: OthelloSettings = OthelloSettings(), size: int = 8, va
                 clock=time.perf_counter) -> OthelloPlayer:
     """A player with its kernels loaded (the adapters' way to build one)."""
     return OthelloPlayer(settings, size, variant, clock).warm_up()
+
+
+class OthelloRecord:
+    """The game an adapter keeps, and where its moves come from: the board (a pure-Python
+    ``rules.Position``, kept while the engine loads or compiles), ``history`` (the positions before each
+    move, for undo) and the player, told of every move.  ``source`` is a player (``game``, ``choose``,
+    ``played``, ``reset``) or an engines.players.coldstart.ColdStart that builds it (in the background);
+    until it is there ``choose_point`` plays the shallow fallback search over the reference rules within
+    the move's budget.  ``fallbacks`` / ``searched`` count the moves each answered.  Adapters subclass it
+    with their protocol's commands."""
+
+    def __init__(self, source, settings: OthelloSettings, clock=time.perf_counter, warn=None, size: int = 8,
+                 variant: str = STANDARD):
+        from engines.players.coldstart import ColdStart
+        self.cold = source if isinstance(source, ColdStart) else None
+        self._player = None if self.cold is not None else source
+        self.settings, self.clock = settings, clock
+        self.warn = warn or (lambda text: None)
+        self.size, self.variant = size, variant
+        self.fallbacks = self.searched = 0
+        self.position, self.history = rules.Position.start(size, variant), []
+
+    @property
+    def player(self):
+        """The player if it has been built (None while it loads or compiles)."""
+        return self.cold.player if self.cold is not None else self._player
+
+    def current(self):
+        """The player once it is built (after a cold start: from the first call after the compile); None until then."""
+        if self.cold is not None:
+            return self.cold.player if self.cold.ready() else None
+        return self._player
+
+    @property
+    def game(self):
+        """The engine's game (builds the player: not for a cold start)."""
+        return self.current().game
+
+    @property
+    def state(self):
+        """The board as an engine state (tests; builds the player)."""
+        return self.game.state_from_cells(self.position.board, self.position.to_move - 1)
+
+    @state.setter
+    def state(self, state):
+        game = self.game
+        self.restart(rules.Position(game.cells(state).tolist(), game.to_move(state) + 1, self.variant))
+
+    def restart(self, position=None) -> None:
+        """A new game from position (default: the start); the player forgets the last one."""
+        self.position = position or rules.Position.start(self.size, self.variant)
+        self.history = []
+        self.reset_player()
+
+    def reset_player(self) -> None:
+        """The next position does not follow from the last by a move (the player's tree is dropped)."""
+        if self.player is not None:
+            self.player.reset()
+
+    def moved(self, after, point) -> None:
+        """The side to move played point (None: the pass), which led to ``after``."""
+        self.history.append(self.position)
+        self.position = after
+        player = self.player
+        if player is not None:
+            player.played(player.game.pass_action if point is None else player.game.action(*point))
+
+    def choose_point(self, seconds: float, received: float, wait_share: float = 0.0, **options):
+        """The move (a point; None for the pass) for the side to move of a position that is not over,
+        within ``seconds`` from ``received`` on ``clock``; ``options`` go to the player's ``choose``.
+        A player still loading in the background is waited for up to ``wait_share`` of the budget."""
+        position = self.position
+        if position.status == rules.MUST_PASS:
+            return None
+        player = self.current()
+        if player is None and self.cold is not None and wait_share > 0:
+            self.cold.wait(received + wait_share * seconds - self.clock())
+            player = self.current()
+        if player is None:  # loading or compiling: a shallow search over the reference rules, in the budget
+            self.fallbacks += 1
+            if self.cold is not None:
+                self.cold.fallbacks += 1
+            return fallback_move(position, seconds, received, self.settings, self.clock)
+        game = player.game
+        state = game.state_from_cells(position.board, position.to_move - 1)
+        start = player.clock() - (self.clock() - received) if hasattr(player, "clock") else None
+        point = game.point_of(player.choose(state, seconds, start, **options))
+        if self.fallbacks and not self.searched:
+            self.warn(f"the engine takes over at move {len(self.history) + 1} (after {self.fallbacks} fallback moves)")
+        self.searched += 1
+        return point
