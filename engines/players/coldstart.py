@@ -137,6 +137,10 @@ class ColdStart:
                 self._builder.start()
         return self.player is not None
 
+    def loading(self) -> bool:
+        """True while the player is being built in the background thread."""
+        return self.player is None and self._builder is not None and self._builder.is_alive()
+
     def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a player being built in the background (an adapter's
         first move while the load started at connect is still running; None: until it ends); True

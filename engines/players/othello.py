@@ -46,6 +46,8 @@ MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the ref
 SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
 WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
 WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+LOADING_FALLBACK_SHARE = 0.7  # while the player loads in a thread (which holds the interpreter for long stretches:
+#                               compiled calls, code loading) a fallback move ends by this share of its budget
 WIN_SCORE = 1e4             # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
 WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 
@@ -453,7 +455,8 @@ class OthelloRecord:
             self.fallbacks += 1
             if self.cold is not None:
                 self.cold.fallbacks += 1
-            return fallback_move(position, seconds, received, self.settings, self.clock)
+            share = LOADING_FALLBACK_SHARE if self.cold is not None and self.cold.loading() else 1.0
+            return fallback_move(position, share * seconds, received, self.settings, self.clock)
         game = player.game
         state = game.state_from_cells(position.board, position.to_move - 1)
         start = player.clock() - (self.clock() - received) if hasattr(player, "clock") else None
