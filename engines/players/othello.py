@@ -297,8 +297,9 @@ class OthelloPlayer:
     def report(self, move: int) -> dict:
         """What the latest ``choose`` knew of its move: a dict of move, value (discs for the side to
         move: exact after a solve or a search that reached the end, else the evaluation's estimate;
-        None for a forced move), depth (plies of the deepest completed iteration), exact (the value is
-        the game's outcome), wld (only its sign is proved) and pv (actions from the move on)."""
+        None for a forced move or an MCTS search), depth (plies of the deepest completed iteration),
+        exact (the value is the game's outcome), wld (only its sign is proved) and pv (actions from
+        the move on)."""
         done, result = self.last, self.result
         if result is None:
             if done.get("forced"):
@@ -308,7 +309,7 @@ class OthelloPlayer:
                     "pv": [move]}
         stats = result.stats
         complete = bool(stats.get("complete"))
-        return {"move": move, "value": disc_value(result.value) if result.scale == "score" else result.value,
+        return {"move": move, "value": disc_value(result.value) if result.scale == "score" else None,  # MCTS: no discs
                 "depth": int(stats.get("depth", 0)), "exact": complete, "wld": False,
                 "pv": list(result.pv) or [move]}
 
