@@ -4,8 +4,8 @@ verbs around the harness adapters: ``plies littlego`` (install the player, run t
 (training, tournaments of networks, the local tournament server and client).
 
 The adapters a harness runs have their own entry points (plies-go5, plies-otp, plies-gtp-hex,
-my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file,
-hex_cli.py, hex_train.py) is the only part of adapters/ that may import the local stand-ins
+my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file and
+hex_train.py) is the only part of adapters/ that may import the local stand-ins
 (standins/) or the training package (engines.learn).
 
 Exit statuses (``main`` maps the outcomes; each failure is one line on stderr naming the cause and
@@ -25,8 +25,8 @@ import sys
 import time
 
 from engines.games import GAMES, make_game
-from engines.rng import below, make_rng
-from engines.search import SEARCHERS, Limits, make_searcher
+from engines.players.generic import DEFAULT_SIMULATIONS, make_player, play_game
+from engines.search import SEARCHERS
 
 PLAYERS = ("random",) + SEARCHERS
 EXIT_OK, EXIT_INTERRUPTED, EXIT_USAGE, EXIT_FILES, EXIT_WARMUP = 0, 1, 2, 3, 4
@@ -57,8 +57,6 @@ def file_problem(err: OSError, doing: str) -> CommandFailed:
     else:
         fix = "check the path and the disk"
     return CommandFailed(f"cannot {doing} {path}: {err.strerror or err}; {fix}", EXIT_FILES)
-DEFAULT_SIMULATIONS = 2000  # MCTS budget per move when neither --time nor --simulations is given
-DEFAULT_SECONDS = 1.0       # alpha-beta budget per move when --time is not given
 
 
 def _positive_float(text):
@@ -104,53 +102,6 @@ def _game_options(args) -> dict:
     return options
 
 
-def make_player(kind: str, game, seed: int, seconds: float | None = None, simulations: int | None = None,
-                config: dict | None = None, evaluation: str | None = None):
-    """A function state -> move: 'random', or a search by name with a config mapping."""
-    if kind == "random":
-        rng = make_rng(seed)
-
-        def random_player(state):
-            moves = game.legal_moves(state)
-            return moves[below(rng, len(moves))]
-        return random_player
-    knowledge = None
-    if evaluation is not None:
-        from engines.knowledge.registry import knowledge_for
-        knowledge = knowledge_for(game, evaluation)
-    searcher = make_searcher(kind, game, config or {}, knowledge, seed)
-    if kind == "mcts":
-        budget = dict(time=seconds, simulations=simulations) if (seconds or simulations) \
-            else dict(simulations=DEFAULT_SIMULATIONS)
-    else:
-        budget = dict(time=seconds or DEFAULT_SECONDS)
-
-    def search_player(state):
-        return searcher.search(state, Limits(start=time.perf_counter(), **budget)).move
-    return search_player
-
-
-def play_game(game, players, show=True, out=None) -> tuple[float, float]:
-    """Plays one game between two players (functions state -> move); returns the per-player result."""
-    out = out if out is not None else sys.stdout  # looked up at call time (tests capture it)
-    state = game.initial_state()
-    if show:
-        print(game.render(state), file=out)
-    ply = 0
-    while not game.is_terminal(state):
-        mover = game.to_move(state)
-        move = players[mover](state)
-        state = game.play(state, move)
-        ply += 1
-        if show:
-            print(f"\nmove {ply}: player {mover + 1} plays {game.move_label(move)}", file=out)
-            print(game.render(state), file=out)
-    winner = game.winner(state)
-    print(("\n" if show else "") + f"result after {ply} moves: "
-          + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
-    return game.returns(state)
-
-
 def cmd_play(args):
     game = make_game(args.game, **_game_options(args))
     players = [make_player(kind, game, args.seed + i, args.time, args.simulations, dict(config), args.evaluation)
@@ -171,17 +122,9 @@ def cmd_demo(args):
         if args.show:
             play_game(game, players)
         else:
-            last = []  # the last position a player moved from, and its move: the final board is one play away
-
-            def recorded(player):
-                def play(state):
-                    move = player(state)
-                    last[:] = [state, move]
-                    return move
-                return play
             result = io.StringIO()
-            play_game(game, [recorded(p) for p in players], show=False, out=result)
-            print(game.render(game.play(*last) if last else game.initial_state()))
+            _, final = play_game(game, players, show=False, out=result)
+            print(game.render(final))
             print(result.getvalue(), end="")
         print()
     return 0
@@ -204,15 +147,10 @@ def cmd_perft(args):
 
 
 def cmd_bench(args):
-    from engines.speed import playouts_per_second, simulations_per_second
-    cases = (("othello", {"size": 8}), ("hex", {"size": 5}), ("hex", {"size": 8}), ("go", {"size": 9}),
-             ("go", {"size": 5}))
+    from engines.speed import quick_figures
     print(f"{'game':<14}{'playouts/s':>14}{'MCTS sims/s':>14}   (median of {args.repeats}, one thread)")
-    for name, options in cases:
-        game = make_game(name, **options)
-        p = playouts_per_second(game, args.seconds, args.repeats)
-        s = simulations_per_second(game, args.seconds, args.repeats)
-        print(f"{name + ' ' + str(options['size']):<14}{p:>14,.0f}{s:>14,.0f}")
+    for case, playouts, simulations in quick_figures(args.seconds, args.repeats):
+        print(f"{case:<14}{playouts:>14,.0f}{simulations:>14,.0f}")
     return 0
 
 
@@ -271,6 +209,17 @@ def add_go_parser(sub):
     add_match_parser(gsub)
 
 
+def add_hex_parser(sub):
+    """``plies hex``: the training verbs (adapters/hex_train.py) and the local Online Hex Tournament's
+    server, client and demo (a stand-in: standins/oht_server.py); each module adds its verbs."""
+    from adapters import hex_train
+    from standins import oht_server
+    p = sub.add_parser("hex", help="Hex: train networks, run their tournament, serve a local Hex tournament")
+    hexsub = p.add_subparsers(dest="hex_command", required=True)
+    for module in (hex_train, oht_server):
+        module.add_parsers(hexsub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plies", description=__doc__.splitlines()[0],
                                      epilog="exit statuses: 0 done, 1 interrupted or output closed, 2 bad arguments, "
@@ -311,7 +260,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_littlego_parser(sub)
     add_go_parser(sub)
-    from adapters.hex_cli import add_hex_parser
     add_hex_parser(sub)
 
     p = sub.add_parser("bench", help="quick speed figures of this machine (make bench compares with OpenSpiel)")

@@ -3,21 +3,13 @@
     plies-go5 [--num_total_sim N] [--simulations random|probabilistic] [--movefilter]
               [--in_tree_knowledge probabilistic] [--weights PATH] [--seed N] [--config FILE]
 
-The session (board, komi, the search and its tree) lives in ``Go5Session``; the wire format (the
-command table, ids, replies) is protocols/gtp.py; the rules are the engine's "go5" preset and the
-knowledge engines/knowledge/go/.  Go5 conventions kept here: ids are not repeated in replies;
-user errors of ``play`` are success replies with a message; list_commands is one line.
-
-The first four flags are Go5's own and mean what they meant to Go5.  ``--simulations rulebased``
-(Go5's pattern rollouts) is refused at start-up: the engine has no rule-based rollout policy, and
-it does not quietly play random rollouts instead.  The project's own settings (class Settings: the
-weights file, the seed, the search's constants) come from, in increasing priority: the defaults,
-``--config FILE`` (TOML, the same keys), the environment (PLIES_GO5_<KEY>, e.g. PLIES_GO5_WEIGHTS)
-and the flags --weights and --seed.
-
-A cold compiled-kernel cache (engines.warmup.is_warm, read before any engine module is imported: the
-engine modules compile their kernels at import) is told on stderr at start; the first command that
-needs the engine then waits for the compile (gogui-regress has no clock).
+The session (board, komi, the Go player's "go5" search: engines/players/go.py) lives in ``Go5Session``;
+the wire format is protocols/gtp.py; the rules are the engine's "go5" preset.  Go5's quirks kept here:
+ids are not repeated in replies; user errors of ``play`` are success replies with a message;
+list_commands is one line.  The first four flags are Go5's own, meaning what they meant to Go5;
+``--simulations rulebased`` is refused (the engine has no rule-based rollouts).  Settings (class
+Settings), the cold start and the exit statuses: README.md, section "Go5-compatible GTP engine", and
+``--help``.
 """
 import argparse
 import dataclasses
@@ -305,9 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in_tree_knowledge", default="None", help="'probabilistic' initialises new nodes with priors")
     # the project's own
     p.add_argument("--config", type=Path, help="a TOML file of settings (the keys below)")
-    meaning = {f.name: f.metadata["meaning"] for f in dataclasses.fields(Settings)}
-    p.add_argument("--weights", help=meaning["weights"])
-    p.add_argument("--seed", type=int, help=meaning["seed"])
+    config.add_setting_flags(p, Settings, skip=("c", "rollout_limit", "capacity"))  # --weights, --seed
     return p
 
 
@@ -347,7 +337,7 @@ def start(args) -> Go5Session:
         if args.config is not None and not args.config.is_file():
             raise ConfigError(f"--config: no file {args.config}")
         settings = config.load(Settings, file=args.config, env_prefix=ENV_PREFIX,
-                               flags={"weights": args.weights, "seed": args.seed})
+                               flags=config.setting_flags(args, Settings))
     except ConfigError as err:
         raise Refused(str(err)) from None
     knowledge = args.in_tree_knowledge == "probabilistic"

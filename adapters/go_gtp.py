@@ -12,19 +12,19 @@ import os
 import random
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
 from adapters import gtp_serve
-from adapters.config import ConfigError, setting
+from adapters.config import setting
 from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
-from engines.players.clock import GameClock, TimeControl, TimeManager, TimeSettingsError
-from engines.players.coldstart import ColdStart, fallback_search
-from engines.players.go_record import GoRecord, SetupError
+from engines.players.clock import TimeControl, TimeManager, TimeSettingsError
+from engines.players.coldstart import ColdStart
+from engines.players.go import GoSettings  # the settings only: no kernel at import
+from engines.players.go_record import GoRecord, SetupError, fallback_move
 from protocols import gtp, gtp_go
-from protocols.common import PASS, ProtocolError, Quit, parse_float, parse_int
+from protocols.common import ProtocolError, Quit, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
 players = None  # the Go player's module (engines/players/go.py), imported once its kernels are cached
@@ -32,23 +32,13 @@ players = None  # the Go player's module (engines/players/go.py), imported once 
 NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
 ENV_PREFIX = "PLIES_GTP"
-SEARCHES = ("auto", "rave", "mcts")
+GO5_KEYS = ("rollout_limit", "go5_knowledge", "go5_rollouts")  # the player's keys of the go5 search: no flags
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "served": (0, "quit, or the end of the input"),
     "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
     "refused": (2, "bad settings (flags, --config, PLIES_GTP_*)"),
-    "search": (3, "the search cannot be built (a --weights file that is missing or unreadable, or weights "
-                  "for a search that takes none)"),
+    "search": (3, "the search cannot be built (a missing or unreadable --weights file, or weights no search takes)"),
 }
-ANALYZE_COMMANDS = "\n".join((  # GoGui's "type/label/command" lines
-    "gfx/Win rate and visits/plies-heatmap %c",
-    "gfx/Principal variation/plies-pv %c",
-    "gfx/Ownership/plies-ownership",
-    "plist/Dead stones/final_status_list dead",
-    "plist/Seki stones/final_status_list seki",
-    "string/Final score/final_score",
-))
-STATUSES = ("alive", "dead", "seki")
 FALLBACK_COMMANDS = ("boardsize", "clear_board", "komi", "play", "undo", "showboard", "time_settings", "time_left",
                      "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
                      "name", "version", "gogui-analyze_commands")  # what a cold session answers itself
@@ -57,83 +47,43 @@ COMMANDS = ("protocol_version name version quit boardsize clear_board komi play 
             "kgs-genmove_cleanup undo showboard final_score final_status_list time_settings time_left "
             "kgs-time_settings loadsgf printsgf set_free_handicap place_free_handicap fixed_handicap "
             "gogui-analyze_commands plies-heatmap plies-pv plies-ownership lz-analyze lz-genmove_analyze").split()
-USAGES = {  # (the least number of arguments, the usage) of each command that takes arguments
-    "boardsize": (1, "boardsize SIZE"), "komi": (1, "komi FLOAT"), "play": (2, "play COLOUR VERTEX"),
-    "genmove": (1, "genmove COLOUR"), "reg_genmove": (1, "reg_genmove COLOUR"),
-    "kgs-genmove_cleanup": (1, "kgs-genmove_cleanup COLOUR"),
-    "final_status_list": (1, "final_status_list alive|dead|seki"),
-    "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
-    "time_left": (3, "time_left COLOUR TIME STONES"),
-    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
-                              "PERIOD STONES")),
-    "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
-    "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
-    "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
-}
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Every tunable of the engine, with its default and meaning (adapters/config.py); the player's
-    (engines/players/go.py: GoSettings) under the player's names."""
+class Settings(GoSettings):
+    """The Go player's tunables (engines/players/go.py GoSettings: one meaning, one name in every Go
+    adapter) with plies-gtp's defaults, and the session's own keys (adapters/config.py)."""
+    search: str = setting("auto", "the search: rave, mcts, or auto (rave when the engine has it, else mcts)",
+                          choices=("auto", "rave", "mcts"))
+    c: float = setting(0.7, "mcts: UCT exploration constant")
     size: int = setting(19, f"board size at start ({MIN_SIZE}..{MAX_SIZE}; controllers send boardsize anyway)")
     komi: float = setting(7.0, "komi at start (area scoring; the controller's komi command overrides it)")
     rules: str = setting("superko", "superko (positional superko, as CGOS) or standard (simple ko)",
                          choices=("standard", "superko"))
     time: float = setting(1.0, "seconds per genmove when the controller set no time limit (0: simulations only)")
     simulations: int | None = setting(None, "simulations per genmove, at most (none: time alone)", kind=int)
-    resign: bool = setting(True, "resign lost games (--no-resign: never, for course and tournament use)")
-    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
-    resign_moves: int = setting(3, "... for this many of our moves in a row")
-    search: str = setting("auto", "the search: rave, mcts, or auto (rave when the engine has it, else mcts)",
-                          choices=SEARCHES)
-    weights: str | None = setting(None, "move-feature weights file for the search's priors (none: the "
-                                        "search's default knowledge)", kind=str)
-    c: float = setting(0.7, "mcts: UCT exploration constant")
-    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
-    threads: int = setting(1, "rave: trees searched at once in as many threads, merged at the root (a core each; "
-                              "engines/search/parallel.py)")
-    seed: int = setting(0, "random seed of the search and the ownership playouts")
-    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
-    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
-                                         "own side, is below minus this (engines/knowledge/go/ownership.py)")
     analyze_seconds: float = setting(1.0, "seconds of search behind a GoGui analysis command (heat map, pv)")
     time_margin: float = setting(0.25, "seconds kept in reserve on every timed move")
-    verbose: bool = setting(False, "one line on stderr per genmove: the time allocated and used, the "
-                                   "simulations, the win rate")
+    verbose: bool = setting(False, "one line on stderr per genmove: time allocated and used, simulations, win rate")
 
     def __post_init__(self):
-        problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE)
-        if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
-            problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
-        if self.capacity < 1000 or self.ownership_playouts < 1 or not 1 <= self.threads <= 64:
-            problems.append("capacity must be >= 1000, ownership_playouts >= 1 and threads 1..64")
-        if not 0 <= self.dead_threshold < 1 or self.analyze_seconds <= 0 or self.time_margin < 0:
-            problems.append("dead_threshold in 0..1, analyze_seconds > 0 and time_margin >= 0 are needed")
+        problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE) + self.problems()
+        if self.capacity < 1000 or self.analyze_seconds <= 0 or self.time_margin < 0:
+            problems.append("capacity must be >= 1000, analyze_seconds > 0 and time_margin >= 0")
         if problems:
             raise ValueError("; ".join(problems))
 
 
-def time_manager(settings: Settings, clock) -> TimeManager:
-    """The engine's clock: --time a move, or the controller's game clock once time_settings come.  A
-    tenth of --time (at most time_margin) is kept for the reply: on a busy machine (a controller, an
-    opponent and a GUI on two cores) the last batch of a search and the reply can be held back."""
-    return TimeManager(settings.time or None, margin=min(settings.time_margin, 0.1 * settings.time), clock=clock,
-                       game_clock=GameClock(margin=settings.time_margin, clock=clock))
-
-
 class GoSession:
-    """The session: the game record (engines/players/go_record.py) and, once the compiled kernels are
-    cached, the player (engines/players/go.py), which searches and decides; this maps GTP onto them.
-    Started cold (``cold``: engines/players/coldstart.py) the record holds reference positions
-    (engines/games/reference/go.py) and ``player`` is None: a timed genmove is a shallow search within
-    the move's deadline, an untimed one and every command the record cannot answer wait for the
-    compile; then the player takes the game over (``hand_over``), the clock carried over."""
+    """The session: the game record (engines/players/go_record.py) and, once the kernels are cached,
+    the player (engines/players/go.py); this maps GTP onto them.  Started ``cold`` (coldstart.py), the
+    record holds reference positions and ``player`` is None until it takes the game over (``hand_over``,
+    the clock carried over); meanwhile only FALLBACK_COMMANDS answer at once (README: cold start)."""
 
     def __init__(self, settings: Settings, clock=time.perf_counter, err=None, cold: ColdStart | None = None):
         self.settings, self.clock, self.cold, self.rng = settings, clock, cold, random.Random(settings.seed)
         self.err = err if err is not None else sys.stderr
-        self.time = time_manager(settings, clock)
+        self.time = TimeManager.per_move_or_game(settings.time, settings.time_margin, clock)
         self.player = None
         if cold is None:
             self.warm()
@@ -144,7 +94,7 @@ class GoSession:
     def warm(self):
         global players
         from engines.players import go as players
-        self.player = players.GoPlayer(players.GoSettings.of(self.settings), self.time, self.settings.simulations,
+        self.player = players.GoPlayer(GoSettings.of(self.settings), self.time, self.settings.simulations,
                                        komi=self.settings.komi, rules=self.settings.rules, clock=self.clock)
         self.record = self.player.new_record(self.settings.size)
 
@@ -195,8 +145,7 @@ class GoSession:
     def fallback(self, colour: int, arrival: float):
         """While cold: a shallow search's move within the deadline the time manager gives this move."""
         deadline = self.time.deadline(colour, len(self.record.moves), self.size * self.size, start=arrival)
-        rules = go_rules.SearchRules(self.komi)
-        return fallback_search(rules, rules.node(self.record.position, colour + 1), deadline, self.rng)
+        return fallback_move(self.record, colour, deadline, self.rng)
 
     def genmove(self, colour: int, arrival: float, cleanup: bool = False) -> str:
         if self.player is None:
@@ -214,7 +163,7 @@ class GoSession:
 
     # ---- the command table: every command through ``call`` ------------------------------------------
     def commands(self) -> dict:
-        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *USAGES.get(name, (0, "")))
+        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *gtp_go.USAGES.get(name, (0, "")))
                 for name in COMMANDS}
 
     def call(self, name: str, args):
@@ -227,7 +176,7 @@ class GoSession:
     cmd_protocol_version = staticmethod(lambda args: "2")
     cmd_name = staticmethod(lambda args: NAME)
     cmd_version = staticmethod(lambda args: gtp_serve.version())
-    cmd_gogui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
+    cmd_gogui_analyze_commands = staticmethod(lambda args: gtp_go.ANALYZE_COMMANDS)
 
     def cmd_quit(self, args):
         raise Quit("")
@@ -241,17 +190,14 @@ class GoSession:
         return ""
 
     def cmd_time_settings(self, args):
-        main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
-        stones = parse_int(args[2], "byo-yomi stones", low=0)
-        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_gtp(main, byo, stones)))
+        control = gtp_go.parse_time_settings(args)
+        return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_gtp(*control)))
 
     def cmd_kgs_time_settings(self, args):
         return self.on_clock(lambda: self.game_clock.set_control(TimeControl.from_kgs(args)))
 
     def cmd_time_left(self, args):
-        colour = gtp.parse_colour(args[0])
-        seconds, stones = parse_float(args[1], "time"), parse_int(args[2], "stones", low=0)
-        return self.on_clock(self.game_clock.time_left, colour, seconds, stones)
+        return self.on_clock(self.game_clock.time_left, *gtp_go.parse_time_left(args))
 
     def cmd_komi(self, args):
         self.record.set_komi(parse_float(args[0], "komi"))
@@ -282,36 +228,27 @@ class GoSession:
             raise ProtocolError(f"illegal move: {err.reason.sentence}") from None
         return ""
 
-    def cmd_genmove(self, args):
+    def cmd_genmove(self, args, cleanup: bool = False):
         arrival = self.clock()
-        return self.genmove(gtp.parse_colour(args[0]), arrival)
+        return self.genmove(gtp.parse_colour(args[0]), arrival, cleanup)
 
     def cmd_kgs_genmove_cleanup(self, args):
-        arrival = self.clock()
-        return self.genmove(gtp.parse_colour(args[0]), arrival, cleanup=True)
+        return self.cmd_genmove(args, cleanup=True)
 
     def cmd_reg_genmove(self, args):
-        arrival = self.clock()
-        colour = gtp.parse_colour(args[0])
-        if self.player is None:
-            return gtp_go.format_move(self.fallback(colour, arrival), self.size)
-        result = self.player.search(self.position_for(colour), self.limits(colour, arrival))
-        return gtp_go.format_move(self.game.point_of(result.move), self.size)
+        arrival, colour = self.clock(), gtp.parse_colour(args[0])
+        point = (self.fallback(colour, arrival) if self.player is None
+                 else self.player.searched_move(self.state, colour, arrival))
+        return gtp_go.format_move(point, self.size)
 
     def cmd_showboard(self, args):
-        if self.player is None:
-            position = self.positions[-1]
-            return gtp_go.format_board(position.board, position.captures, self.to_move(), self.komi)
-        return gtp_go.format_board(self.game.cells(self.state), self.game.captures(self.state), self.to_move(),
-                                   self.komi)
+        return gtp_go.format_board(*self.record.board(), self.to_move(), self.komi)
 
     def cmd_final_score(self, args):
         return gtp.format_score(self.player.counted_score(self.state))
 
     def cmd_final_status_list(self, args):
-        kind = args[0].lower()
-        if kind not in STATUSES:
-            raise ProtocolError(f"final_status_list: alive, dead or seki, got {args[0]!r}")
+        kind = gtp_go.parse_status(args[0])
         return " ".join(gtp_go.format_move(p, self.size) for p in self.player.statuses(self.state)[kind])
 
     def cmd_loadsgf(self, args):
@@ -342,7 +279,7 @@ class GoSession:
 
     def check_empty(self):
         if not self.record.is_empty():
-            raise ProtocolError("board not empty")
+            raise ProtocolError("board not empty")  # the handicap commands' text
 
     def handicap_stones(self, points) -> str:
         try:
@@ -369,10 +306,7 @@ class GoSession:
 
     def cmd_set_free_handicap(self, args):
         self.check_empty()
-        points = [gtp.parse_vertex(a, self.size) for a in args]
-        if PASS in points or len(set(points)) != len(points) or len(points) >= self.size * self.size:
-            raise ProtocolError("bad vertex list")
-        self.handicap_stones(points)
+        self.handicap_stones(gtp_go.parse_vertex_list(args, self.size))
         return ""
 
     # ---- analysis -------------------------------------------------------------------------------
@@ -380,17 +314,18 @@ class GoSession:
         """Search the current position for colour for seconds more (the tree grows on)."""
         return self.player.analysis(self.position_for(colour), seconds)
 
-    def analysis_colour(self, args) -> int:
-        return gtp.parse_colour(args[0]) if args else self.to_move()
+    def analysis_of(self, args):
+        """(colour, the result of the analysis seconds' search) of a GoGui analysis command."""
+        colour = gtp.parse_colour(args[0]) if args else self.to_move()
+        return colour, self.analysis(colour, self.settings.analyze_seconds)
 
-    def lines(self, result) -> list:
-        """lz-analyze's candidates: the root moves with visits (win rates for the mover)."""
-        return [gtp_go.AnalysisLine(point, visits, winrate, 0.0, pv)
-                for point, visits, winrate, pv in self.player.candidates(result)]
+    def info(self, result) -> str:
+        """lz-analyze's line of a search: its root moves with visits (win rates for the mover)."""
+        return gtp_go.format_info([gtp_go.AnalysisLine(point, visits, winrate, 0.0, pv)
+                                   for point, visits, winrate, pv in self.player.candidates(result)], self.size)
 
     def analyze_step(self, colour: int, seconds: float) -> str:
-        """One lz-analyze line after seconds more of search."""
-        return gtp_go.format_info(self.lines(self.analysis(colour, seconds)), self.size)
+        return self.info(self.analysis(colour, seconds))  # one lz-analyze line after seconds more of search
 
     def cmd_lz_analyze(self, args):
         colour, interval = gtp_go.parse_lz_analyze(args, self.to_move())
@@ -400,82 +335,28 @@ class GoSession:
         arrival = self.clock()
         colour, interval = gtp_go.parse_lz_analyze(args, self.to_move())
         move = self.genmove(colour, arrival)
-        return f"\n{gtp_go.format_info(self.lines(self.last_result[1]), self.size)}\nplay {move}"
+        return f"\n{self.info(self.last_result[1])}\nplay {move}"
 
     def cmd_plies_heatmap(self, args):
-        colour = self.analysis_colour(args)
-        result = self.analysis(colour, self.settings.analyze_seconds)
+        colour, result = self.analysis_of(args)
         influence, labels, best = self.player.heat(result)
-        text = (f"{('black', 'white')[colour]} to move: win rate {result.value:.3f}, "
-                f"{result.stats.get('simulations', 0)} simulations"
-                + (f", best {gtp_go.format_move(best[0], self.size)}" if best else ""))
-        return "\n" + gtp_go.format_gfx(self.size, influence=influence, labels=labels, text=text)
+        return "\n" + gtp_go.format_heat_map(self.size, colour, result.value, result.stats.get("simulations", 0),
+                                             influence, labels, best)
 
     def cmd_plies_pv(self, args):
-        colour = self.analysis_colour(args)
-        result = self.analysis(colour, self.settings.analyze_seconds)
-        variation = [((colour + i) % 2, self.game.point_of(m)) for i, m in enumerate(result.pv)]
-        return "\n" + gtp_go.format_gfx(self.size, variation=variation,
-                                        text=f"win rate {result.value:.3f} for {('black', 'white')[colour]}")
+        colour, result = self.analysis_of(args)
+        return "\n" + gtp_go.format_variation(self.size, colour, result.value, map(self.game.point_of, result.pv))
 
     def cmd_plies_ownership(self, args):
-        own, n = self.ownership(), self.size
-        return "\n" + gtp_go.format_gfx(n, influence=[((r, c), float(own[r, c])) for r in range(n) for c in range(n)])
-
-
-# ==== the transport: stdin/stdout, with lz-analyze streaming until the next command ==============
-
-def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: gtp_serve.LineReader, out) -> bool:
-    """Answer an lz-analyze / lz-genmove_analyze line by streaming info lines until the next command
-    arrives (lz-genmove_analyze: until its time is spent, then 'play MOVE').  False when the line
-    is not one (or not well formed: the ordinary reply then says why)."""
-    request = engine.split(line)
-    if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
-        return False
-    try:
-        if session.player is None:
-            session.switch(wait=True)
-        colour, interval = gtp_go.parse_lz_analyze(request.args, session.to_move())
-    except ProtocolError:
-        return False  # the ordinary reply says why
-    head = "=" + (request.tag if engine.echo_ids else "") + "\n"
-    out.write(head)
-    out.flush()
-    seconds = interval / 100 if interval > 0 else session.settings.analyze_seconds
-    try:
-        if request.name == "lz-analyze":
-            while True:
-                out.write(session.analyze_step(colour, seconds) + "\n")
-                out.flush()
-                if reader.waiting():
-                    break
-        else:
-            arrival = session.clock()
-            limits = session.limits(colour, arrival)
-            budget = limits.time if limits.time is not None else session.settings.analyze_seconds
-            while session.clock() - arrival + seconds < budget and not reader.waiting():
-                out.write(session.analyze_step(colour, seconds) + "\n")
-                out.flush()
-            move = session.genmove(colour, arrival)
-            out.write(f"play {move}\n")
-    except (BrokenPipeError, KeyboardInterrupt):
-        raise
-    except Exception:  # an engine bug: shown on stderr; the reply ends and the session goes on
-        traceback.print_exc(file=sys.stderr)
-    out.write("\n")
-    out.flush()
-    return True
+        return "\n" + gtp_go.format_ownership(self.ownership())
 
 
 # ==== settings and main ===========================================================================
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
-    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5", epilog())
-
-
-def epilog() -> str:
-    return gtp_serve.epilog(ENV_PREFIX, "TIME=2", EXIT_STATUS)
+    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5",
+                                  gtp_serve.epilog(ENV_PREFIX, "TIME=2", EXIT_STATUS), skip=GO5_KEYS)
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
@@ -485,37 +366,28 @@ def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
 make_engine = gtp_serve.make_engine
 
 
-def start(settings: Settings, err=None):
-    """(the session to serve, the cold start): a session started cold unless the cache is warm."""
-    cold = ColdStart("go", "plies-gtp", None, err=err)
-    return GoSession(settings, err=err, cold=None if cold.compiler.ready() else cold), cold
-
-
-def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        settings = load_settings(args)
-    except ConfigError as err:
-        print(f"plies-gtp: {err}", file=sys.stderr)
-        return EXIT_STATUS["refused"][0]
+def open_session(settings: Settings, err=None):
+    """(the session, what closes it): started cold unless the cache is warm; FileNotFoundError or
+    ValueError when the search cannot be built."""
     if settings.weights is not None and not Path(settings.weights).is_file():
-        print(f"plies-gtp: no weights file {settings.weights}", file=sys.stderr)
-        return EXIT_STATUS["search"][0]
-    try:
-        session, cold = start(settings)
-    except ValueError as err:
-        print(f"plies-gtp: {err}", file=sys.stderr)
-        return EXIT_STATUS["search"][0]
+        raise FileNotFoundError(f"no weights file {settings.weights}")
+    cold = ColdStart("go", "plies-gtp", None, err=err)
+    return GoSession(settings, err=err, cold=None if cold.compiler.ready() else cold), cold.close
+
+
+def serve(session) -> int:
+    """Serve stdin, lz-analyze streaming until the next command (gtp_serve.stream_analysis)."""
     out = sys.stdout
     if hasattr(out, "reconfigure"):
         out.reconfigure(errors="surrogateescape")
-    try:
-        engine = make_engine(session)
-        stream = lambda line, reader: stream_analysis(engine, session, line, reader, out)  # noqa: E731
-        served = gtp_serve.serve(engine, sys.stdin.fileno(), out, stream) == 0
-    finally:
-        cold.close()
-    return EXIT_STATUS["served" if served else "interrupted"][0]
+    engine = make_engine(session)
+    return gtp_serve.serve(engine, sys.stdin.fileno(), out,
+                           lambda line, reader: gtp_serve.stream_analysis(engine, session, line, reader, out))
+
+
+def main(argv=None) -> int:
+    return gtp_serve.run("plies-gtp", build_parser().parse_args(argv), load_settings, open_session, serve,
+                         EXIT_STATUS, start_fault="search")
 
 
 if __name__ == "__main__":

@@ -1,55 +1,10 @@
 """plies-gtp-hex: a Hex engine speaking the GTP dialect of HexGui and MoHex (benzene).
 
-    plies-gtp-hex [--size N] [--time SECONDS] [--simulations N] [--seed N] [--swap] [--search rave|mcts]
-                  [--knowledge all|none|PIECE+PIECE...] [--network shipped|PATH] [--prior shipped|none|PATH]
-                  [--config FILE] [--uct-c X] [--expand-visits N] [--capacity N] [--epsilon X] [--swap-below X]
-
-Attach it to HexGui as a program (Program > New program, command ``plies-gtp-hex``), or referee
-matches between it and any other Hex GTP engine.  HexGui's start-up dialogue is ``name``,
-``version``, ``hexgui-analyze_commands``, ``boardsize W H``, the moves so far, ``showboard``;
-then ``play``/``genmove``/``undo`` as the game goes.
-
-Conventions (protocols/hex_gtp.py): black (our player 0) moves first and joins the top and bottom
-rows, white (player 1) the left and right columns; ``a1`` is the top-left cell.  ``play`` may give
-either colour at any time (HexGui sends setup stones that way): a stone out of turn is placed and
-the other colour moves next.  ``swap-pieces`` is refused unless swap is on (``--swap`` or
-``param_game allow_swap 1``, MoHex's switch); when on, white may swap right after black's first
-stone (the board stays, white moves again: the players have exchanged colours), and our
-``genmove w`` swaps when the search rates black's stone better for black than any white reply.
-``resign`` is accepted and changes nothing (as in MoHex).
-
-Errors (a bad colour or cell, an occupied cell, a move after the game is over, a size outside
-3..19, a non-square board, undo with no move) are GTP failures ``? message`` and leave the board
-unchanged.  Unlike MoHex, ``genmove`` on a finished game is a failure too (MoHex answers
-``= resign``), and ``play`` refuses moves after the game is won (MoHex places them).
-
-The search (``--search``) is RAVE by default: MCTS whose children also learn from every cell a
-playout fills (all-moves-as-first), with the Hex knowledge of ``--knowledge`` (default all: bridge
-playouts, inferior cells kept out of the tree, virtual connections; engines/knowledge/hex/patterns.py);
-``--search mcts`` is plain UCT with the same knowledge.  It runs on a time budget per genmove
-(``--time``, from the command's arrival; 1 s unless only ``--simulations`` is given) and/or a
-simulation budget (``--simulations``); the tree is kept from move to move while the game goes on as
-it foresaw.  The player (search, knowledge, network, swap policy, deadlines) is engines/players/hex.py's,
-shared with the tournament clients; this module is the GTP mapping and the session's board.  With a policy network (``--network
-PATH``, an ONNX network file, or ``--network shipped``, the network shipped for each board size) the
-search is MCTS whose playouts follow the network (alone: not with ``--search rave`` or knowledge
-pieces).  A network plays one board size, and the engine never quietly plays without
-the network it was given: a file that is no network refuses the start; so does a ``--size`` the
-network cannot play (without ``--size`` the engine starts on the network's size, the smallest
-shipped size for ``shipped``); later, ``boardsize`` of a size the network cannot play is a GTP
-failure naming both sizes, and the board stays as it was.  RAVE's prior (``--prior``, default
-``shipped``: the policy CNN shipped for the board size, where there is one; ``none``; or a network
-file for the size) gives each new child the network's opinion as virtual experience; a prior file
-that cannot play a size fails like a network.
-
-From a cold compiled-kernel cache (engines/players/coldstart.py) every command is answered at once from
-the session's pure-Python board, genmove from a shallow fallback search within the move's time (never
-a swap), while the kernels compile in a detached process; the player takes over the same game at the
-first command after.
-
-Settings (class Settings: every key with its default and meaning under --help) come from, in
-increasing priority: the defaults, ``--config FILE`` (TOML, the same keys), the environment
-(PLIES_HEXGTP_<KEY>, e.g. PLIES_HEXGTP_SIMULATIONS=2000) and the flags.
+The GTP mapping and the session's board only: the Hex player (engines/players/hex.py, shared with the
+tournament client) searches and decides (search, knowledge, network, swap, deadlines), the wire
+format is protocols/hex_gtp.py, and a cold compiled-kernel cache is bridged by
+engines/players/coldstart.py.  Commands, conventions, swap, networks, cold start, settings and exit
+statuses: README.md, section "Hex over GTP".
 """
 import argparse
 import os
@@ -58,12 +13,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters import config, gtp_serve
-from adapters.config import ConfigError, setting
+from adapters import gtp_serve
+from adapters.config import setting
 from engines.games.reference import hex as hex_rules
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players import hex as hex_player
-from engines.players.coldstart import ColdStart, fallback_search
+from engines.players.coldstart import ColdStart
 from protocols import gtp, hex_gtp
 from protocols.common import ProtocolError, Quit
 
@@ -194,10 +149,8 @@ class HexSession:
         if self.engine() is not None:
             move = self.player.genmove(colour, arrival, may_swap)
             return hex_gtp.SWAP if move == hex_player.SWAP else move
-        rules = hex_rules.SearchRules(self.size)
-        deadline = hex_player.fallback_deadline(self.settings, arrival)
         self.fallback_moves += 1
-        return rules.point(fallback_search(rules, rules.position(self.cells, colour), deadline))
+        return hex_player.fallback_move(self.settings, self.cells, colour, arrival)
 
     # ---- the engine's view, for tests and tools ---------------------------------------------
     game = property(lambda self: self.player.game)
@@ -342,44 +295,26 @@ make_engine = gtp_serve.make_engine
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (None when not given: the file and environment decide)."""
-    p = argparse.ArgumentParser(prog="plies-gtp-hex", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=gtp_serve.epilog(ENV_PREFIX, "SIMULATIONS=2000", EXIT_STATUS))
-    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (size = 7)")
-    config.add_setting_flags(p, Settings, skip=("swap",))
-    p.add_argument("--swap", action=argparse.BooleanOptionalAction, default=None,
-                   help="allow the swap move from the start (as param_game allow_swap 1) [default False]")
-    return p
+    return gtp_serve.build_parser("plies-gtp-hex", __doc__.splitlines()[0], Settings, "size = 7",
+                                  gtp_serve.epilog(ENV_PREFIX, "SIMULATIONS=2000", EXIT_STATUS))
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
-    """The settings of a command line: its flags over the environment over --config FILE over the
-    defaults.  ConfigError for a bad key or value, naming it and where it came from."""
-    if args.config is not None and not args.config.is_file():
-        raise ConfigError(f"--config: no file {args.config}")
-    return config.load(Settings, file=args.config, env_prefix=ENV_PREFIX, env=env,
-                       flags=config.setting_flags(args, Settings))
+    return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
+
+
+def open_session(settings: Settings):
+    """(the session, what closes it); ValueError (NetworkError) or FileNotFoundError for a network
+    that cannot play.  A warm session loads the kernels before the first genmove's clock runs."""
+    session = HexSession(settings)
+    if session.player is not None:
+        hex_player.warm_up(settings)
+    return session, session.close
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        settings = load_settings(args)
-    except ConfigError as err:
-        print(f"plies-gtp-hex: {err}", file=sys.stderr)
-        return EXIT_STATUS["refused"][0]
-    try:
-        session = HexSession(settings)
-    except (ValueError, FileNotFoundError) as err:  # NetworkError: a ValueError
-        print(f"plies-gtp-hex: {err}", file=sys.stderr)
-        return EXIT_STATUS["network"][0]
-    if session.player is not None:
-        hex_player.warm_up(settings)   # the kernels load before the first genmove's clock runs
-    try:
-        served = make_engine(session).serve() == 0  # GtpEngine.serve: 0 after quit or EOF, 1 when cut off
-    finally:
-        session.close()
-    return EXIT_STATUS["served" if served else "interrupted"][0]
+    return gtp_serve.run("plies-gtp-hex", build_parser().parse_args(argv), load_settings, open_session,
+                         lambda session: make_engine(session).serve(), EXIT_STATUS, start_fault="network")
 
 
 if __name__ == "__main__":

@@ -1,19 +1,21 @@
 """What the GTP engine adapters (plies-gtp for Go: adapters/go_gtp.py; plies-gtp-hex:
 adapters/gtp_hex.py) share: the stdin transport (lines read with a non-blocking test for a waiting
-one, so that a streamed reply runs until the next command), the command line built from a Settings
-dataclass (adapters/config.py), the checks of the search budget, the version and the GtpEngine over
-a session's table."""
+one, so that a streamed reply runs until the next command: ``stream_analysis``, Go's lz-analyze),
+the command line built from a Settings dataclass (adapters/config.py), the checks of the search
+budget, the version and the GtpEngine over a session's table."""
 import argparse
-import dataclasses
 import math
 import os
 import select
+import sys
+import traceback
 from importlib import metadata
 from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError
-from protocols import gtp
+from protocols import gtp, gtp_go
+from protocols.common import ProtocolError
 
 
 class LineReader:
@@ -79,6 +81,72 @@ def serve(engine: gtp.GtpEngine, stdin_fd: int, out, stream=None) -> int:
         return 1
 
 
+
+def stream_analysis(engine: gtp.GtpEngine, session, line: str, reader: LineReader, out) -> bool:
+    """Answer an lz-analyze / lz-genmove_analyze line (Sabaki's and Lizzie's analysis, plies-gtp's
+    GoSession) by streaming info lines until the next command arrives (lz-genmove_analyze: until its
+    time is spent, then 'play MOVE').  False when the line is not one (or not well formed: the
+    ordinary reply then says why)."""
+    request = engine.split(line)
+    if request is None or request.name not in ("lz-analyze", "lz-genmove_analyze"):
+        return False
+    try:
+        if session.player is None:
+            session.switch(wait=True)
+        colour, interval = gtp_go.parse_lz_analyze(request.args, session.to_move())
+    except ProtocolError:
+        return False  # the ordinary reply says why
+    head = "=" + (request.tag if engine.echo_ids else "") + "\n"
+    out.write(head)
+    out.flush()
+    seconds = interval / 100 if interval > 0 else session.settings.analyze_seconds
+    try:
+        if request.name == "lz-analyze":
+            while True:
+                out.write(session.analyze_step(colour, seconds) + "\n")
+                out.flush()
+                if reader.waiting():
+                    break
+        else:
+            arrival = session.clock()
+            limits = session.limits(colour, arrival)
+            budget = limits.time if limits.time is not None else session.settings.analyze_seconds
+            while session.clock() - arrival + seconds < budget and not reader.waiting():
+                out.write(session.analyze_step(colour, seconds) + "\n")
+                out.flush()
+            move = session.genmove(colour, arrival)
+            out.write(f"play {move}\n")
+    except (BrokenPipeError, KeyboardInterrupt):
+        raise
+    except Exception:  # an engine bug: shown on stderr; the reply ends and the session goes on
+        traceback.print_exc(file=sys.stderr)
+    out.write("\n")
+    out.flush()
+    return True
+
+
+def run(prog: str, args: argparse.Namespace, load_settings, open_session, serve_session, exit_status: dict,
+        start_fault: str) -> int:
+    """A GTP engine adapter's run, its exit statuses from exit_status: the settings of args (a
+    ConfigError: "refused"), the session (``open_session(settings) -> (session, close)``; a ValueError
+    or FileNotFoundError: ``start_fault``), then ``serve_session(session)`` until quit or the end of
+    the input ("served"), or a cut ("interrupted")."""
+    try:
+        settings = load_settings(args)
+    except ConfigError as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return exit_status["refused"][0]
+    try:
+        session, close = open_session(settings)
+    except (ValueError, FileNotFoundError) as err:
+        print(f"{prog}: {err}", file=sys.stderr)
+        return exit_status[start_fault][0]
+    try:
+        served = serve_session(session) == 0
+    finally:
+        close()
+    return exit_status["served" if served else "interrupted"][0]
+
 def version() -> str:
     """plies's version, as the ``version`` command answers it."""
     try:
@@ -92,15 +160,15 @@ def make_engine(session) -> gtp.GtpEngine:
     return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
 
 
-def build_parser(prog: str, description: str, settings_class, config_example: str,
-                 epilog: str) -> argparse.ArgumentParser:
-    """A flag for every key of settings_class (adapters/config.py: add_setting_flags; left at None when
-    not given: the file and environment decide), and --config FILE."""
+def build_parser(prog: str, description: str, settings_class, config_example: str, epilog: str,
+                 skip=()) -> argparse.ArgumentParser:
+    """A flag for every key of settings_class but ``skip`` (adapters/config.py: add_setting_flags; left
+    at None when not given: the file and environment decide), and --config FILE."""
     p = argparse.ArgumentParser(prog=prog, description=description,
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
     p.add_argument("--config", type=Path,
                    help=f"a TOML file of settings, the keys of the flags below ({config_example})")
-    config.add_setting_flags(p, settings_class)
+    config.add_setting_flags(p, settings_class, skip)
     return p
 
 
@@ -117,8 +185,8 @@ def load_settings(settings_class, args: argparse.Namespace, env_prefix: str, env
     defaults.  ConfigError for a bad key or value, naming it and where it came from."""
     if args.config is not None and not args.config.is_file():
         raise ConfigError(f"--config: no file {args.config}")
-    flags = {field.name: getattr(args, field.name) for field in dataclasses.fields(settings_class)}
-    return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env, flags=flags)
+    return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env,
+                       flags=config.setting_flags(args, settings_class))
 
 
 def budget_problems(settings, min_size: int, max_size: int) -> list[str]:

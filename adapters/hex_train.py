@@ -1,8 +1,9 @@
 """`plies hex train | topp | play | teach | fit`: train actor networks for Hex (on-policy MCTS), run the
 tournament of progressive policies over saved networks, play a saved or shipped network, and teach
 networks from the knowledge-rich search (engines/learn/hex/teacher.py: teacher games, then fitting).
-
-Usage, with examples, is README.md's section on Hex training.
+This is the command line only: the steps it runs (folder checks, starting or resuming a run, the
+TOPP, games of networks) are engines/learn/hex/runs.py's.  Usage, with examples: README.md's section
+on Hex training.
 
 Every configuration key (engines/learn/hex/config.py; `plies hex train --print-config` lists them with
 their defaults) is also an option of `train`: --episodes 200, --hidden 64,64, --optimizer sgd, ...
@@ -12,16 +13,11 @@ fault is one line on stderr naming the cause and the fix, and an exit status (EX
 shown under each verb's --help).
 """
 import argparse
-import os
 import pathlib
 import sys
-import tempfile
 
-import weights
 from engines.learn.hex import config as C
-
-TRAIN_EXTRA = ("training needs PyTorch, the `train` extra: run `make train-extra` "
-               "(or .venv/bin/pip install -e '.[train]')")
+from engines.learn.hex.runs import RUNS, Refused, in_weights, writable_folder
 EXIT = {  # how a `plies hex train | topp | play` ends -> (exit status, what --help says): the one place
     "done": (0, "done"),
     "settings": (2, "a bad option or configuration key"),
@@ -32,45 +28,12 @@ EXIT = {  # how a `plies hex train | topp | play` ends -> (exit status, what --h
     "cluster": (6, "the Ray cluster at ray_address cannot be reached"),
 }
 EPILOG = "exit statuses:\n" + "\n".join(f"  {code}  {meaning}" for code, meaning in EXIT.values())
-RUNS = pathlib.Path("runs")   # where outputs go by default (relative to the working folder)
-
-
-class Refused(Exception):
-    """A fault of a command: the message (cause and fix) and the EXIT key of its status."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
 
 
 def fail(verb: str, err: Exception, kind: str | None = None) -> int:
     """Print the one line of a fault and return its exit status."""
     print(f"plies hex {verb}: {err}", file=sys.stderr)
     return EXIT[kind or getattr(err, "kind", "settings")][0]
-
-
-def in_weights(path) -> bool:
-    """True when path is the shipped weights folder or inside it (tracked, shipped: never written)."""
-    shipped = pathlib.Path(weights.__file__).resolve().parent
-    return pathlib.Path(os.path.abspath(path)).resolve().is_relative_to(shipped)
-
-
-def writable_folder(path, what: str) -> pathlib.Path:
-    """path, made if needed and checked writable; Refused("output") naming the fix otherwise."""
-    path = pathlib.Path(path)
-    if in_weights(path):
-        raise Refused("output", f"{what} {path} is inside the shipped weights folder, which commands never write: "
-                                f"give a folder under {RUNS}/ (--out)")
-    if path.exists() and not path.is_dir():
-        raise Refused("output", f"{what} {path} is a file, not a folder: give a new folder name (--out)")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as err:
-        raise Refused("output", f"cannot write to {what} {path} ({err.strerror or type(err).__name__}): "
-                                f"give a writable folder (--out)") from None
-    return path
 
 
 def add_parsers(hexsub):
@@ -118,7 +81,6 @@ def add_parsers(hexsub):
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
 
-
     p = hexsub.add_parser("teach", help="teacher games: RAVE with all the Hex knowledge against itself, "
                                         "saved in shards (a stopped run resumes)",
                           formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
@@ -157,21 +119,19 @@ def cmd_teach(args) -> int:
         if args.ray_address:
             check_ray_address(args.ray_address)  # before any file is written
         out = writable_folder(args.out, "--out")
-    except ClusterUnreachable as err:
-        return fail("teach", err, "cluster")
-    except Refused as err:
-        return fail("teach", err)
-    try:
         written = write_shards(out, args.size, args.games, args.simulations, args.seed, args.shard_games,
                                progress=lambda text: print(text, flush=True), workers=args.workers,
                                ray_address=args.ray_address)
     except ClusterUnreachable as err:
         return fail("teach", err, "cluster")
+    except Refused as err:
+        return fail("teach", err)
     print(f"{len(written)} new shards in {out}")
     return 0
 
 
 def cmd_fit(args) -> int:
+    from engines.learn.hex.runs import need_torch
     try:
         hidden = tuple(int(w) for w in args.hidden.split(","))
         conv = tuple(int(w) for w in args.conv.split(",")) if args.conv else None
@@ -181,13 +141,8 @@ def cmd_fit(args) -> int:
         return fail("fit", f"--hidden {args.hidden!r}: positive widths joined by commas; --conv {args.conv!r}: "
                            f"CHANNELS,LAYERS; --epochs >= 1", "settings")
     try:
-        import engines.learn.hex.anet  # noqa: F401 - PyTorch: the train extra
-    except ModuleNotFoundError as err:
-        if err.name != "torch":
-            raise
-        return fail("fit", TRAIN_EXTRA, "extra")
-    from engines.learn.hex.teacher import fit
-    try:
+        need_torch()
+        from engines.learn.hex.teacher import fit
         if in_weights(args.out):
             raise Refused("output", f"--out {args.out} is inside the shipped weights folder, which commands never "
                                     f"write: fit into {RUNS}/ and copy the file you choose to ship")
@@ -217,6 +172,8 @@ def overrides(args) -> dict:
 
 
 def cmd_train(args) -> int:
+    from engines.learn.hex.runs import need_torch, new_trainer
+    from engines.learn.hex.selfplay import ClusterUnreachable, check_ray_address
     if args.print_config:
         print(C.template(), end="")
         return 0
@@ -225,42 +182,17 @@ def cmd_train(args) -> int:
     except C.ConfigError as err:
         return fail("train", err, "settings")
     try:
-        from engines.learn.hex.trainer import Trainer, last_saved
-        from engines.learn.hex.selfplay import ClusterUnreachable, check_ray_address
-        import engines.learn.hex.anet  # noqa: F401 - PyTorch: the train extra (say so before any file is made)
-    except ModuleNotFoundError as err:
-        if err.name != "torch":
-            raise
-        return fail("train", TRAIN_EXTRA, "extra")
-    out = args.out or RUNS / f"hex{cfg.size}"
-    try:
+        need_torch()  # said before any file is made
         if cfg.ray_address:
             check_ray_address(cfg.ray_address)  # before any file is written
-    except ClusterUnreachable as err:
-        return fail("train", err, "cluster")
-    try:
-        start, init_from = 0, None
-        previous = last_saved(out) if out.is_dir() else None
-        if previous is not None and not args.resume:
-            raise Refused("output", f"{out} holds a run already ({previous[0].name} ...): give a new --out, or "
-                                    f"--resume to continue that run")
-        if args.resume:
-            if previous is None:
-                raise Refused("output", f"--resume: no saved network (anet_<episode>.onnx) in {out} to continue "
-                                        f"from: drop --resume to start a run there")
-            init_from, start = _resume_from(*previous, cfg)
-        writable_folder(out, "--out")
-        trainer = Trainer(cfg, out, init_from=init_from, start=start)
+        trainer = new_trainer(cfg, args.out or RUNS / f"hex{cfg.size}", args.resume)
+        print(f"training ANET {cfg.layers} ({cfg.activation}, {cfg.optimizer} lr {cfg.learning_rate}) on {cfg.size}x"
+              f"{cfg.size}: {cfg.episodes} episodes, {cfg.search_games} search games a move, epsilon {cfg.epsilon}, "
+              f"networks saved after episodes {cfg.save_points()} -> {trainer.out}"
+              + (f" (resumed after episode {trainer.start})" if trainer.start else ""))
+        saved = trainer.run()
     except Refused as err:
         return fail("train", err)
-    except ValueError as err:  # NetworkError, or layers that do not match the configuration
-        return fail("train", f"--resume: {err}: resume with the run's own configuration", "network")
-    print(f"training ANET {cfg.layers} ({cfg.activation}, {cfg.optimizer} lr {cfg.learning_rate}) on {cfg.size}x"
-          f"{cfg.size}: {cfg.episodes} episodes, {cfg.search_games} search games a move, epsilon {cfg.epsilon}, "
-          f"networks saved after episodes {cfg.save_points()} -> {trainer.out}"
-          + (f" (resumed after episode {start})" if start else ""))
-    try:
-        saved = trainer.run()
     except ClusterUnreachable as err:
         return fail("train", err, "cluster")
     except ModuleNotFoundError as err:
@@ -271,129 +203,38 @@ def cmd_train(args) -> int:
     print(f"done: {s['episodes']} episodes in {s['seconds']:.1f} s ({s['episodes_per_minute']:.1f} a minute), "
           f"{len(saved)} networks, loss curve {trainer.out / 'loss.png'}")
     if cfg.topp:
-        return run_topp(trainer.out, cfg.games, cfg.topp_policy, cfg.topp_display, cfg.seed, cfg.progress)
+        return topp(trainer.out, cfg.games, cfg.topp_policy, cfg.topp_display, cfg.seed, cfg.progress)
     return 0
 
 
-def _resume_from(path, episode, cfg):
-    """((policy, value) networks, episode) to resume a run from its last saved network; NetworkError
-    for a file that is not a network of cfg's size, Refused when the run is over already."""
-    from engines.knowledge.hex.network import load_network, load_value_network
-    if episode >= cfg.episodes:
-        raise Refused("output", f"--resume: the run in {path.parent} is at episode {episode} already, and "
-                                f"episodes is {cfg.episodes}: give more --episodes")
-    network, _ = load_network(path, cfg.size)
-    return (network, load_value_network(path)), episode
-
-
-def topp_folder(directory, out) -> pathlib.Path:
-    """Where a TOPP writes: --out, else beside the networks, else (shipped networks) runs/topp/<name>."""
-    if out is None:
-        out = RUNS / "topp" / pathlib.Path(directory).resolve().name if in_weights(directory) else directory
-    return writable_folder(out, "--out" if out is not None else "the TOPP's folder")
-
-
-def run_topp(directory, games, policy, display, seed, progress, out=None) -> int:
-    from engines.knowledge.hex.network import network_size
-    from engines.learn.hex.state_manager import HexStateManager
-    from engines.learn.hex.topp import TOPP, load_agents
+def topp(directory, games, policy, display, seed, progress, out=None) -> int:
+    from engines.learn.hex.runs import run_topp
     try:
-        out = topp_folder(directory, out)  # before the games: a bad folder is said at once
+        csv_path, png = run_topp(directory, games, policy, display, seed, progress, out,
+                                 say=lambda text: print(text, flush=True))
     except Refused as err:
         return fail("topp", err)
-    agents, _ = load_agents(directory)
-    manager = HexStateManager(network_size(agents[0][1]))
-    print(f"\nTOPP: {len(agents)} networks, {games} games a pair, {policy} moves, {manager.size}x{manager.size}")
-    result = TOPP(manager, agents, games, policy, display, seed, progress=progress).run()
-    print(result.table())
-    csv_path = result.save_csv(out / "topp.csv")
-    try:
-        from engines.learn.plots import heat_map
-        png = heat_map(out / "topp.png", result.names, result.wins, games,
-                       f"TOPP {manager.size}x{manager.size}: wins out of {games} ({policy})")
-    except ModuleNotFoundError as err:
-        if err.name != "matplotlib":
-            raise
-        print(f"saved {csv_path}", flush=True)
-        return fail("topp", "topp.png not drawn: matplotlib is not installed (the train extra: make train-extra)",
-                    "extra")
     print(f"saved {csv_path} and {png}")
     return 0
 
 
 def cmd_topp(args) -> int:
-    from engines.learn.hex.topp import load_agents
-    if not args.dir.is_dir():
-        return fail("topp", f"no folder {args.dir}: give the folder of a run's networks (e.g. runs/hex5)", "network")
+    from engines.learn.hex.runs import topp_defaults
     try:
-        _, meta = load_agents(args.dir)
-    except (FileNotFoundError, ValueError) as err:
-        return fail("topp", err, "network")
-    run_cfg = meta.get("config", {})
-    games = args.games if args.games is not None else run_cfg.get("games", 20)
-    policy = args.policy or run_cfg.get("topp_policy", "greedy")
-    if games < 1:
-        return fail("topp", "--games must be >= 1", "settings")
-    return run_topp(args.dir, games, policy, args.display, args.seed, not args.no_progress, args.out)
-
-
-def _network(path, size: int | None = None):
-    """(Network, sidecar, path) of a network file, or of the shipped network for size when path is
-    None or "shipped"; with size, the network must play it (NetworkError otherwise)."""
-    from engines.knowledge.hex.network import NetworkError, load_network, shipped_network_path
-    if path is None or str(path) == "shipped":
-        path = shipped_network_path(size)
-        if path is None:
-            raise NetworkError(f"no shipped network for {size}x{size} (weights/hex/hex{size}.onnx)")
-    net, meta = load_network(path, size)
-    return net, meta, pathlib.Path(path)
+        games, policy = topp_defaults(args.dir, args.games, args.policy)
+    except Refused as err:
+        return fail("topp", err)
+    return topp(args.dir, games, policy, args.display, args.seed, not args.no_progress, args.out)
 
 
 def cmd_play(args) -> int:
-    from engines.games import make_game
-    from engines.knowledge.hex.network import NetworkError, network_size
-    from engines.learn.hex.agents import NetworkAgent, RandomAgent, play_game
     from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
+    from engines.learn.hex.runs import play_networks
     if args.size is not None and not MIN_SIZE <= args.size <= MAX_SIZE:
         return fail("play", f"--size must be in {MIN_SIZE}..{MAX_SIZE}, got {args.size}", "settings")
-    shipped = args.network is None or str(args.network) == "shipped"
     try:
-        # a network file decides the board (and must play --size when given); the opponent must play it too
-        net, _, path = _network(args.network, args.size or 5 if shipped else args.size)
-        size = network_size(net)
-        opponent = None if args.opponent == "random" else _network(args.opponent, size)
-    except NetworkError as err:
-        return fail("play", err, "network")
-    game = make_game("hex", size=size)
-    if args.simulations or args.time:
-        policy = "search"
-    else:
-        policy = "stochastic" if args.stochastic else "greedy"
-    me = NetworkAgent(game, net, policy, simulations=args.simulations or None, time=args.time, seed=args.seed,
-                      name=f"{path.stem} ({policy})")
-    wins = 0
-    for g in range(args.games):
-        if opponent is None:
-            other = RandomAgent(game, seed=args.seed + 1 + g)
-        else:
-            onet, _, opath = opponent
-            other = NetworkAgent(game, onet, "greedy", name=f"{opath.stem} (greedy)")
-        if policy == "search":
-            me.searcher.reset()
-        seats = (me, other) if args.network_player == 1 else (other, me)
-        if not args.quiet:
-            print(f"\nHex {size}x{size}: {seats[0].name} = X (player 1, rows, moves first) against "
-                  f"{seats[1].name} = O (player 2, columns)")
-            print(game.render(game.initial_state()))
-
-        def show(state, move, agent):
-            if not args.quiet:
-                r, c = game.coords(move)
-                print(f"\n{agent.name} plays ({r},{c})\n{game.render(state)}")
-        winner = play_game(game, *seats, on_move=show)
-        won = seats[winner] is me
-        wins += won
-        if not args.quiet:
-            print(f"winner: player {winner + 1} ({seats[winner].name})")
-    print(f"{me.name} won {wins} of {args.games} against {args.opponent}")
+        play_networks(args.network, args.size, args.opponent, args.games, args.simulations, args.time,
+                      args.stochastic, args.network_player, args.seed, args.quiet)
+    except Refused as err:
+        return fail("play", err)
     return 0

@@ -3,48 +3,18 @@
 The course host runs ``python3 my_player3.py`` once per move in the player's folder, with no flags
 (specs/littlego.md); my_player3.py finds this package and calls ``main``.  The exchange is a pure
 session (protocols/littlego.py: input.txt's text -> output.txt's text); this module gives it its one
-handler (``Player.position``) and the small file transport around it (``play``).  One run:
-  1. input.txt is read and parsed strictly; its boards are the truth (the host is the authority):
-     when they cannot follow each other by the host's rules (a chain without liberty; the current
-     board is not the previous one after one opponent stone and its captures, or unchanged after a
-     pass; a colour that does not match the stones), judged in pure Python
-     (engines/games/reference/littlego.py), a warning goes to stderr and the player plays on the current
-     board as given, its ko judged against the previous board as the host judges it;
-  2. the move number comes from the notes (NOTES_FILE in the working directory: the colour, the
-     moves played and the board after our last move).  A game start (previous board empty, at most
-     one stone on the current one) resets them; notes that are missing, corrupt or from another game
-     (their board is not this previous board) give way to an estimate from the stones;
-  3. a fallback move (a shallow alpha-beta search over the host's rules, the 24-move horizon and
-     stones-only scoring, within ``fallback_seconds`` of CPU time) is written to output.txt and a
-     CPU-time watchdog is armed (watchdog_seconds), before the engine loads: whatever fails or runs
-     long later (a stale compiled-code cache, a bug), the host gets a valid move in time;
-  4. the Little-Go player (engines/players/littlego.py: the Go player on the engine's "littlego"
-     rules, plain MCTS or RAVE by the ``search`` setting) searches the position until the CPU budget
-     ``seconds`` less ``margin``, counted from process start (imports and compiled-code loading
-     included), is spent, but at least ``min_simulations`` simulations (a budget that start-up has
-     all but spent gets a warning and this floor), or exactly ``simulations`` when that is set; the
-     move is the most visited one the host's rules allow on the board as given;
-  5. output.txt is replaced by the move (``i,j`` or ``PASS``, LF), then the notes are written.
-
-A cold compiled-kernel cache (engines.warmup.is_warm, checked before the engine is imported) is told
-on stderr at once.  The player then compiles inside its own budget, never in a process that would
-outlive it: the fallback move is already in output.txt, the watchdog ends the run in time, and numba
-keeps every kernel finished so far, so the next moves go on where this one stopped and the engine
-plays as soon as they are all cached (a few moves).  ``plies littlego install`` warms the cache.
+handler (``Player.position``: judge the boards, write the fallback move, arm the CPU watchdog, ask
+the Little-Go player of engines/players/littlego.py) and the small file transport around it
+(``play``), with the notes kept between runs (NOTES_FILE) and the settings (SETTINGS_FILE beside
+my_player3.py, then PLIES_LITTLEGO_<KEY>; a bad one is reported and the defaults play).  What a run
+does, step by step, and its cold start: README.md, section "Little-Go player".
 
 Exit statuses (``exit_status`` maps the outcomes; the host itself reads only output.txt):
   0  a move is in output.txt: the searched one, or the fallback when anything after it failed;
   1  (my_player3.py) plies cannot be found: a message on stderr naming the fix, no output.txt;
   2  input.txt is missing or cannot be read (not text, not 11 lines of the format): a message on
-     stderr, no output.txt (an older one is removed).  Boards that cannot follow each other are
-     played (status 0, a warning on stderr);
-  3  output.txt cannot be written (a folder in its place, no permission, a full disk): a message on
-     stderr naming the file and the fix.
-
-Settings (``LittleGoSettings``, one line of meaning each): SETTINGS_FILE beside my_player3.py (TOML;
-``plies littlego install`` writes it, with the ``python`` my_player3.py restarts under), overridden
-by PLIES_LITTLEGO_<KEY> (PLIES_LITTLEGO_SECONDS, PLIES_LITTLEGO_SEED, PLIES_LITTLEGO_SIMULATIONS,
-...).  A bad setting is reported on stderr and the defaults are used: the host needs a move.
+     stderr, no output.txt (an older one is removed);
+  3  output.txt cannot be written: a message on stderr naming the file and the fix.
 """
 import dataclasses
 import json
@@ -59,10 +29,11 @@ from pathlib import Path
 from adapters import config
 from engines.games.reference import littlego as rules
 from engines.players import littlego as littlego_player
-from engines.players.littlego import board_text, choose, hash_seed, make_player  # noqa: F401 (the adapter's API)
+from engines.players.littlego import (board_text, choose, estimate_moves, hash_seed,  # noqa: F401 (the API)
+                                     make_player, move_number)
 from adapters.config import ConfigError, setting
 from protocols.common import PASS, EndOfInput, ProtocolError
-from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, player_of, write_output
+from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, write_output
 
 INPUT_FILE = "input.txt"
 OUTPUT_FILE = "output.txt"
@@ -71,60 +42,28 @@ SETTINGS_FILE = "my_player3.toml"      # beside my_player3.py
 ENV_PREFIX = "PLIES_LITTLEGO"
 PLAYER_FILE = Path(__file__).resolve().parent / "my_player3.py"  # what the host runs
 NOTES_FORMAT = 1
-SEARCHES = ("mcts", "rave")            # the search setting's values
+SEARCHES = littlego_player.SEARCHES   # the search setting's values
 
 
 @dataclass(frozen=True)
-class LittleGoSettings:
-    """Every tunable of the player."""
-    seconds: float = setting(2.0, "CPU seconds per move, counted from process start (the host allows 10); "
-                                  "clamped to min_seconds..max_seconds")
-    simulations: int | None = setting(None, "search exactly this many simulations per move instead of spending "
-                                            "seconds (reproducible runs: tests)", kind=int)
-    seed: str | None = setting(None, "any text: the search's seed, mixed with the position (reproducible runs); "
-                                     "none: a fresh seed every move", kind=str)
+class LittleGoSettings(littlego_player.PlayerSettings):
+    """Every tunable of the player: the Little-Go player's (engines/players/littlego.py) and the run's."""
     python: str | None = setting(None, "the Python that has plies: my_player3.py restarts under it when the one "
                                        "running it has not", kind=str)
-    min_seconds: float = setting(0.05, "the smallest budget seconds is clamped to")
-    max_seconds: float = setting(8.5, "the largest budget seconds is clamped to (over 10 s of CPU the host "
-                                      "forfeits the game)")
-    margin: float = setting(0.12, "CPU seconds kept for writing the files and leaving the process")
     watchdog_seconds: float = setting(9.3, "CPU seconds since process start after which the player leaves at "
                                            "once, the fallback move written")
     cold_watchdog_seconds: float = setting(8.5, "the watchdog of a run that compiles (a cold cache): compiled "
                                                 "code can hold the watchdog's signal back, so such a run also "
                                                 "gets a kernel CPU limit (RLIMIT_CPU) at the next whole second")
-    search: str = setting("mcts", "the search: mcts (plain UCT, uniformly random playouts) or rave (RAVE with "
-                                  "the heavy Go knowledge: michi playouts, priors, MM gammas; "
-                                  "bench/results/littlego_rave.md)", choices=SEARCHES)
-    selection: str = setting("uct", "search = mcts: the selection rule (engines.search.mcts.MCTSConfig.selection)")
-    c: float = setting(0.7, "search = mcts: the exploration constant (results in [0, 1])")
-    expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
-                                    "search within capacity)")
-    capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
-    fallback_seconds: float = setting(0.3, "CPU seconds of the fallback move's shallow search, at most a quarter "
-                                           "of seconds (written first, before the engine loads)")
-    min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
-                                         "start-up has all but spent searches this many, with a warning (with "
-                                         "~256 the player passed early)")
 
     def __post_init__(self):
-        for name in ("seconds", "min_seconds", "max_seconds", "watchdog_seconds", "cold_watchdog_seconds",
-                     "fallback_seconds"):
+        super().__post_init__()
+        for name in ("watchdog_seconds", "cold_watchdog_seconds"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
-        for name in ("capacity", "min_simulations"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        if self.simulations is not None and self.simulations < 1:
-            raise ValueError(f"simulations must be at least 1, got {self.simulations!r}")
-        if not self.min_seconds <= self.max_seconds < self.watchdog_seconds:
+        if not self.max_seconds < self.watchdog_seconds:
             raise ValueError("min_seconds <= max_seconds < watchdog_seconds must hold, got "
                              f"{self.min_seconds!r}, {self.max_seconds!r}, {self.watchdog_seconds!r}")
-        if self.search not in SEARCHES:
-            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
-        if self.margin < 0 or self.c < 0 or self.expand_visits < 0:
-            raise ValueError("margin, c and expand_visits must not be negative")
 
 
 def load_settings(player_dir=None, env=os.environ, warn=None) -> LittleGoSettings:
@@ -165,11 +104,6 @@ def install(directory, seconds: float | None = None, python: str = sys.executabl
     return [target / PLAYER_FILE.name, target / SETTINGS_FILE]
 
 
-# ---- boards ------------------------------------------------------------------------------------
-def stone_count(board) -> int:
-    return sum(1 for row in board for v in row if v)
-
-
 def fallback_move(turn: Turn, moves_played: int = 0, seconds: float = 0.3, cpu=time.process_time):
     """The fallback move: the Little-Go player's shallow search over the host's rules within ``seconds``
     of CPU time.  The host counts this process's CPU time, so the player compiles (a cold cache) within
@@ -201,25 +135,6 @@ def save_notes(path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
-
-
-def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int, str]:
-    """(moves played before our move, where that number comes from: "start", "notes", "estimate").  A
-    game starts with nothing played before (Black) or only Black's first stone (White)."""
-    if stone_count(previous) == 0 and stone_count(current) <= player_of(colour):
-        return player_of(colour), "start"
-    if notes is not None and notes["colour"] == colour and notes["board"] == board_text(previous):
-        moves = notes["moves_played"] + 1
-        if moves % 2 == player_of(colour) and moves >= stone_count(current) and moves < rules.MAX_MOVES:
-            return moves, "notes"
-    return estimate_moves(colour, current), "estimate"
-
-
-def estimate_moves(colour: int, current) -> int:
-    """The fewest moves that can have put these stones on the board with colour to move."""
-    n = stone_count(current)
-    n += (n - player_of(colour)) % 2
-    return min(n, rules.MAX_MOVES - 1 if colour == 2 else rules.MAX_MOVES - 2)
 
 
 # ---- the move ----------------------------------------------------------------------------------

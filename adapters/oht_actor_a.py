@@ -5,17 +5,12 @@ BasicClientActorAbs.py and server.crt, then:
 
     python BasicClientActor.py            # or: BasicClientActor(verbose=False).connect_to_server()
 
-The course's base class connects, logs in (username and player name typed, the password read with
-getpass and never stored) and calls the seven handlers below; every decision and the game record
-are plies' (adapters/oht_client.py OHTAgent, moves from engines/players/hex.py).  plies is found
-in the running Python, else in the folder named by PLIES_HOME.  Settings (adapters/oht_client.py
-Settings: mode, time, simulations, network, log, record, ...): plies_oht.toml beside this file,
-then the environment (PLIES_OHT_<KEY>, e.g. PLIES_OHT_TIME=2), then keywords given to the class.
-`plies hex connect --help` lists every key.
-
-A cold compiled-kernel cache (a first run after an install) costs no time on the server's clock: the
-agent compiles it in the background and answers with quick legal moves meanwhile (it says so on stderr
-and in its log); `python -m engines.warmup` beforehand avoids it.
+The course's base class connects, logs in (the password read with getpass, never stored) and calls
+the seven handlers below; every decision and the game record are plies' (adapters/oht_client.py
+OHTAgent).  plies is found in the running Python, else in the folder named by PLIES_HOME.  Settings:
+plies_oht.toml beside this file, then PLIES_OHT_<KEY>, then keywords given to the class (`plies hex
+connect --help` lists every key).  A cold compiled-kernel cache is compiled in the background, quick
+moves meanwhile (README.md, section "Online Hex Tournament").
 """
 import os
 import sys

@@ -5,11 +5,8 @@ Drop this file beside the course's unmodified ActorClient.py (and server.crt), t
     IT3105_AUTH=... python oht_actor_b.py          # or: PliesActorClient().run()
 
 The course's base class connects (IT3105_HOST, IT3105_PORT, IT3105_CERT), authenticates with the
-token of IT3105_AUTH (or asks for it) and calls the handlers below; every decision and the game
-record are plies' (adapters/oht_client.py OHTAgent).  plies is found in the running Python, else in
-the folder named by PLIES_HOME.  Settings as for oht_actor_a.py (plies_oht.toml beside this file,
-then PLIES_OHT_<KEY>, then the ``settings`` given to the class).  A cold compiled-kernel cache is
-compiled in the background, quick legal moves meanwhile, as for oht_actor_a.py.
+token of IT3105_AUTH (or asks for it) and calls the handlers below; decisions, record, finding plies,
+settings (the ``settings`` given to the class last) and the cold start as for oht_actor_a.py.
 """
 import os
 import sys

@@ -1,24 +1,15 @@
 """Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
-course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py):
+course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py): ``Settings`` (the Hex
+player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers: at
+each series start it builds the series' HexPlayer; the record, adapters/oht_record.py, keeps each
+game, each series and a log) and the command line.  The sessions, the transport (TLS, messages and
+frames, ``Login``) and the one map of outcomes to exit statuses are adapters/oht_session.py's.
 
-  Settings   the client's settings: the Hex player's (engines/players/hex.py HexSettings) and the record's
-  OHTAgent   the decisions and the record: the spec's handlers (series start, game start, get
-             action, game over, series over, tournament over, illegal action); at each series start
-             it builds the series' HexPlayer (engines/players/hex.py); the record (``Record``,
-             adapters/oht_record.py) keeps each game's moves and result, each series' stats, a log
-  sessions   protocols/oht.py's SessionA / SessionB with the agent's handlers and the login answers
-  play       one tournament over the wire (adapters/oht_wire.py: TLS, messages and frames, ``Login``)
-Every way a session ends is an exception (protocols/oht.py, protocols/common.py, ConnectionClosed,
-the socket's OSError, a NetworkError for a network that cannot play the series' size), turned into
-an exit status and a line of the record in one place (OUTCOMES); the socket is closed in every case.
-
-A cold compiled-kernel cache (engines/players/coldstart.py) costs no time on the server's clock: the agent
-builds its ``Compiler`` before any engine module is imported (this module imports none), and until
-the kernels are compiled (in a detached background process) it answers each action from a shallow
-search over the reference rules within the move's time (engines/players/coldstart.py ``fallback_search``
-over engines/games/reference/hex.py ``SearchRules``); once they are, it builds the series' HexPlayer as
-from a warm cache (which changes nothing at all).
-Credentials are asked for only when the server asks, and never kept (adapters/oht_wire.py).
+A cold compiled-kernel cache costs no time on the server's clock: the agent builds its ``Compiler``
+(engines/players/coldstart.py) before any engine module is imported (this module imports none), and
+until the kernels are compiled in a detached process it answers each action with the Hex player's
+fallback move (a shallow search over the reference rules within the move's time); then it builds the
+series' HexPlayer as from a warm cache.
 """
 import argparse
 import json
@@ -37,9 +28,8 @@ from adapters.oht_session import (ENV_PASSWORD, ENV_PREFIX, ENV_TOKEN, ENV_USERN
                                   CertificateError, ConnectionClosed, Login, NoCredentials, connect, is_outcome,
                                   outcome_of, play, recv_frame, recv_message, send_frame, session_a, session_b,
                                   tls_context)
-from engines.games.reference import hex as hex_rules
 from engines.players import hex as hex_player   # imports no engine (engines/players/coldstart.py)
-from engines.players.coldstart import Compiler, fallback_search
+from engines.players.coldstart import Compiler
 from protocols import oht
 from protocols.common import ProtocolError
 
@@ -194,10 +184,8 @@ class OHTAgent:
             row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
             self._take_notes()
         else:  # the engine is compiling: a shallow search of the board the server sent, within the move's time
-            rules = hex_rules.SearchRules(board.size)
-            deadline = hex_player.fallback_deadline(self.settings, start, self.clock)
-            move = fallback_search(rules, rules.position(board.cells, oht.engine_player(board.to_move)), deadline)
-            row, col = rules.point(move)
+            row, col = hex_player.fallback_move(self.settings, board.cells, oht.engine_player(board.to_move), start,
+                                                self.clock)
             self.fallback_moves += 1
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))

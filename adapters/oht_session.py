@@ -1,20 +1,11 @@
 """The Online Hex Tournament client's sessions over the wire (specs/oht.md), for adapters/oht_client.py:
-
-  sessions   protocols/oht.py's SessionA / SessionB with an agent's handlers (oht.play_handlers) and
-             the login answers (``Login``)
-  transport  TLS trusting the given server certificate only (a certificate is required, the host
-             name is not checked, as the course's clients do), a socket timeout so a silent server
-             cannot hang us; generation A's messages are one recv(1024) each, B's are frames (a
-             4-byte native length, then the body)
-  outcomes   every way a session ends is an exception (protocols/oht.py, protocols/common.py,
-             ConnectionClosed, the socket's OSError, a NetworkError for a network that cannot play
-             the series' size), turned into an exit status and a line of the record in one place
-             (OUTCOMES, ``play``); the socket is closed in every case.
-
-Credentials: the username, player name and answers come from ``Login``; the password (generation A)
-and the token (generation B) are read only when the server asks, from the environment
-(PLIES_OHT_PASSWORD; IT3105_AUTH, as the course's ActorClient reads it) or getpass, sent, and
-dropped: they are never kept in an attribute, written to the record or the log, or printed.
+protocols/oht.py's SessionA / SessionB with an agent's handlers and the login answers (``Login``); the
+transport (TLS trusting only the given server certificate, host name unchecked as the course's
+clients do; a socket timeout; generation A's messages one recv(1024) each, B's length-prefixed
+frames); and OUTCOMES, the one map of how a session ends (an exception) to an exit status and a line
+of the record (``play``; the socket is closed in every case).  The password (A) and the token (B) are
+read only when the server asks (PLIES_OHT_PASSWORD, IT3105_AUTH, or getpass), sent, and dropped:
+never kept, logged or printed.
 """
 import getpass
 import os

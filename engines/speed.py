@@ -44,3 +44,15 @@ def simulations_per_second(game, seconds: float = 1.0, repeats: int = 5, config:
         result = mcts.search(start, Limits(time=seconds, margin=0.0))
         return result.stats["simulations"], result.stats["time"]
     return median_rate(run_once, repeats)
+
+
+QUICK_CASES = (("othello", 8), ("hex", 5), ("hex", 8), ("go", 9), ("go", 5))   # plies bench's games and sizes
+
+
+def quick_figures(seconds: float = 0.5, repeats: int = 3):
+    """("game size", playouts per second, MCTS simulations per second) of each of QUICK_CASES, in turn."""
+    from engines.games import make_game
+    for name, size in QUICK_CASES:
+        game = make_game(name, size=size)
+        yield (f"{name} {size}", playouts_per_second(game, seconds, repeats),
+               simulations_per_second(game, seconds, repeats))

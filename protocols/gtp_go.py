@@ -1,6 +1,6 @@
 """What GTP Go controllers read beyond the GTP core (protocols/gtp.py): moves as GNU Go and Leela
 Zero write them, the Go5 course engine's lenient vertices (``parse_go5_vertex``), the board drawing of ``showboard``, the analysis lines of ``lz-analyze``
-(Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands.
+(Sabaki, Lizzie) and the ``gogui-gfx`` text of GoGui's analysis commands, and the usage of each command that takes arguments.
 
 Points are ``(row, col)`` of the board view (row 0 at the top; protocols/common.py); a pass is
 None.  Win rates are probabilities in [0, 1] for the player to move; ownership is in [-1, 1], +1
@@ -9,12 +9,55 @@ Black.  Nothing here imports the engine.
 import sys
 from dataclasses import dataclass, field
 
-from protocols.common import PASS, ProtocolError, parse_int
+from protocols.common import PASS, ProtocolError, parse_float, parse_int
 from protocols.gtp import COLUMNS, InvalidPoint, OffBoard, format_vertex, parse_colour, parse_vertex
 
 __all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
-           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex"]
+           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex", "USAGES",
+           "parse_time_settings", "parse_time_left", "parse_status",
+           "ANALYZE_COMMANDS", "format_heat_map", "format_variation", "format_ownership", "parse_vertex_list"]
 
+
+USAGES = {  # the GTP Go commands that take arguments -> (the least number of them, the usage an error shows)
+    "boardsize": (1, "boardsize SIZE"), "komi": (1, "komi FLOAT"), "play": (2, "play COLOUR VERTEX"),
+    "genmove": (1, "genmove COLOUR"), "reg_genmove": (1, "reg_genmove COLOUR"),
+    "kgs-genmove_cleanup": (1, "kgs-genmove_cleanup COLOUR"),
+    "final_status_list": (1, "final_status_list alive|dead|seki"),
+    "time_settings": (3, "time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES"),
+    "time_left": (3, "time_left COLOUR TIME STONES"),
+    "kgs-time_settings": (1, ("kgs-time_settings none|absolute MAIN|byoyomi MAIN PERIOD PERIODS|canadian MAIN "
+                              "PERIOD STONES")),
+    "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
+    "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
+    "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
+}
+STATUSES = ("alive", "dead", "seki")   # final_status_list's kinds
+ANALYZE_COMMANDS = "\n".join((  # plies-gtp's analysis menu for GoGui: "type/label/command" lines
+    "gfx/Win rate and visits/plies-heatmap %c",
+    "gfx/Principal variation/plies-pv %c",
+    "gfx/Ownership/plies-ownership",
+    "plist/Dead stones/final_status_list dead",
+    "plist/Seki stones/final_status_list seki",
+    "string/Final score/final_score",
+))
+
+
+def parse_time_settings(args) -> tuple[float, float, int]:
+    """time_settings' (main time, byo-yomi time, byo-yomi stones)."""
+    main, byo = parse_float(args[0], "main time"), parse_float(args[1], "byo-yomi time")
+    return main, byo, parse_int(args[2], "byo-yomi stones", low=0)
+
+
+def parse_time_left(args) -> tuple[int, float, int]:
+    """time_left's (colour, seconds, stones)."""
+    return parse_colour(args[0]), parse_float(args[1], "time"), parse_int(args[2], "stones", low=0)
+
+
+def parse_status(text: str) -> str:
+    """final_status_list's kind: alive, dead or seki."""
+    if text.lower() not in STATUSES:
+        raise ProtocolError(f"final_status_list: alive, dead or seki, got {text!r}")
+    return text.lower()
 
 def format_move(point, size: int) -> str:
     """A move as GNU Go writes it: 'D4' (upper case), 'pass'."""
@@ -111,6 +154,34 @@ def format_gfx(size: int, influence=None, labels=None, variation=None, text: str
     if text:
         out.append("TEXT " + text)
     return "\n".join(out)
+
+
+def format_heat_map(size: int, colour: int, value: float, simulations: int, influence, labels, best) -> str:
+    """plies-heatmap's gfx: the win rates as influence, the visits as labels, a line of text (``best``:
+    the most visited candidate, its point first, or None)."""
+    text = (f"{('black', 'white')[colour]} to move: win rate {value:.3f}, {simulations} simulations"
+            + (f", best {format_move(best[0], size)}" if best else ""))
+    return format_gfx(size, influence=influence, labels=labels, text=text)
+
+
+def format_variation(size: int, colour: int, value: float, points) -> str:
+    """plies-pv's gfx: the principal variation (points, colour first) and its win rate."""
+    variation = [((colour + i) % 2, p) for i, p in enumerate(points)]
+    return format_gfx(size, variation=variation, text=f"win rate {value:.3f} for {('black', 'white')[colour]}")
+
+
+def format_ownership(ownership) -> str:
+    """plies-ownership's gfx: an (n, n) array of ownership in [-1, 1] (+1 Black) as influence."""
+    n = len(ownership)
+    return format_gfx(n, influence=[((r, c), float(ownership[r][c])) for r in range(n) for c in range(n)])
+
+
+def parse_vertex_list(args, size: int) -> list:
+    """set_free_handicap's vertices: distinct points, no pass, fewer than the board's points."""
+    points = [parse_vertex(a, size) for a in args]
+    if PASS in points or len(set(points)) != len(points) or len(points) >= size * size:
+        raise ProtocolError("bad vertex list")
+    return points
 
 
 def fixed_handicap_points(size: int, stones: int) -> list:

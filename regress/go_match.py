@@ -37,13 +37,22 @@ How a match is refereed:
     engines' GTP names and A/B), DT, RE (``B+3``, ``W+R`` resignation, ``B+T`` time, ``W+F``
     forfeit, ``0`` a draw), the moves, and a comment at the end saying how the game ended and any
     disagreement on dead stones.
+  * gogui-twogtp's output (``--sgffile PREFIX``, twogtp's own option): the result table PREFIX.dat in
+    twogtp's format (regress/twogtp_table.py; ``gogui-twogtp -analyze PREFIX.dat`` reads it), one row
+    per game, and each game as PREFIX-N.sgf with N = the game's number - 1 (twogtp counts from 0; A is
+    twogtp's -black program, so A Black in the odd games is twogtp's -alternate).  With it the
+    referee also asks each engine for ``final_score`` at the end of a scored game and for GTP
+    ``cputime`` (when it knows it) around every game.  A table that exists is continued: a match in
+    parts (``--first-game``) appends its rows under the same header; a game already in it, another
+    size or komi, or a file that is no twogtp table stops the match before it starts (exit status 2).
   * The table: wins of each engine overall and by colour (a draw counts half), the win rate with its
     95 % Wilson interval, and each side's wall time per ``genmove`` (median and max); how the games
     ended and which had a dead-stone disagreement.  ``--json FILE`` writes it as JSON too.
 
 Exit statuses (``main``): 0 the match was played (whatever its result); 1 interrupted (Ctrl-C: the
-table of the games played so far is printed); 2 bad arguments; 3 an engine cannot be started (no
-such program) or the SGF folder / JSON file cannot be written; 4 an engine refused the set-up of a
+table of the games played so far is printed); 2 bad arguments (a --sgffile table that cannot be
+continued too); 3 an engine cannot be started (no such program) or the SGF folder / JSON file / the
+--sgffile files cannot be written or read; 4 an engine refused the set-up of a
 game (board size, komi, time settings).
 
 The API: ``MatchConfig`` (the settings), ``Match(config).run(progress)`` -> ``MatchResult``
@@ -64,6 +73,7 @@ from sgfmill import sgf
 from engines.games.go import Go
 from protocols.common import PASS, ProtocolError
 from protocols.gtp import format_vertex, parse_vertex
+from regress import twogtp_table as twogtp
 from regress.gtp_client import EngineFailure, EngineTimeout, GtpClient, GtpFailure
 
 COLOURS = ("b", "w")
@@ -80,6 +90,7 @@ SCORE, CAP, RESIGN, ILLEGAL, REFUSED, TIMEOUT, TIME, CRASH = (
 REASONS = (SCORE, CAP, RESIGN, ILLEGAL, REFUSED, TIMEOUT, TIME, CRASH)
 RE_LETTER = {RESIGN: "R", TIME: "T", TIMEOUT: "T"}  # the other forfeits are F
 CLEANUP = "kgs-genmove_cleanup"  # the genmove of a cleanup phase (captures dead stones, passes last)
+ENGINE_ERRORS = (ILLEGAL, REFUSED, CRASH, "failure")  # games twogtp's table marks ERR 1 (an engine failed)
 
 
 class MatchError(Exception):
@@ -160,6 +171,7 @@ class MatchConfig:
     time_per_move: float | None = None  # wall seconds a genmove may take (None: no limit)
     time_settings: tuple | None = None  # (main, byoyomi, stones) sent with time_settings; clocks kept
     sgf_dir: str | None = None  # where game-NNN.sgf go (None: not written)
+    sgffile: str | None = None  # gogui-twogtp's -sgffile: PREFIX.dat (rows appended) and PREFIX-N.sgf
     seed: int = 0               # replaces {seed} in the commands (A: seed, B: seed + 1)
     alternate: bool = True      # A Black in odd games, B in even ones; False: A always Black
     command_timeout: float = COMMAND_TIMEOUT
@@ -167,6 +179,8 @@ class MatchConfig:
     cwd: str | None = None      # where the engines run (None: the current folder)
 
     def __post_init__(self):
+        if self.sgffile is not None and not str(self.sgffile).strip():
+            raise ValueError("the --sgffile prefix is empty; name the files, e.g. --sgffile games/match")
         if self.rules not in RULES:
             raise ValueError(f"the referee's rules are {' or '.join(RULES)}, got {self.rules!r}")
         Go(self.size, komi=self.komi, rules=self.rules)  # checks the size and the komi
@@ -215,6 +229,9 @@ class GameRecord:
     cleanup_from: int | None = None                # the first move of a cleanup phase (1-based)
     notes: list = field(default_factory=list)
     sgf: str | None = None
+    seconds: dict = field(default_factory=dict)    # label -> wall seconds of its genmoves in this game
+    cpu: dict = field(default_factory=dict)        # label -> CPU seconds by GTP cputime (with --sgffile)
+    scores: dict = field(default_factory=dict)     # label -> its final_score answer or '?' (with --sgffile)
 
     def label_of(self, colour: int) -> str:
         return (self.black, self.white)[colour]
@@ -237,7 +254,8 @@ class GameRecord:
         return {"game": self.number, "black": self.black, "white": self.white, "result": self.result,
                 "winner": self.winner_label, "reason": self.reason, "moves": len(self.moves),
                 "margin": self.margin, "disagreement": self.disagreement, "views": self.views,
-                "dead": self.dead, "cleanup_from": self.cleanup_from, "notes": self.notes, "sgf": self.sgf}
+                "dead": self.dead, "cleanup_from": self.cleanup_from, "notes": self.notes, "sgf": self.sgf,
+                "seconds": self.seconds}
 
 
 class Player:
@@ -248,6 +266,7 @@ class Player:
         self.label, self.command, self.config = label, command, config
         self.client = None
         self.name = label
+        self.gtp_name, self.version = label, ""  # the answers to name and version
         self.seconds = []
         self.starts = []  # indices into seconds of each process's first genmove (it may load the engine)
         self.known = {}  # command -> known_command's answer, for the running process
@@ -266,12 +285,12 @@ class Player:
         except PermissionError as err:
             raise MatchError(f"engine {self.label} cannot be started: {err}; check the command "
                              f"{self.command!r}", EXIT_FILES) from None
-        names = []
+        answers = {}
         for command in ("name", "version"):
             ok, text = self.client.send(command, timeout=self.config.command_timeout)
-            if ok and text:
-                names.append(text)
-        self.name = " ".join(names) or self.label
+            answers[command] = " ".join(text.split()) if ok else ""
+        self.gtp_name, self.version = answers["name"] or self.label, answers["version"]
+        self.name = " ".join(a for a in answers.values() if a) or self.label
         self.known = {}
 
     def supports(self, command: str) -> bool:
@@ -286,6 +305,25 @@ class Player:
 
     def send(self, line: str, timeout: float | None = None) -> tuple[bool, str]:
         return self.client.send(line, self.config.command_timeout if timeout is None else timeout)
+
+    def cputime(self) -> float | None:
+        """The engine's CPU seconds by GTP ``cputime``, or None when it does not know it or fails."""
+        if not self.supports("cputime"):
+            return None
+        try:
+            ok, text = self.send("cputime")
+            return float(text) if ok and math.isfinite(float(text)) else None
+        except (EngineFailure, ValueError):
+            return None
+
+    def final_score(self) -> str:
+        """The engine's own ``final_score`` (as twogtp records it), or '?' when it gives none."""
+        try:
+            ok, text = self.send("final_score")
+        except EngineFailure:
+            return "?"
+        words = text.split()
+        return words[0] if ok and words else "?"
 
     def ok(self, line: str) -> str:
         return self.client.ok(line, self.config.command_timeout)
@@ -374,12 +412,16 @@ def play_game(black: Player, white: Player, config: MatchConfig, number: int) ->
     state = game.initial_state()
     record = GameRecord(number, black.label, white.label)
     clocks = [Clock(*config.time_settings) if config.time_settings else None for _ in players]
+    marks = {p.label: len(p.seconds) for p in players}  # this game's genmoves come after these
+    cpu = {}
     try:
         for colour, player in enumerate(players):
             _set_up(player, config)
+        if config.sgffile is not None:  # the CPU seconds twogtp's table reports, by GTP cputime
+            cpu = {p.label: p.cputime() for p in players}
     except EngineFailure as err:
         _forfeit(record, colour, err.kind, f"failed at the start of the game: {err}")
-        return _finish(record, config, players)
+        return _finish(record, config, players, marks, cpu)
     colour = 0
     passes = 0            # consecutive passes (the cleanup phase counts afresh)
     cap = config.cap      # the move cap (a cleanup phase may add size x size moves)
@@ -460,7 +502,7 @@ def play_game(black: Player, white: Player, config: MatchConfig, number: int) ->
                                                   f"({refusal})")
             break
         colour = 1 - colour
-    return _finish(record, config, players)
+    return _finish(record, config, players, marks, cpu)
 
 
 def _set_up(player: Player, config: MatchConfig):
@@ -478,7 +520,19 @@ def _set_up(player: Player, config: MatchConfig):
                              EXIT_SETUP) from None
 
 
-def _finish(record: GameRecord, config: MatchConfig, players) -> GameRecord:
+def _finish(record: GameRecord, config: MatchConfig, players, marks: dict, cpu: dict) -> GameRecord:
+    record.seconds = {p.label: sum(p.seconds[marks[p.label]:]) for p in players}
+    if config.sgffile is not None:  # what twogtp's table and SGF comment add: each engine's own view
+        for player in players:
+            alive = player.client is not None and player.client.alive
+            start, end = cpu.get(player.label), player.cputime() if alive else None
+            record.cpu[player.label] = max(0.0, end - start) if start is not None and end is not None else 0.0
+            if record.reason == RESIGN:
+                record.scores[player.label] = record.result
+            elif record.reason in (SCORE, CAP) and alive:
+                record.scores[player.label] = player.final_score()
+            else:
+                record.scores[player.label] = "?"
     if config.sgf_dir is not None:
         path = Path(config.sgf_dir) / f"game-{record.number:03d}.sgf"
         path.write_bytes(sgf_bytes(record, config, [p.name for p in players]))
@@ -486,8 +540,9 @@ def _finish(record: GameRecord, config: MatchConfig, players) -> GameRecord:
     return record
 
 
-def sgf_bytes(record: GameRecord, config: MatchConfig, names) -> bytes:
-    """The game as SGF (sgfmill): SZ KM RU PB PW DT RE GN, the moves, a comment on the last node."""
+def sgf_bytes(record: GameRecord, config: MatchConfig, names, root_comment: str | None = None) -> bytes:
+    """The game as SGF (sgfmill): SZ KM RU PB PW DT RE GN, the moves, a comment on the last node (and
+    ``root_comment`` on the root)."""
     n = config.size
     sgf_game = sgf.Sgf_game(size=n)
     root = sgf_game.get_root()
@@ -498,6 +553,8 @@ def sgf_bytes(record: GameRecord, config: MatchConfig, names) -> bytes:
     root.set("DT", datetime.date.today().isoformat())
     root.set("RE", record.result)
     root.set("GN", f"game {record.number}")
+    if root_comment:
+        root.set("C", root_comment)
     node = root
     for number, (colour, point) in enumerate(record.moves, 1):
         node = sgf_game.extend_main_sequence()
@@ -606,6 +663,114 @@ class MatchResult:
         return "\n".join(lines)
 
 
+class TwogtpFiles:
+    """gogui-twogtp's output of a match (``--sgffile PREFIX``; the format is regress/twogtp_table.py's
+    text): the table PREFIX.dat, one row appended per game, and each game as PREFIX-N.sgf (N = game
+    number - 1).  Engine A is twogtp's -black program, B its -white.  An existing table is continued:
+    it must have twogtp's columns, the match's size and komi, and none of the games about to be played
+    (a match in parts: ``--first-game``); its games' SGF files are read for the duplicate check."""
+
+    def __init__(self, config: MatchConfig):
+        self.config = config
+        self.prefix = config.sgffile
+        self.path = twogtp.dat_path(self.prefix)
+        self.earlier = {}  # index -> the moves of the games in the table, for DUP
+        self.fresh = not self.path.exists()
+        if not self.fresh:
+            self._check()
+
+    def _check(self):
+        config = self.config
+        try:
+            properties, columns, rows = twogtp.read(self.path)
+        except (OSError, UnicodeDecodeError) as err:
+            raise MatchError(f"cannot read {self.path}: {err}; check the file or choose another --sgffile prefix",
+                             EXIT_FILES) from None
+        except twogtp.TableError as err:
+            raise MatchError(f"{self.path} is no gogui-twogtp table ({err}); choose another --sgffile prefix",
+                             EXIT_USAGE) from None
+        if tuple(columns) != twogtp.COLUMNS:
+            raise MatchError(f"{self.path} is no gogui-twogtp table (its columns are {' '.join(columns) or 'none'}); "
+                             f"choose another --sgffile prefix", EXIT_USAGE)
+        try:
+            same = (int(properties.get("Size", "")) == config.size
+                    and float(properties.get("Komi", "")) == float(config.komi))
+        except ValueError:
+            same = False
+        if not same:
+            raise MatchError(f"{self.path} holds games of size {properties.get('Size', '?')}, komi "
+                             f"{properties.get('Komi', '?')}, not {config.size} and {config.komi:g}; choose another "
+                             f"--sgffile prefix", EXIT_USAGE)
+        indices = set()
+        for row in rows:
+            try:
+                indices.add(int(row.get("GAME", "")))
+            except ValueError:
+                raise MatchError(f"{self.path}: a row has no game number ({row}); choose another --sgffile "
+                                 f"prefix", EXIT_USAGE) from None
+        wanted = set(range(config.first_game - 1, config.first_game - 1 + config.games))
+        if indices & wanted:
+            first = min(indices & wanted)
+            raise MatchError(f"{self.path} already holds game {first + 1} (GAME {first}); continue the match with "
+                             f"--first-game {max(indices) + 2}", EXIT_USAGE)
+        for index in sorted(indices):
+            path = twogtp.sgf_path(self.prefix, index)
+            try:
+                game = sgf.Sgf_game.from_bytes(path.read_bytes())
+                moves = [node.get_move() for node in game.get_main_sequence()[1:]]
+            except (OSError, ValueError):
+                continue  # as twogtp: a game file that cannot be read is left out of the duplicate check
+            n = config.size
+            self.earlier[index] = [(COLOURS.index(c), None if p is None else (n - 1 - p[0], p[1]))
+                                   for c, p in moves if c is not None]
+
+    def start(self, players: dict):
+        """Write the table's header (a new table) once the engines have said their names."""
+        self.players = players
+        if not self.fresh:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        a, b = players["A"], players["B"]
+        labels = twogtp.labels({"A": a.gtp_name, "B": b.gtp_name}, {"A": a.version, "B": b.version})
+        c = self.config
+        properties = {"Black": a.gtp_name, "BlackVersion": a.version, "BlackLabel": labels["A"],
+                      "BlackCommand": a.command, "White": b.gtp_name, "WhiteVersion": b.version,
+                      "WhiteLabel": labels["B"], "WhiteCommand": b.command,
+                      "Referee": "plies go match", "RefereeVersion": "", "RefereeLabel": "plies",
+                      "RefereeCommand": f"plies go match (area scoring, {c.rules} rules, dead stones both engines list)",
+                      "Size": str(c.size), "Komi": f"{c.komi:g}", "Date": twogtp.today(), "Host": twogtp.host(),
+                      "Xml": "0"}
+        self.path.write_text(twogtp.header(properties), encoding="utf-8")
+        self.fresh = False
+
+    def add(self, record: GameRecord):
+        """Write the game's SGF and append its row."""
+        c, index = self.config, record.number - 1
+        exchanged = record.black == "B"
+        moves = [(colour, None if point is PASS else point) for colour, point in record.moves]
+        dup = twogtp.duplicate(moves, self.earlier, c.size, c.alternate, exchanged)
+        self.earlier[index] = moves
+        by_colour = [self.players[record.black], self.players[record.white]]
+        comment = [f"Black command: {by_colour[0].command}", f"White command: {by_colour[1].command}",
+                   f"Black version: {by_colour[0].version}", f"White version: {by_colour[1].version}",
+                   f"Result[Black]: {record.scores.get(record.black, '?')}",
+                   f"Result[White]: {record.scores.get(record.white, '?')}",
+                   "Referee: plies go match", f"Result[Referee]: {record.result}",
+                   f"Host: {twogtp.host()}", f"Date: {twogtp.today()}"]
+        twogtp.sgf_path(self.prefix, index).write_bytes(
+            sgf_bytes(record, c, [p.name for p in by_colour], "\n".join(comment)))
+        view = twogtp.swapped if exchanged else (lambda text: text)  # B+ means A won
+        error = record.reason in ENGINE_ERRORS
+        values = {"GAME": index, "RES_B": view(record.scores.get("A", "?")), "RES_W": view(record.scores.get("B", "?")),
+                  "RES_R": view(record.result), "ALT": int(exchanged), "DUP": dup, "LEN": len(record.moves),
+                  "TIME_B": twogtp.decimal(record.seconds.get("A", 0.0)),
+                  "TIME_W": twogtp.decimal(record.seconds.get("B", 0.0)),
+                  "CPU_B": twogtp.decimal(record.cpu.get("A", 0.0)), "CPU_W": twogtp.decimal(record.cpu.get("B", 0.0)),
+                  "ERR": int(error), "ERR_MSG": record.notes[-1] if error and record.notes else ""}
+        with self.path.open("a", encoding="utf-8") as table:
+            table.write(twogtp.row(values))
+
+
 class Match:
     """A match: ``run(progress)`` plays the games and returns the ``MatchResult`` (``result`` holds the
     games so far, should the run be interrupted); the engines are closed at the end."""
@@ -619,6 +784,7 @@ class Match:
         config = self.config
         if config.sgf_dir is not None:
             Path(config.sgf_dir).mkdir(parents=True, exist_ok=True)
+        files = TwogtpFiles(config) if config.sgffile is not None else None  # checked before any engine starts
         a, b = self.players["A"], self.players["B"]
         try:
             for player in (a, b):
@@ -627,10 +793,14 @@ class Match:
                 except EngineFailure as err:
                     raise MatchError(f"engine {player.label} ({player.command}) failed at its start: {err}",
                                      EXIT_FILES) from None
+            if files is not None:
+                files.start(self.players)
             for number in range(config.first_game, config.first_game + config.games):
                 black, white = (a, b) if number % 2 == 1 or not config.alternate else (b, a)
                 record = play_game(black, white, config, number)
                 self.result.games.append(record)
+                if files is not None:
+                    files.add(record)
                 self._update()
                 if progress is not None:
                     progress(describe(record))
@@ -705,6 +875,10 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentPar
                         help="whole seconds and stones: send time_settings to both engines and keep their "
                              "clocks (Canadian overtime; time_left before every genmove; running out loses)")
     parser.add_argument("--sgf-dir", metavar="DIR", help="write every game there as game-NNN.sgf")
+    parser.add_argument("--sgffile", metavar="PREFIX",
+                        help="gogui-twogtp's output: the result table PREFIX.dat (gogui-twogtp -analyze reads it; "
+                             "an existing one is continued, see --first-game) and every game as PREFIX-N.sgf, "
+                             "N = game number - 1")
     parser.add_argument("--seed", type=int, default=0, help="replaces {seed} in the commands (default 0)")
     parser.add_argument("--fixed-colours", action="store_true", help="A plays Black in every game")
     parser.add_argument("--no-cleanup", action="store_true",
@@ -722,7 +896,7 @@ def config_of(args) -> MatchConfig:
                        first_game=args.first_game, rules=args.rules,
                        move_cap=args.move_cap, time_per_move=args.time_per_move,
                        time_settings=tuple(args.time_settings) if args.time_settings else None,
-                       sgf_dir=args.sgf_dir, seed=args.seed, alternate=not args.fixed_colours,
+                       sgf_dir=args.sgf_dir, sgffile=args.sgffile, seed=args.seed, alternate=not args.fixed_colours,
                        command_timeout=args.command_timeout, cleanup=not args.no_cleanup)
 
 
@@ -757,12 +931,15 @@ def match_command(args) -> int:
     return EXIT_OK
 
 
+EPILOG = ("exit statuses: 0 played, 1 interrupted, 2 bad arguments (or a --sgffile table that cannot be "
+          "continued), 3 an engine cannot start or a file cannot be written, 4 an engine refused a game's set-up")
+
+
 def add_match_parser(sub) -> argparse.ArgumentParser:
     """Add ``match`` to the sub-parsers of ``plies go``."""
     parser = sub.add_parser("match", help="a match between two GTP engines, refereed with plies' rules",
                             description=__doc__.split("\n\n")[0],
-                            epilog="exit statuses: 0 played, 1 interrupted, 2 bad arguments, 3 an engine cannot "
-                                   "start or a file cannot be written, 4 an engine refused a game's set-up")
+                            epilog=EPILOG)
     add_match_arguments(parser)
     parser.set_defaults(func=match_command)
     return parser
@@ -772,9 +949,7 @@ def main(argv=None) -> int:
     """``python -m regress.go_match --a CMD --b CMD ...`` (the same as ``plies go match``)."""
     parser = argparse.ArgumentParser(prog="plies go match", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="exit statuses: 0 played, 1 interrupted, 2 bad arguments, 3 an engine "
-                                            "cannot start or a file cannot be written, 4 an engine refused a "
-                                            "game's set-up")
+                                     epilog=EPILOG)
     add_match_arguments(parser)
     return match_command(parser.parse_args(argv))
 

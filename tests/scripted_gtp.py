@@ -10,7 +10,9 @@ per game); ``refuse`` (commands answered ``? refused``); ``name``; ``log`` (a fi
 is appended to); ``marker`` (a file the first process creates: a process that finds it, a restart,
 updates its script with the keys of ``restarted``); ``known`` (the commands ``known_command`` says
 true of); ``cleanup`` (the answers of ``kgs-genmove_cleanup``, as ``moves``); ``dead_calls`` (one
-``final_status_list`` answer per call, the last one repeated).  A genmove answer may be a vertex,
+``final_status_list`` answer per call, the last one repeated); ``score`` (the ``final_score`` answer: a
+string, or a list with one string per game; without it final_score is an empty success);
+``cputime`` (seconds each ``cputime`` call adds: the k-th call answers k x cputime).  A genmove answer may be a vertex,
 ``pass``, ``resign``, or a special: ``sleep:S`` / ``sleep:S:MOVE`` (sleep S seconds, then answer
 pass / MOVE), ``crash`` (exit at once, no reply), ``garbage`` (a line that is no GTP reply), ``fail``
 (``? cannot``).
@@ -34,6 +36,7 @@ def main() -> int:
     log = open(script["log"], "a") if "log" in script else None
     game, queue = -1, []
     cleanup = list(script.get("cleanup", []))
+    cputime_calls = 0
 
     def reply(ok: bool, text: str = ""):
         sys.stdout.write(f"{'=' if ok else '?'} {text}\n\n")
@@ -65,6 +68,12 @@ def main() -> int:
                 reply(True, calls.pop(0) if len(calls) > 1 else calls[0])
             else:
                 reply(True, dead[min(game, len(dead) - 1)] if isinstance(dead, list) else dead)
+        elif command == "final_score" and "score" in script:
+            score = script["score"]
+            reply(True, score[min(game, len(score) - 1)] if isinstance(score, list) else score)
+        elif command == "cputime" and "cputime" in script:
+            cputime_calls += 1
+            reply(True, f"{cputime_calls * script['cputime']:g}")
         elif command == "known_command":
             reply(True, "true" if line.split()[-1] in script.get("known", []) else "false")
         elif command in ("genmove", "kgs-genmove_cleanup"):

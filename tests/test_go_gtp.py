@@ -186,7 +186,7 @@ def test_gogui_analyze_commands_answer_gfx():
     s = session(analyze_seconds=0.05, simulations=100)
     engine = go_gtp.make_engine(s)
     listed = engine.handle("gogui-analyze_commands")
-    for line in go_gtp.ANALYZE_COMMANDS.splitlines():
+    for line in gtp_go.ANALYZE_COMMANDS.splitlines():
         assert engine.handle(f"known_command {line.split('/')[2].split()[0]}") == "= true\n\n"
     engine.handle("play b e5")
     heat = engine.handle("plies-heatmap w")

@@ -44,8 +44,8 @@ def test_load_network_checks_the_size_when_asked(tmp_path):
 @pytest.mark.parametrize("damage, says", [
     ("missing", "no network file"),
     ("garbage", "is not a readable ONNX network"),
-    ("empty", "no policy weights"),                   # an empty file is an empty ONNX model
-    ("no policy", "no policy weights"),
+    ("empty", "takes one input \\(the board\\), this one takes none"),  # an empty file is an empty ONNX model
+    ("no policy", "a network for 1x1: Hex is played on 3x3"),  # one value out: run as any network, no board
     ("no board", "fit no board"),
     ("sidecar disagrees", "the sidecar says 4x4, the layers are for 5x5"),
     ("bad sidecar", "cannot read its sidecar net.json"),

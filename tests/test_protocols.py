@@ -231,3 +231,26 @@ def test_littlego_reader_on_near_miss_files(rows, colour):
         return
     assert got in (1, 2) and len(previous) == len(current) == 5
     assert all(len(r) == 5 and set(r) <= {0, 1, 2} for r in previous + current)
+
+
+def test_gtp_go_arguments_and_gogui_texts():
+    from protocols import gtp_go
+    assert gtp_go.parse_time_settings(["300", "30", "5"]) == (300.0, 30.0, 5)
+    assert gtp_go.parse_time_left(["w", "12.5", "0"]) == (1, 12.5, 0)
+    with pytest.raises(ProtocolError, match="byo-yomi stones"):
+        gtp_go.parse_time_settings(["300", "30", "-1"])
+    assert gtp_go.parse_status("DEAD") == "dead"
+    with pytest.raises(ProtocolError, match="alive, dead or seki"):
+        gtp_go.parse_status("lost")
+    assert gtp_go.parse_vertex_list(["d4", "q16"], 19) == [(15, 3), (3, 15)]
+    for bad in (["d4", "d4"], ["d4", "pass"], ["a1", "a2", "b1", "b2"]):  # twice, a pass, the whole 2x2 board
+        with pytest.raises(ProtocolError, match="bad vertex list"):
+            gtp_go.parse_vertex_list(bad, 2 if len(bad) == 4 else 19)
+    # the heat map names the best candidate even when it is the pass
+    heat = gtp_go.format_heat_map(9, 1, 0.25, 40, [((0, 0), 0.5)], [((0, 0), 7)], (PASS, 30, 0.2, []))
+    assert heat.splitlines() == ["INFLUENCE A9 0.50", "LABEL A9 7",
+                                 "TEXT white to move: win rate 0.250, 40 simulations, best pass"]
+    assert gtp_go.format_heat_map(9, 0, 0.5, 0, [], [], None) == "TEXT black to move: win rate 0.500, 0 simulations"
+    assert gtp_go.format_variation(9, 1, 0.75, [(4, 4), (0, 8)]) == "VAR w E5 b J9\nTEXT win rate 0.750 for white"
+    own = np.array([[1.0, -1.0], [0.25, 0.0]])
+    assert gtp_go.format_ownership(own) == "INFLUENCE A2 1.00 B2 -1.00 A1 0.25 B1 0.00"

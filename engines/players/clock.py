@@ -313,6 +313,15 @@ class TimeManager:
         self.clock = clock if clock is not None else CLOCKS[kind]
         self.game_clock = game_clock
 
+    @classmethod
+    def per_move_or_game(cls, seconds: float, margin: float, clock=None) -> "TimeManager":
+        """seconds a move until the controller's game clock is set (then the clock's allocations, less
+        margin).  A tenth of ``seconds`` (at most margin) is kept for the reply: on a busy machine (a
+        controller, an opponent and a GUI on two cores) the last batch of a search and the reply can be
+        held back."""
+        return cls(seconds or None, margin=min(margin, 0.1 * seconds), clock=clock,
+                   game_clock=GameClock(margin=margin, clock=clock))
+
     def now(self) -> float:
         return self.clock()
 

@@ -25,12 +25,12 @@ A session that keeps a game (the Go engine's) has the player keep its record too
 engines/players/go_record.py over ``EngineBoards``, the tree following the moves) and asks for a
 move with ``genmove``, which reads the opponent's pass from the record and plays the move there.
 
-``GoSettings`` is the player's tunables; an adapter's own settings carry the ones it lets a user set
-under the same names (``GoSettings.of(adapter_settings)`` takes them).
+``GoSettings`` (engines/players/go_settings.py, importable while the kernels compile) is the player's
+tunables; an adapter's own settings carry them under the same names (``GoSettings.of(adapter_settings)``
+takes them).
 """
 import dataclasses
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -39,55 +39,11 @@ from engines.games.go import Go
 from engines.knowledge.go import ownership as go_ownership
 from engines.players.clock import CPU, TimeManager
 from engines.players.go_record import GoRecord, SetupError
+from engines.players.go_settings import GoSettings
 from engines.search import Limits, make_searcher
-from engines.settings import setting
 
 PASS = None
 RESIGN = "resign"
-SEARCHES = ("auto", "rave", "mcts", "go5")
-GO5_ROLLOUTS = ("random", "probabilistic")
-
-
-@dataclass(frozen=True)
-class GoSettings:
-    """The Go player's tunables (one meaning each, the same name in every Go adapter)."""
-    search: str = setting("auto", "rave, mcts, auto (rave when it can be built, else mcts), go5", choices=SEARCHES)
-    c: float | None = setting(None, "mcts / go5: the UCT exploration constant (None: the search's default)",
-                              kind=float)
-    selection: str | None = setting(None, "mcts: the selection rule (None: the search's default)", kind=str)
-    expand_visits: int | None = setting(None, "mcts: visits a leaf needs before it grows children (None: default)",
-                                        kind=int)
-    rollout_limit: int | None = setting(None, "go5: rollout moves after the tree, at most", kind=int)
-    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
-    threads: int = setting(1, "rave: trees searched at once, merged at the root")
-    seed: int = setting(0, "the search's (and the ownership playouts') random seed")
-    weights: str | None = setting(None, "a move-weights file: rave's priors; go5's priors and rollouts", kind=str)
-    legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
-    go5_knowledge: bool = setting(False, "go5: new nodes start from the weights' priors (in_tree_knowledge)")
-    go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",
-                                choices=GO5_ROLLOUTS)
-    min_simulations: int = setting(0, "a timed search searches at least this many simulations")
-    resign: bool = setting(True, "resign lost games at all")
-    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
-    resign_moves: int = setting(3, "... for this many of our moves in a row")
-    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
-    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership is below minus this")
-
-    def __post_init__(self):
-        if self.search not in SEARCHES:
-            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
-        if self.go5_rollouts not in GO5_ROLLOUTS:
-            raise ValueError(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
-
-    @classmethod
-    def of(cls, settings, **changes) -> "GoSettings":
-        """The player's settings from an adapter's (the fields of the same name), then ``changes``."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name in names}
-        values.update(changes)
-        return cls(**values)
-
-
 def free_handicap_points(n: int, stones: int, fixed_points: list) -> list:
     """Where ``stones`` free handicap stones go on n x n: the fixed points first (``fixed_points``, the
     protocol's star points for up to 9), the rest on the third line and inwards, in board order."""
@@ -131,6 +87,9 @@ class EngineBoards:
         after = game.play_tolerant(before, action)
         self.player.moved(before, action, after)
         return after
+
+    def board(self, state):
+        return self.player.game.cells(state), self.player.game.captures(state)
 
     def setup(self, size: int, komi: float, black, white, to_move: int):
         cells = np.zeros((size, size), dtype=np.int8)
@@ -430,6 +389,12 @@ class GoPlayer:
             if self.game.is_legal(state, self.game.action_at(point)):
                 return point
         return PASS
+
+    def searched_move(self, state, colour: int, arrival: float):
+        """The point a search for colour in state chooses on the move's budget, not played and with no
+        policy (neither resign nor pass when ahead): a regression test's question."""
+        result = self.search(self.position_for(state, colour), self.limits(colour, self.game.nmoves(state), arrival))
+        return self.game.point_of(result.move)
 
     def heat(self, result) -> tuple:
         """A heat map of the root: ([(point, win rate as -1..1)], [(point, visits)] with the passes

@@ -38,6 +38,11 @@ class GoRecord:
     def position(self):
         return self.positions[-1]
 
+    def board(self):
+        """(cells, captures) of the current position: the (n, n) grid (0 empty, 1 Black, 2 White) and
+        the stones each colour has captured."""
+        return self.boards.board(self.position)
+
     def set_komi(self, komi: float) -> None:
         self.komi = komi
         self.positions = self.boards.with_komi(self.positions, komi)
@@ -100,3 +105,12 @@ class GoRecord:
             self.replay(previous)
             self.boards.forget()  # the failed load may have reset this size's tree
             raise
+
+
+def fallback_move(record: GoRecord, colour: int, deadline, rng):
+    """While the kernels compile (engines/players/coldstart.py): colour's move in a record kept over
+    the reference positions (engines/games/reference/go.py), a shallow search within deadline."""
+    from engines.games.reference import go as go_rules
+    from engines.players.coldstart import fallback_search
+    rules = go_rules.SearchRules(record.komi)
+    return fallback_search(rules, rules.node(record.position, colour + 1), deadline, rng)

@@ -6,7 +6,10 @@ session keys and generate their flags from it, adapters/config.py).  ``HexPlayer
 size: it assembles the game, the network (``network_for_size``, next to the network loader), the
 searcher with its knowledge, asks the one time manager (clock.py ``TimeManager``) for each move's
 deadline, and owns the Hex policies:
-  * the network by board size ('shipped', a file, 'none'; 'auto': shipped for greedy, none for search);
+  * the network by board size ('shipped', a file, 'none'; 'auto': shipped for greedy, none for search); a
+    user's network of any other architecture (run by onnxruntime) plays greedy, or in a search gives
+    the RAVE search's root its probabilities (engines/knowledge/hex/root_prior.py: the compiled search
+    cannot call it below the root);
   * the swap: white swaps right after black's first stone when its best win rate is below
     ``swap_below`` (whether swap is allowed at all is the session's rule: ``may_swap``);
   * greedy (the network's best move, no search) or search: RAVE with the Hex knowledge by default, MCTS
@@ -66,11 +69,14 @@ class HexSettings:
     margin: float = setting(0.1, "seconds of a move's time kept for the reply (at most a fifth of it; on a busy "
                                  "machine the last clock reading and the reply's way out take tens of ms)")
     network: str = setting("auto", "policy network: 'shipped' (weights/hex/hex<n>.onnx), an ONNX file, 'none', or "
-                                   "'auto': shipped for greedy, none for search (its own playouts)")
+                                   "'auto': shipped for greedy, none for search (its own playouts); a file of another "
+                                   "architecture than plies' own runs in onnxruntime (its sidecar or shapes say its "
+                                   "size and encoding): greedy, or its probabilities at the rave search's root")
     network_use: str = setting("rollout", "how the search uses a network: its rollouts, its priors (PUCT) or both",
                                choices=NETWORK_USES)
     prior: str = setting(SHIPPED, "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
-                                  "none for a size without one), 'none', or an ONNX network file")
+                                  "none for a size without one), 'none', or an ONNX network file (one of another "
+                                  "architecture: its probabilities at the root only)")
     seed: int = setting(0, "random seed of the search")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
     uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
@@ -146,15 +152,22 @@ class HexSettings:
 
 
 def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
-                      capacity: int, prior=None, **options):
+                      capacity: int, prior=None, root_prior=None, **options):
     """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
     (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
-    the network (mcts_config then holds its rollout / PUCT settings).  options go to make_searcher
-    (clock=...).  The player builds its searcher here; so do the benchmarks."""
+    the network (mcts_config then holds its rollout / PUCT settings).  With ``root_prior`` (a
+    RootPrior: a network the compiled search cannot run), RAVE with that network's experience at the
+    root (the caller asks ``root_prior.prepare(state)`` before each search).  options go to
+    make_searcher (clock=...).  The player builds its searcher here; so do the benchmarks."""
     from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.hex.network import policy_knowledge
     from engines.search import make_searcher
     pieces = knowledge_pieces(knowledge)
+    if root_prior is not None:
+        searcher = make_searcher("rave", game, RAVE_CONFIG, root_prior.knowledge(heavy_knowledge(game, *pieces)),
+                                 seed, capacity=capacity, **options)
+        root_prior.attach(searcher)
+        return searcher
     if search == "rave" or (search is None and network is None):
         return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
                              capacity=capacity, **options)
@@ -179,7 +192,7 @@ def warm_up(settings: HexSettings, size: int = 5) -> None:
     if player.searcher is None:
         player._greedy(state)
     else:
-        player.searcher.search(state, Limits(simulations=16))
+        player._search(state, Limits(simulations=16))
 
 
 def start_size(settings: HexSettings, default: int) -> int:
@@ -205,7 +218,7 @@ class HexPlayer:
     def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
                  require_network: bool = False, clock=perf_counter):
         from engines.games import make_game
-        from engines.knowledge.hex.network import network_for_size
+        from engines.knowledge.hex.network import RuntimeNetwork, network_for_size
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"board size must be in {MIN_SIZE}..{MAX_SIZE}, got {size}")
         self.settings, self.size, self.clock = settings, size, clock
@@ -214,22 +227,46 @@ class HexPlayer:
         self.time_manager = settings.time_manager(clock)
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
+        self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
         if settings.mode == "search" or self.network is None:
             prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
+            runtime = next((net for net in (self.network, prior) if isinstance(net, RuntimeNetwork)), None)
+            if runtime is not None:
+                self._use_root_prior(runtime)
+                prior = None
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")
         self.new_game()
 
+    def _use_root_prior(self, network):
+        """A network of another architecture (onnxruntime) in a search: the compiled search cannot call
+        it, so it gives the RAVE search's root its experience, once a move
+        (engines/knowledge/hex/root_prior.py)."""
+        from engines.knowledge.hex.registered import NET_HIGH, NET_LOW, NET_VISITS
+        from engines.knowledge.hex.root_prior import RootPrior
+        self.root_prior = RootPrior(self.game, network, NET_VISITS, NET_LOW, NET_HIGH)
+        if self.settings.search == "mcts":
+            self.notes.append(f"{network.path.name} runs in onnxruntime, which the compiled mcts search cannot "
+                              f"call: the rave search plays, with the network's probabilities at its root")
+
     def _make_searcher(self, seed: int, prior):
         s = self.settings
         return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
-                                 seed, s.capacity, prior=prior, clock=self.clock)
+                                 seed, s.capacity, prior=prior, root_prior=self.root_prior, clock=self.clock)
+
+    def _search(self, state, limits):
+        """The searcher's result for state (the root prior's network asked first, when there is one)."""
+        if self.root_prior is not None:
+            self.root_prior.prepare(state)
+        return self.searcher.search(state, limits)
 
     def describe(self) -> str:
         s = self.settings
-        if self.network is not None:
+        if self.root_prior is not None:
+            search = f"RAVE (knowledge {s.knowledge}, the root's prior from {self.root_prior.network.path.name})"
+        elif self.network is not None:
             search = f"MCTS (network {s.network_use})"
         else:
             search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
@@ -296,7 +333,7 @@ class HexPlayer:
     def search(self, colour: int, start: float | None = None):
         """The search's result for colour to move now (the tree stays at this position)."""
         state = self.position_for(colour)
-        result = self.searcher.search(state, self.limits(start))
+        result = self._search(state, self.limits(start))
         self.tree_state = state
         return result
 
@@ -333,7 +370,7 @@ class HexPlayer:
             if self.searcher is None:
                 move = self._greedy(state)
             else:
-                move = int(self.searcher.search(state, self.limits(start)).move)
+                move = int(self._search(state, self.limits(start)).move)
             if move not in legal:
                 raise ValueError(f"the engine chose {move}, not a legal move")
         except Exception as err:  # noqa: BLE001 - a legal move matters more than the engine's failure
@@ -343,9 +380,15 @@ class HexPlayer:
         return int(row), int(col)
 
 
-def fallback_deadline(settings: HexSettings, start: float, clock=perf_counter, without_time: float = 0.2):
-    """The deadline of a cold start's fallback move: the move's own, or ``without_time`` seconds when
-    the settings give simulations only (a fallback cannot count simulations)."""
+def fallback_move(settings: HexSettings, cells, player: int, start: float, clock=perf_counter,
+                  without_time: float = 0.2) -> tuple[int, int]:
+    """A cold start's move (never a swap): a shallow search of the board ``cells`` for ``player`` over
+    the reference rules (engines/players/coldstart.py), within the move's own deadline, or
+    ``without_time`` seconds when the settings give simulations only (a fallback cannot count them)."""
+    from engines.games.reference.hex import SearchRules
     from engines.players.clock import Deadline
+    from engines.players.coldstart import fallback_search
     deadline = settings.time_manager(clock).deadline(start=start)
-    return deadline if deadline is not None else Deadline.after(without_time, clock, start)
+    deadline = deadline if deadline is not None else Deadline.after(without_time, clock, start)
+    rules = SearchRules(len(cells))
+    return rules.point(fallback_search(rules, rules.position(cells, player), deadline))

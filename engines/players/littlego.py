@@ -4,25 +4,74 @@ How its data is represented: a board is a list of 5 lists of 5 ints (0 empty, 1 
 0 at the top, as the host gives it; a colour is 1 (black) or 2 (white); a point is ``(i, j)`` or None
 (a pass); ``moves_played`` counts the moves before ours (passes included; the game ends after move
 24).  The engine's position is a state of ``Go(rules="littlego")`` (24-move horizon, stones-only
-scoring, komi 2.5, the host's ko).  ``settings`` is any object with the Little-Go adapter's fields
-(seconds, simulations, margin, min_simulations, search, selection, c, expand_visits, capacity,
-fallback_seconds): the player reads them under those names.
+scoring, komi 2.5, the host's ko).  ``PlayerSettings`` holds the player's tunables (the adapter's
+settings extend it with the run's own keys); the player reads them under those names.
 
 What it owns: the search (``make_player``: plain MCTS or RAVE with every legal move a child, on a
 TimeManager of CPU time counted from process start, at least ``min_simulations``, or exactly
-``simulations``), the seed of a reproducible run (``hash_seed``), the engine's position of the host's boards
-(``state_of``), the move (``choose``, then ``allowed_point``: the search's move when the host allows
-it on the board as given, else the most visited one it allows), and the fallback move written before the engine loads (``fallback_move``: a
-shallow search over the reference rules, engines/games/reference/littlego.py, within
-``fallback_seconds`` of CPU time).
+``simulations``), the seed of a reproducible run (``hash_seed``), the engine's position of the host's
+boards (``state_of``), the move number of the host's boards (``move_number``: from the notes the
+player keeps between runs, else the fewest moves that can have put the stones there), the move
+(``choose``, then ``allowed_point``: the search's move when the host allows it on the board as given,
+else the most visited one it allows), and the fallback move written before the engine loads
+(``fallback_move``: a shallow search over the reference rules, engines/games/reference/littlego.py,
+within ``fallback_seconds`` of CPU time).
 """
 import hashlib
 import random
 import time
+from dataclasses import dataclass
 
 from engines.games.reference import littlego as rules
 from engines.players.clock import CPU, TimeManager
 from engines.players.coldstart import fallback_search
+from engines.settings import setting
+
+SEARCHES = ("mcts", "rave")            # the search setting's values
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """The Little-Go player's tunables."""
+    seconds: float = setting(2.0, "CPU seconds per move, counted from process start (the host allows 10); "
+                                  "clamped to min_seconds..max_seconds")
+    simulations: int | None = setting(None, "search exactly this many simulations per move instead of spending "
+                                            "seconds (reproducible runs: tests)", kind=int)
+    seed: str | None = setting(None, "any text: the search's seed, mixed with the position (reproducible runs); "
+                                     "none: a fresh seed every move", kind=str)
+    min_seconds: float = setting(0.05, "the smallest budget seconds is clamped to")
+    max_seconds: float = setting(8.5, "the largest budget seconds is clamped to (over 10 s of CPU the host "
+                                      "forfeits the game)")
+    margin: float = setting(0.12, "CPU seconds kept for writing the files and leaving the process")
+    search: str = setting("mcts", "the search: mcts (plain UCT, uniformly random playouts) or rave (RAVE with "
+                                  "the heavy Go knowledge: michi playouts, priors, MM gammas; "
+                                  "bench/results/littlego_rave.md)", choices=SEARCHES)
+    selection: str = setting("uct", "search = mcts: the selection rule (engines.search.mcts.MCTSConfig.selection)")
+    c: float = setting(0.7, "search = mcts: the exploration constant (results in [0, 1])")
+    expand_visits: int = setting(4, "search = mcts: visits a leaf needs before it grows children (keeps a few seconds of "
+                                    "search within capacity)")
+    capacity: int = setting(1 << 21, "search tree nodes (32 bytes each with mcts, 40 with rave)")
+    fallback_seconds: float = setting(0.3, "CPU seconds of the fallback move's shallow search, at most a quarter "
+                                           "of seconds (written first, before the engine loads)")
+    min_simulations: int = setting(2000, "the fewest simulations of a timed search (a few ms): a budget that "
+                                         "start-up has all but spent searches this many, with a warning (with "
+                                         "~256 the player passed early)")
+
+    def __post_init__(self):
+        for name in ("seconds", "min_seconds", "max_seconds", "fallback_seconds"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)!r}")
+        for name in ("capacity", "min_simulations"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        if self.simulations is not None and self.simulations < 1:
+            raise ValueError(f"simulations must be at least 1, got {self.simulations!r}")
+        if not self.min_seconds <= self.max_seconds:
+            raise ValueError(f"min_seconds <= max_seconds must hold, got {self.min_seconds!r}, {self.max_seconds!r}")
+        if self.search not in SEARCHES:
+            raise ValueError(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
+        if self.margin < 0 or self.c < 0 or self.expand_visits < 0:
+            raise ValueError("margin, c and expand_visits must not be negative")
 
 
 def fallback_move(colour: int, previous, current, moves_played: int = 0, seconds: float = 0.3,
@@ -90,3 +139,28 @@ def allowed_point(game, colour: int, previous, current, action: int, result):
     from engines.players.go import best_allowed
     allowed = rules.host_moves((colour, previous, current))
     return game.point_of(best_allowed(game, action, result, {game.action_at(p) for p in allowed}))
+
+
+def stone_count(board) -> int:
+    return sum(1 for row in board for v in row if v)
+
+
+def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int, str]:
+    """(moves played before our move, where that number comes from: "start", "notes", "estimate").  A
+    game starts with nothing played before (Black) or only Black's first stone (White).  ``notes``:
+    what the player kept after its last move (its ``colour``, ``moves_played`` and the ``board``
+    after it, as board_text), or None."""
+    if stone_count(previous) == 0 and stone_count(current) <= colour - 1:
+        return colour - 1, "start"
+    if notes is not None and notes["colour"] == colour and notes["board"] == board_text(previous):
+        moves = notes["moves_played"] + 1
+        if moves % 2 == colour - 1 and moves >= stone_count(current) and moves < rules.MAX_MOVES:
+            return moves, "notes"
+    return estimate_moves(colour, current), "estimate"
+
+
+def estimate_moves(colour: int, current) -> int:
+    """The fewest moves that can have put these stones on the board with colour to move."""
+    n = stone_count(current)
+    n += (n - (colour - 1)) % 2
+    return min(n, rules.MAX_MOVES - 1 if colour == 2 else rules.MAX_MOVES - 2)

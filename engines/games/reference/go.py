@@ -242,6 +242,9 @@ class RecordBoards:
         after.play(colour + 1, point, tolerate_superko=True)
         return after
 
+    def board(self, position: Position):
+        return position.board, position.captures
+
     def stones(self, position: Position) -> bool:
         return any(any(row) for row in position.board)
 

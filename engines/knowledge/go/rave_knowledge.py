@@ -202,13 +202,16 @@ def _pattern_code(s, p, c):
 @nb.njit(types.int64(types.int64[:, ::1], types.int64, types.int64, types.int64, types.int64[::1]), cache=True)
 def _ladder_move(work, k, x, a, budget):
     """work[k]: the defender's chain (at point x) has 2 liberties and the attacker a (1/2) is to
-    play.  The atari with which the attacker captures it (a ladder or a net read to depth), or -1."""
+    play.  The atari with which the attacker captures it (a ladder or a net read to depth), or -1.
+    k counts the attacker's moves read so far: each is played on a copy, work[k + 1], and the
+    defender's answer on the same copy (the state is ~33 KB on 19x19: one copy a move pair), so a
+    read ends (no capture found) after 2k + 2 >= len(work) plies."""
     P = work[k, PSIZE]
     W = work[k, STRIDE]
     hd = HEADER + A_HEAD * P
     nx = HEADER + A_NEXT * P
     d = 3 - a
-    if k + 2 >= work.shape[0] or budget[0] <= 0:
+    if 2 * k + 2 >= work.shape[0] or budget[0] <= 0:
         return -1
     libs = np.empty(3, dtype=np.int64)
     h = work[k, hd + x]
@@ -220,10 +223,10 @@ def _ladder_move(work, k, x, a, budget):
         m = l0 if option == 0 else l1
         other = l1 if option == 0 else l0
         budget[0] -= 1
+        if _check(work[k], m, a, False) != OK:  # checked before the copy (a state is ~35 KB on 19x19)
+            continue
         s1 = work[k + 1]
         s1[:] = work[k]
-        if _check(s1, m, a, False) != OK:
-            continue
         _place(s1, m, a)
         if _in_atari(s1, s1[hd + m]):
             continue  # the attacker's stone can be taken: no ladder this way
@@ -242,25 +245,89 @@ def _ladder_move(work, k, x, a, budget):
                 break
         if saved:
             continue
-        s2 = work[k + 2]
-        s2[:] = s1
-        if _check(s2, other, d, False) != OK:
+        if _check(s1, other, d, False) != OK:
             return m
-        _place(s2, other, d)
-        h2 = s2[hd + x]
-        n2 = _libs_of(s2, h2, -1, libs)
+        _place(s1, other, d)  # the defender runs: on the same copy (the next option copies work[k] again)
+        n2 = _libs_of(s1, s1[hd + x], -1, libs)
         if n2 <= 1:
             return m
-        if n2 == 2 and _ladder_move(work, k + 2, x, a, budget) >= 0:
+        if n2 == 2 and _ladder_move(work, k + 1, x, a, budget) >= 0:
             return m
     return -1
 
 
 @nb.njit(cache=True)
+def _liberties_after(s, p, c):
+    """The liberties (up to 3) of c's chain through p once a stone of c is at p, counted without
+    playing it (no copy of the state); -1 when the stone would capture (then it must be played)."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    o = 3 - c
+    k = 0    # liberties found: l0, l1 (a third ends the count)
+    l0 = -1
+    l1 = -1
+    h0 = -1  # the distinct own chains next to p
+    h1 = -1
+    h2 = -1
+    h3 = -1
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[HEADER + q]
+        if v == EMPTY_CELL:
+            if k == 2:
+                return 3
+            if k == 0:
+                l0 = q
+            else:
+                l1 = q
+            k += 1
+        elif v == o:
+            if _in_atari(s, s[hd + q]):
+                return -1
+        elif v == c:
+            h = s[hd + q]
+            if h != h0 and h != h1 and h != h2:
+                if h0 < 0:
+                    h0 = h
+                elif h1 < 0:
+                    h1 = h
+                elif h2 < 0:
+                    h2 = h
+                else:
+                    h3 = h
+    for i in range(4):
+        h = h0 if i == 0 else (h1 if i == 1 else (h2 if i == 2 else h3))
+        if h < 0:
+            continue
+        x = h
+        while True:
+            for t in (x - 1, x + 1, x - W, x + W):
+                if s[HEADER + t] == EMPTY_CELL and t != p and t != l0 and t != l1:
+                    if k == 2:
+                        return 3
+                    if k == 0:
+                        l0 = t
+                    else:
+                        l1 = t
+                    k += 1
+            x = s[nx + x]
+            if x == h:
+                break
+    return k
+
+
+@nb.njit(cache=True)
 def _escape_works(s, p, c, work):
     """A stone of c at p (the liberty of c's chain in atari next to it) saves the chain: >= 3
-    liberties after it, or 2 and no ladder captures it."""
+    liberties after it, or 2 and no ladder captures it.  The liberties are counted in place; the
+    state is copied (to play the stone and read the ladder) only for 2 liberties or a capture."""
     if _check(s, p, c, False) != OK:
+        return False
+    counted = _liberties_after(s, p, c)
+    if counted >= 3:
+        return True
+    if counted == 0 or counted == 1:
         return False
     work[0, :s.shape[0]] = s
     s0 = work[0]

@@ -154,3 +154,5 @@ def warm_up(game):
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))
     hex_solver.warm_up(game)
+    from engines.knowledge.hex import root_prior  # a network run by onnxruntime as the root's prior
+    root_prior.warm_up(game)

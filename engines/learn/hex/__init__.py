@@ -9,5 +9,7 @@ The four classes the seed asks for, one module each:
   topp.TOPP                       the round robin of saved networks
 Around them: config (one TOML file, every parameter, command-line overrides), replay (RBUF), selfplay
 (episodes, worker processes, Ray), trainer (the loop), agents (players outside training), teacher and
-cnn (networks taught by the knowledge-rich search), value_net (a value network as an MCTS kernel).
+cnn (networks taught by the knowledge-rich search), value_net (a value network as an MCTS kernel), runs
+(the steps `plies hex train | topp | play | teach | fit` run: output folders, starting or resuming a run,
+the TOPP over a folder, games of saved networks).
 """

@@ -1,8 +1,11 @@
 """Players for games outside training: a network alone (greedy or stochastic), a network with search
-(the project's MCTS, PUCT over the network's priors), and the uniformly random player."""
+(the project's MCTS, PUCT over the network's priors; a network of another architecture, run by
+onnxruntime, as the RAVE search's prior at the root), and the uniformly random player."""
 import numpy as np
 
-from engines.knowledge.hex.network import distribution, greedy_move, policy_knowledge
+from engines.knowledge.hex.network import RuntimeNetwork, distribution, greedy_move, policy_knowledge
+from engines.knowledge.hex.registered import NET_HIGH, NET_LOW, NET_VISITS, RAVE_CONFIG, heavy_knowledge
+from engines.knowledge.hex.root_prior import RootPrior
 from engines.search import make_searcher
 from engines.search.result import Limits
 
@@ -37,13 +40,19 @@ class NetworkAgent:
             raise ValueError(f"policy must be greedy, stochastic or search, got {policy!r}")
         self.game, self.network, self.policy, self.name = game, network, policy, name
         self.rng = np.random.default_rng(seed)
-        self.searcher = None
+        self.searcher = self.root_prior = None
         if policy == "search":
             if simulations is None and time is None:
                 raise ValueError("a search player needs simulations or time")
             options = {"clock": clock} if clock is not None else {}
-            self.searcher = make_searcher("mcts", game, {**SEARCH_CONFIG, **(config or {})},
-                                          policy_knowledge(network), seed, capacity=1 << 22, **options)
+            if isinstance(network, RuntimeNetwork):  # the compiled search cannot call it: the root's prior
+                self.root_prior = RootPrior(game, network, NET_VISITS, NET_LOW, NET_HIGH)
+                bundle = self.root_prior.knowledge(heavy_knowledge(game))
+                self.searcher = make_searcher("rave", game, RAVE_CONFIG, bundle, seed, capacity=1 << 22, **options)
+                self.root_prior.attach(self.searcher)
+            else:
+                self.searcher = make_searcher("mcts", game, {**SEARCH_CONFIG, **(config or {})},
+                                              policy_knowledge(network), seed, capacity=1 << 22, **options)
             self.limits = Limits(simulations=simulations, time=time)
 
     def move(self, state) -> int:
@@ -52,6 +61,8 @@ class NetworkAgent:
         if self.policy == "stochastic":
             p = distribution(self.game, state, self.network)
             return int(self.rng.choice(p.shape[0], p=p))
+        if self.root_prior is not None:
+            self.root_prior.prepare(state)
         return self.searcher.search(state, self.limits).move
 
     def advance(self, move):

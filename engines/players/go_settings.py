@@ -1,0 +1,68 @@
+"""The Go player's settings (engines/players/go.py), in a module of their own so that an adapter can
+read and extend them while the compiled kernels are cold (this module imports no kernel).
+
+``GoSettings`` is a frozen dataclass of ``engines.settings.setting`` fields: each a default, one line
+of meaning, a type and, where they are few, the allowed values; the same names in every Go adapter.
+"""
+import dataclasses
+from dataclasses import dataclass
+
+from engines.settings import setting
+
+SEARCHES = ("auto", "rave", "mcts", "go5")
+GO5_ROLLOUTS = ("random", "probabilistic")
+
+
+@dataclass(frozen=True)
+class GoSettings:
+    """The Go player's tunables (one meaning each, the same name in every Go adapter)."""
+    search: str = setting("auto", "rave, mcts, auto (rave when it can be built, else mcts), go5", choices=SEARCHES)
+    c: float | None = setting(None, "mcts / go5: the UCT exploration constant (None: the search's default)",
+                              kind=float)
+    selection: str | None = setting(None, "mcts: the selection rule (None: the search's default)", kind=str)
+    expand_visits: int | None = setting(None, "mcts: visits a leaf needs before it grows children (None: default)",
+                                        kind=int)
+    rollout_limit: int | None = setting(None, "go5: rollout moves after the tree, at most", kind=int)
+    capacity: int = setting(1 << 22, "search tree nodes (per tree)")
+    threads: int = setting(1, "rave: trees searched at once in as many threads, merged at the root (a core each; "
+                              "engines/search/parallel.py)")
+    seed: int = setting(0, "random seed of the search and the ownership playouts")
+    weights: str | None = setting(None, "a move-weights file: rave's priors, go5's priors and rollouts (none: the "
+                                        "search's default knowledge)", kind=str)
+    legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
+    go5_knowledge: bool = setting(False, "go5: new nodes start from the weights' priors (in_tree_knowledge)")
+    go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",
+                                choices=GO5_ROLLOUTS)
+    min_simulations: int = setting(0, "a timed search searches at least this many simulations")
+    resign: bool = setting(True, "resign lost games (false: never, for course and tournament use)")
+    resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
+    resign_moves: int = setting(3, "... for this many of our moves in a row")
+    ownership_playouts: int = setting(400, "playouts of the ownership estimate when the search gave none")
+    dead_threshold: float = setting(0.2, "a chain is dead when its mean ownership (or its region's), from its "
+                                         "own side, is below minus this (engines/knowledge/go/ownership.py)")
+
+    def __post_init__(self):
+        problems = self.problems()
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    def problems(self) -> list[str]:
+        """What is wrong with the settings, one sentence each (an adapter adds its own keys')."""
+        problems = []
+        if self.search not in SEARCHES:
+            problems.append(f"search must be one of {', '.join(SEARCHES)}, got {self.search!r}")
+        if self.go5_rollouts not in GO5_ROLLOUTS:
+            problems.append(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
+        if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
+            problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
+        if self.ownership_playouts < 1 or not 1 <= self.threads <= 64 or not 0 <= self.dead_threshold < 1:
+            problems.append("ownership_playouts >= 1, threads 1..64 and dead_threshold in 0..1 are needed")
+        return problems
+
+    @classmethod
+    def of(cls, settings, **changes) -> "GoSettings":
+        """The player's settings from an adapter's (the fields of the same name), then ``changes``."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        values = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name in names}
+        values.update(changes)
+        return cls(**values)
