@@ -52,6 +52,8 @@ demo: $(DEMO) warmup  ## show the engine playing (one game of each game, then ea
 	  -a adapters/othello_agent.py -b standins/othello_randy.py -l 4 -c -o $(if $(SHOWN),--show)
 	@echo "===== Othello over OTP: plies-otp against a random engine through the local judge (2 rounds, 1 s a move) ====="
 	$(BIN)/python -m standins.otp_judge 0 2 -- $(BIN)/plies-otp --time 1 -- $(BIN)/python -m standins.otp_random --seed 1
+	@echo "===== NBoard: plies-nboard playing both colours through the stand-in GUI (set depth 4, hint 2 every 10 moves) ====="
+	$(BIN)/python -m standins.nboard_gui --depth 4 --hints 2 -- $(BIN)/python -m adapters.nboard --time 1
 	@$(MAKE) --no-print-directory demo-hex
 	@echo "===== Online Hex Tournament: the local server (TLS, throwaway certificate) and our generation-A client, 5x5 ====="
 	$(BIN)/plies hex demo

@@ -8,26 +8,19 @@ the folder named by PLIES_HOME; else it restarts itself under the Python named b
 tree's .venv/bin/python, or the one of the ``plies`` command on PATH.  A copy only locates the
 installed package and runs its agent.
 
-The moves come from the Othello player (engines/players/othello.py, the one plies-otp asks too), with
-the alpha-beta options the manager's flags select:
-  -m  plain minimax (use_alphabeta off; node ordering is an alpha-beta option, as in the course's
-      agent, so -o is ignored with -m)       -c  the transposition cache   -o  node ordering
-  -l N  depth limit N plies, the evaluation valuing the cut-off positions (N = 0 counts as 1)
-Without -l: iterative deepening until the game is solved or the time budget is spent, and on 8x8 the
-player's exact endgame solve (from solve_empties empties; win/loss/draw wld_extra earlier) under the
-manager's rules.  With -l the manager asks for a depth-limited search: no solve, and the budget still
-bounds the search (the manager would forfeit a late answer), so the agent answers with the deepest
-completed iteration and says so on stderr.  Time (the player's rule): a forced move is answered at
-once, the opening (no -l) gets opening_share of the budget, the rest all of it.  Nothing but protocol
-lines goes to stdout.
+The moves come from the Othello player (engines/players/othello.py, plies-otp's) with the alpha-beta
+options the manager's flags select (README "The Othello game manager's pipe agent"): -m minimax (-o is
+then ignored, as in the course's agent), -c the transposition cache, -o node ordering, -l N a depth
+limit (N = 0 counts as 1; no endgame solve, and the budget still bounds the search: the deepest
+completed iteration answers, said on stderr).  Without -l it deepens until solved or out of time and
+solves the endgame on 8x8 under the manager's rules.  Nothing but protocol lines goes to stdout.
 
-Settings (``OthelloAgentSettings``; the manager passes no flags): the file othello_agent.toml beside
-the file the manager runs (same keys), overridden by PLIES_OTHELLO_<KEY> in the environment, e.g.
-PLIES_OTHELLO_SECONDS=5 (the budget per move, counted from the board line's arrival; default 8 s of
-the manager's 10) or PLIES_OTHELLO_VERBOSE=1 (one line per move on stderr); the player's keys are the
-same as plies-otp's (evaluation, tt_size, solve_empties, ...).  A cold kernel cache: the compile runs
-detached in the background (the manager's next game finds it warm) and a shallow search over the
-pure-Python rules plays within the budget meanwhile (engines/players/coldstart.py).
+Settings (``OthelloAgentSettings``; the manager passes no flags): othello_agent.toml beside the file the
+manager runs, overridden by PLIES_OTHELLO_<KEY>: e.g. PLIES_OTHELLO_TIME=5 (seconds a move from the
+board line's arrival; default 8 of the manager's 10), PLIES_OTHELLO_VERBOSE=1 (a line a move on
+stderr), and the player's keys as plies-otp's.  The engine loads before the name goes out (the name has
+no time limit), so the first move keeps its budget; with a cold kernel cache the compile runs detached
+in the background and a shallow search over the pure-Python rules plays meanwhile (engines/players/coldstart.py).
 
 Exit status (EXIT_STATUS):
   0  FINAL, the end of input, or the manager stopped reading our stdout
@@ -125,7 +118,7 @@ from engines.players.coldstart import ColdStart  # noqa: E402
 from engines.players.othello import (DEFAULT_EVALUATION, EVALUATION_NAMES, MANAGER, MAX_SIZE, MIN_SIZE,  # noqa: E402,F401
                                      WARM_UP_SIZES, OthelloSettings, fallback_move, make_player)
 from engines.validate import check_number  # noqa: E402
-from protocols.common import EndOfInput, FatalError, Quit  # noqa: E402
+from protocols.common import EndOfInput, FatalError, Quit, quiet_stdout  # noqa: E402
 from protocols.othello_pipe import COLOR_NAMES, DARK, AgentSession, LineChannel, player_of  # noqa: E402
 
 ENV_PREFIX = "PLIES_OTHELLO"
@@ -135,20 +128,26 @@ ANY_SIZE = 256              # the largest board the agent reads at all (the rule
 @dataclass(frozen=True)
 class OthelloAgentSettings(OthelloSettings):
     """Every tunable of the pipe agent: the Othello player's (engines/players/othello.py) and the harness's."""
-    seconds: float = setting(8.0, "budget per move in seconds from the board line's arrival (the manager allows 10)")
+    time: float = setting(8.0, "seconds per move from the board line's arrival (the manager allows 10)")
     verbose: bool = setting(False, "one line per move on stderr")
     name: str = setting("plies", "the name line the agent sends first (one word)")
 
     def __post_init__(self):
         super().__post_init__()
-        if check_number("seconds", self.seconds, 0.0) == 0:
-            raise ValueError("seconds must be a positive number, got 0")
+        if check_number("time", self.time, 0.0) == 0:
+            raise ValueError("time must be a positive number of seconds, got 0")
         if len(self.name.split()) != 1 or not self.name.isascii() or self.name != self.name.strip():
             raise ValueError(f"name must be one ASCII word, got {self.name!r}")
 
 
 def load_settings(file=os.path.join(HERE, SETTINGS_FILE), env=os.environ) -> OthelloAgentSettings:
-    """The settings from the defaults, the TOML file and PLIES_OTHELLO_<KEY>; ConfigError for a bad one."""
+    """The settings from the defaults, the TOML file and PLIES_OTHELLO_<KEY>; ConfigError for a bad one.
+    The budget's old name (``seconds``, before plies-otp's ``time`` became the one name) is refused with
+    the new one, never ignored: a budget set under it would otherwise silently be the default."""
+    if env.get(f"{ENV_PREFIX}_SECONDS") not in (None, ""):
+        raise ConfigError(f"{ENV_PREFIX}_SECONDS is now {ENV_PREFIX}_TIME (the seconds per move, as plies-otp's time)")
+    if file is not None and os.path.isfile(file) and "seconds" in config.read_toml(file):
+        raise ConfigError(f"the key seconds in {file} is now time (the seconds per move, as plies-otp's time)")
     return config.load(OthelloAgentSettings, file=file, env_prefix=ENV_PREFIX, env=env)
 
 
@@ -167,7 +166,7 @@ class PipeAgent:
     """Answers the manager's boards with the Othello player (one per board size, the manager's variant)
     and the alpha-beta options its flags select.
 
-    A move's budget is ``settings.seconds`` on ``clock``, measured from ``received`` (the clock
+    A move's budget is ``settings.time`` on ``clock``, measured from ``received`` (the clock
     when the board arrived).  ``last`` is the SearchResult of the latest move if it was searched (None
     for a forced move, an exact solve or a fallback).
 
@@ -232,7 +231,7 @@ class PipeAgent:
             if not MIN_SIZE <= size <= MAX_SIZE:
                 self.warn(f"a {size}x{size} board: the engine plays sizes {MIN_SIZE} to {MAX_SIZE}; "
                           "playing the rules' fallback search")
-            point = fallback_move(position, self.settings.seconds, received, self.settings, self.clock)
+            point = fallback_move(position, self.settings.time, received, self.settings, self.clock)
             self.fallbacks += 1
             self.last = None
             if self.cold is not None:
@@ -256,7 +255,7 @@ class PipeAgent:
         depth = search_depth(flags)
         # with a depth limit (-l) every iteration up to it is tried while the budget lasts
         options = {**search_config(flags), **({} if depth is None else {"stop_share": 0.0})}
-        move = player.choose(state, self.settings.seconds, received, depth=depth, search=options)
+        move = player.choose(state, self.settings.time, received, depth=depth, search=options)
         self.last = result = player.result
         label = game.move_label(move)
         if result is None:
@@ -270,7 +269,7 @@ class PipeAgent:
             self.log(f"move {label} value {result.value:.3f} ({self.settings.algo}) {stats}")
             return game.coords(move)
         if depth is not None and stats["depth"] < depth and not stats["complete"]:
-            self.log(f"the {self.settings.seconds:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
+            self.log(f"the {self.settings.time:g} s budget ran out: depth {stats['depth']} of the limit {depth}")
         self.log(f"move {label} value {result.value:g} depth {stats['depth']} "
                  f"nodes {stats['nodes']} time {stats['time']:.3f}s{' solved' if stats['complete'] else ''}")
         return game.coords(move)
@@ -324,13 +323,4 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
         return EXIT_STATUS["done"][0]
     finally:
         cold.close()
-        _quiet_stdout()
-
-
-def _quiet_stdout():
-    """Point stdout at /dev/null so that the interpreter's final flush cannot raise on a closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+        quiet_stdout()

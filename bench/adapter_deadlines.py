@@ -8,7 +8,7 @@ While ``--busy`` processes spin (``python3 -c 'while 1: pass'``, started here an
 each adapter plays ``--games`` games at ``--seconds`` a move through the stand-in of its harness:
   otp        plies-otp ``--time S`` against the random OTP engine, through the OTP judge
              (standins/otp_judge.py); seconds: the judge's genmove latency (its limit is 10 s);
-  othello    the pipe agent (adapters/othello_agent.py, PLIES_OTHELLO_SECONDS=S) against randy, through
+  othello    the pipe agent (adapters/othello_agent.py, PLIES_OTHELLO_TIME=S) against randy, through
              the game manager (standins/othello_manager.py); seconds: from the board line to the answer;
   littlego   my_player3.py (``me`` with a CPU budget of S) against ``random``, through the Little-Go host
              (standins/littlego_host.py), a fresh process a move; seconds: wall time of the process
@@ -70,7 +70,7 @@ def run_otp(games: int, seconds: float, args) -> tuple:
 
 def run_othello(games: int, seconds: float, args) -> tuple:
     from standins import othello_manager
-    env = dict(os.environ, PLIES_OTHELLO_SECONDS=str(seconds), PLIES_OTHELLO_PYTHON=sys.executable)
+    env = dict(os.environ, PLIES_OTHELLO_TIME=str(seconds), PLIES_OTHELLO_PYTHON=sys.executable)
     agent, randy = "adapters/othello_agent.py", "standins/othello_randy.py"
     times = []
     for game in range(games):

@@ -78,7 +78,7 @@ def agent_run(cold_dir) -> dict:
     if cold_dir:  # a fresh cold cache for the game itself
         cold_dir = tempfile.mkdtemp(prefix="plies-cold-")
         env = env_for(cold_dir)
-    env["PLIES_OTHELLO_SECONDS"] = "1"  # a short game: the figure is the time to the first answers
+    env["PLIES_OTHELLO_TIME"] = "1"  # a short game: the figure is the time to the first answers
     with open(os.devnull, "wb") as err:
         r = manager.play_game(agent, str(ROOT / "standins" / "othello_randy.py"), 8, env=env, stderr=err,
                               final_grace=30.0)
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         lines.append(f"| {kind} | {o['connect']:.2f} | {o['name']:.3f} | {o['first genmove']:.3f} | "
                      f"{o['worst genmove']:.3f} | {o['worst short']:.3f} | {o['forfeits'] or 'none'} |")
     lines += ["", f"the pipe agent through standins/othello_manager.py, 8x8, dark against Randy (limit "
-              f"{manager.TIMEOUT:g} per answer; PLIES_OTHELLO_SECONDS=1):", "",
+              f"{manager.TIMEOUT:g} per answer; PLIES_OTHELLO_TIME=1):", "",
               "| cache | name line | first move | worst move | end |", "|---|---|---|---|---|"]
     for kind, _, a in rows:
         lines.append(f"| {kind} | {a['name']:.2f} | {a['first move']:.3f} | {a['worst move']:.3f} | {a['result']} |")

@@ -60,7 +60,7 @@ def positions(count: int, seed: int = 2024) -> list[tuple[tuple, int]]:
 
 
 def measure_positions(sample, limit: int, minimax: bool, caching: bool, ordering: bool) -> dict:
-    agent = PipeAgent(OthelloAgentSettings(seconds=1e9), clock=time.thread_time)  # no budget: the depth limit alone
+    agent = PipeAgent(OthelloAgentSettings(time=1e9), clock=time.thread_time)  # no budget: the depth limit alone
     agent.choose(sample[0][0], Flags(sample[0][1], limit, minimax, caching, ordering))  # build the searcher
     seconds, nodes = [], []
     for board, color in sample:

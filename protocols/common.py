@@ -14,6 +14,7 @@ row 0 the top row and col 0 the left column; a pass is ``None``.
 """
 import math
 import numbers
+import os
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -151,3 +152,13 @@ class Session:
         except Exception as err:  # an engine bug: reply, show it on stderr, keep serving
             traceback.print_exc(file=self.stderr)
             return self.failure(request, f"internal error: {type(err).__name__}: {err}")
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null at the end of a stdio session, so that the interpreter's final flush
+    cannot raise on a pipe the peer has closed."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -32,6 +32,14 @@ def format_move(point, size: int = SIZE) -> str:
     return f"{size} 0" if point is PASS else f"{point[0]} {point[1]}"
 
 
+def refusal(point, reason: str, pass_refused: bool = False) -> str:
+    """Why a move is illegal, in the protocol's words: the square as OTP writes it ('row col') and the
+    rules' reason (never the engine's action number); ``pass_refused``: a pass while a placement exists."""
+    if point is PASS and pass_refused:
+        return "illegal move: a pass while a placement exists"
+    return f"illegal move {format_move(point)}: {reason}"
+
+
 # ==== colours =====================================================================================
 COLOURS = ("black", "white")  # by move order: black moves first
 

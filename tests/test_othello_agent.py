@@ -231,7 +231,7 @@ def test_minimax_without_limit_wins_every_4x4_game_as_light():
 def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
     budget = 0.4
     messages = []
-    agent = PipeAgent(OthelloAgentSettings(seconds=budget), clock=time.thread_time, log=messages.append)
+    agent = PipeAgent(OthelloAgentSettings(time=budget), clock=time.thread_time, log=messages.append)
     board = [list(r) for r in manager.play_move(manager.initial_board(size), 1, size // 2 - 2, size // 2 - 1)]
     flags = Flags(color=2, limit=limit, minimax=minimax, caching=True, ordering=True)
     agent.choose(board, flags)  # the searcher is built (the manager's first move pays this too)
@@ -246,21 +246,23 @@ def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
 
 def test_settings_defaults_file_and_environment(tmp_path):
     assert othello_agent.load_settings(tmp_path / "absent.toml", env={}) == OthelloAgentSettings() == \
-        OthelloAgentSettings(seconds=8.0, verbose=False, name="plies", evaluation="patterns", tt_size=1 << 20)
+        OthelloAgentSettings(time=8.0, verbose=False, name="plies", evaluation="patterns", tt_size=1 << 20)
     f = tmp_path / "othello_agent.toml"
-    f.write_text('seconds = 2.5\nevaluation = "disc_difference"\ntt_size = 1024\n')
+    f.write_text('time = 2.5\nevaluation = "disc_difference"\ntt_size = 1024\n')
     s = othello_agent.load_settings(f, env={})
-    assert (s.seconds, s.evaluation, s.tt_size, s.verbose) == (2.5, "disc_difference", 1024, False)
-    s = othello_agent.load_settings(f, env={"PLIES_OTHELLO_SECONDS": "4", "PLIES_OTHELLO_VERBOSE": "1"})
-    assert (s.seconds, s.verbose, s.evaluation) == (4.0, True, "disc_difference")
+    assert (s.time, s.evaluation, s.tt_size, s.verbose) == (2.5, "disc_difference", 1024, False)
+    s = othello_agent.load_settings(f, env={"PLIES_OTHELLO_TIME": "4", "PLIES_OTHELLO_VERBOSE": "1"})
+    assert (s.time, s.verbose, s.evaluation) == (4.0, True, "disc_difference")
     search = PipeAgent(s).player(6).searcher_for(search_config(Flags(1, 3, caching=True)))  # the settings reach the search
     assert search.config.tt_size == 1024 and search.config.use_cache
     assert search.knowledge.evaluate is EVALUATIONS["disc_difference"](None).evaluate
 
 
 @pytest.mark.parametrize("env, toml, words", [
-    ({"PLIES_OTHELLO_SECONDS": bad}, None, ["seconds"]) for bad in ("0", "-1", "nan", "inf", "soon")
-] + [({"PLIES_OTHELLO_VERBOSE": "maybe"}, None, ["PLIES_OTHELLO_VERBOSE"]),
+    ({"PLIES_OTHELLO_TIME": bad}, None, ["time"]) for bad in ("0", "-1", "nan", "inf", "soon")
+] + [({"PLIES_OTHELLO_SECONDS": "4"}, None, ["PLIES_OTHELLO_SECONDS is now PLIES_OTHELLO_TIME"]),
+     ({}, "seconds = 4\n", ["the key seconds", "is now time"]),
+     ({"PLIES_OTHELLO_VERBOSE": "maybe"}, None, ["PLIES_OTHELLO_VERBOSE"]),
      ({}, 'evaluation = "best"\n', ["evaluation", "strong"]), ({}, "tt_size = 1000\n", ["power of two"]),
      ({}, "second = 3\n", ["unknown key", "second"]), ({}, 'name = "two words"\n', ["name"])])
 def test_a_bad_setting_is_a_clear_error(tmp_path, env, toml, words):
@@ -314,14 +316,14 @@ def test_settings_beside_the_copy_and_the_environment(tmp_path):
     and a bad value: a one-line reason on stderr and the documented status, before the name."""
     copy = tmp_path / "my_agent.py"
     shutil.copy(AGENT, copy)
-    (tmp_path / "othello_agent.toml").write_text('name = "filed"\nseconds = 0.5\n')
+    (tmp_path / "othello_agent.toml").write_text('name = "filed"\ntime = 0.5\n')
     stdin = b"1,1,0,0,0\nFINAL 2 2\n"
     assert run_agent(stdin, path=copy).stdout == b"filed\n"
     assert run_agent(stdin, path=copy, env=agent_env(PLIES_OTHELLO_NAME="told")).stdout == b"told\n"
-    (tmp_path / "othello_agent.toml").write_text('seconds = "soon"\n')
+    (tmp_path / "othello_agent.toml").write_text('time = "soon"\n')
     out = run_agent(stdin, path=copy)
     assert out.returncode == EXIT_STATUS["fatal"][0] and out.stdout == b""
-    assert b"seconds" in out.stderr and out.stderr.count(b"\n") == 1 and b"Traceback" not in out.stderr
+    assert b"time" in out.stderr and out.stderr.count(b"\n") == 1 and b"Traceback" not in out.stderr
 
 
 def test_the_pipes_raise_end_of_input():

@@ -162,7 +162,7 @@ def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
     cold._builder.join(60)
     assert e.handle("genmove").startswith("genmove ") and (session.fallbacks, session.searched, len(built)) == (3, 1, 1)
     assert compiler.said == ["the player is loaded: the engine plays from the next move"]
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2))
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(time=0.2))
     agent.cold = ColdStart("othello", "test", agent.warm_up, start=False, background=True)
     agent.cold.compiler = FakeCompiler()
     agent.cold.compiler.done = True
@@ -172,7 +172,7 @@ def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
 # ==== the pipe agent: the manager's board is the truth ===========================================
 def test_an_unexpected_board_is_played_with_a_warning():
     warnings = []
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), warn=warnings.append)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(time=0.2), warn=warnings.append)
     start = rules.initial_board(6)
     point = agent.choose(start, Flags(1, 2))
     assert warnings == [] and point in rules.legal_moves(start, 1)
@@ -184,7 +184,7 @@ def test_an_unexpected_board_is_played_with_a_warning():
 
 def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
     warnings = []
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.3), warn=warnings.append)
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(time=0.3), warn=warnings.append)
     for size in (3, 18):
         board = rules.initial_board(size)
         point = agent.choose(board, Flags(1, -1))
@@ -196,7 +196,7 @@ def test_a_size_the_engine_does_not_play_is_played_by_the_rules():
 
 def test_a_cold_agent_plays_the_rules_move_then_searches():
     compiler = FakeCompiler()
-    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(seconds=0.2), cold=cold_start(lambda: True, compiler))
+    agent = othello_agent.PipeAgent(othello_agent.OthelloAgentSettings(time=0.2), cold=cold_start(lambda: True, compiler))
     board = rules.initial_board(8)
     assert agent.choose(board, Flags(1, 2)) == rules.fallback_move(board, 1) and agent.last is None
     compiler.done = True
@@ -291,7 +291,7 @@ def test_the_pipe_agent_from_a_cold_cache(tmp_path):
     """The name at once, a legal fallback move in time, then the engine's move (verbose: its depth)
     once the compile is done and the player loaded (in the background, a fallback move meanwhile)."""
     import threading
-    env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_SECONDS="0.3")
+    env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_TIME="0.3")
     proc = subprocess.Popen(["python3", str(AGENT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     lines = []
@@ -383,12 +383,12 @@ def test_the_pipe_agent_bad_settings(tmp_path, case):
     if case == "directory":
         path.mkdir()
     elif case == "unreadable":
-        path.write_text("seconds = 1\n")
+        path.write_text("time = 1\n")
         path.chmod(0)
         if os.access(path, os.R_OK):
             pytest.skip("running as root: every file is readable")
     elif case == "bad toml":
-        path.write_text("seconds = = 1\n")
+        path.write_text("time = = 1\n")
     else:
         env["PLIES_OTHELLO_TT_SIZE"] = "1000"
     done = subprocess.run(["python3", str(copy)], input=b"1,-1,0,0,0\n", capture_output=True, env=env, timeout=120)

@@ -44,14 +44,26 @@ def position(empties, seed, legal=None, game=GAME):
 
 
 # ==== the settings: one dataclass, the same names in both adapters ================================
-def test_both_adapters_share_the_players_settings():
+def test_the_adapters_share_the_players_settings():
+    from adapters.nboard import NBoardSettings
     keys = set(OthelloSettings.__dataclass_fields__)
-    assert keys <= set(OtpSettings.__dataclass_fields__) and keys <= set(OthelloAgentSettings.__dataclass_fields__)
+    for cls in (OtpSettings, OthelloAgentSettings, NBoardSettings):
+        assert keys <= set(cls.__dataclass_fields__)
+    # one name for one meaning: the budget a move is ``time`` in every Othello adapter (issue 32)
     assert set(OtpSettings.__dataclass_fields__) - keys == {"time", "name"}
-    assert set(OthelloAgentSettings.__dataclass_fields__) - keys == {"seconds", "verbose", "name"}
+    assert set(OthelloAgentSettings.__dataclass_fields__) - keys == {"time", "verbose", "name"}
+    assert set(NBoardSettings.__dataclass_fields__) - keys == {"time", "depth", "name"}
     assert player_module.EVALUATION_NAMES == tuple(EVALUATIONS)
     for key in keys:
-        assert getattr(OtpSettings(), key) == getattr(OthelloAgentSettings(), key) == getattr(OthelloSettings(), key)
+        assert getattr(OtpSettings(), key) == getattr(OthelloAgentSettings(), key) == getattr(OthelloSettings(), key) \
+            == getattr(NBoardSettings(), key)
+
+
+def test_disc_value_knows_the_win_score():
+    from engines.knowledge.scores import WIN_SCORE
+    assert player_module.disc_value(WIN_SCORE + 6) == 6 and player_module.disc_value(-WIN_SCORE - 2) == -2
+    assert player_module.disc_value(3.5) == 3.5 and player_module.disc_value(0.0) == 0.0
+    assert player_module.WIN_SCORE == WIN_SCORE
 
 
 # ==== time ========================================================================================
@@ -180,7 +192,7 @@ def test_the_pipe_agent_plays_the_exact_endgame(solves):
     test_othello_endgame.py.)"""
     wins = [p for p in rules.legal_moves(ONLY_THE_SOLVE_WINS, 1) if _manager_value(ONLY_THE_SOLVE_WINS, p) > 0]
     assert wins == [(6, 0)]
-    settings = OthelloAgentSettings(seconds=1.0) if solves else OthelloAgentSettings(seconds=1.0, solve_empties=0,
+    settings = OthelloAgentSettings(time=1.0) if solves else OthelloAgentSettings(time=1.0, solve_empties=0,
                                                                                       wld_extra=0)
     agent = PipeAgent(settings, clock=TickingClock(0.002))
     point = agent.choose(ONLY_THE_SOLVE_WINS, Flags(1, -1, False, True, True))
@@ -194,14 +206,14 @@ def test_the_agent_plays_an_mcts_algo_of_its_settings():
     """algo is the same setting in both adapters: the pipe agent runs UCT on the clock (the manager's
     alpha-beta flags do not apply to it)."""
     messages = []
-    agent = PipeAgent(OthelloAgentSettings(seconds=0.2, algo="uct"), log=messages.append)
+    agent = PipeAgent(OthelloAgentSettings(time=0.2, algo="uct"), log=messages.append)
     board = rules.initial_board(6)
     assert agent.choose(board, Flags(1, 3, False, True, True)) in rules.legal_moves(board, 1)
     assert agent.last is not None and "(uct)" in messages[-1]
 
 
 def test_a_depth_limit_of_the_manager_is_honoured_in_the_endgame():
-    agent = PipeAgent(OthelloAgentSettings(seconds=1.0), clock=TickingClock(0.002))
+    agent = PipeAgent(OthelloAgentSettings(time=1.0), clock=TickingClock(0.002))
     agent.choose(ONLY_THE_SOLVE_WINS, Flags(1, 3, False, True, True))
     assert agent.last is not None and agent.last.stats["depth"] == 3
 

@@ -555,3 +555,43 @@ def test_judge_forfeits(fault):
     assert report["forfeits"].keys() == {1} and report["rounds"][0]["forfeit"]["engine"] == 1
     assert [r["results"] for r in report["rounds"]] == [["WIN", "LOSE"]] * 3
     assert "quit" not in seen and report["quit"] == {0: True}
+
+
+# ==== the whole budget: the engine loads in the background from the start (issue 35, item 5) ========
+class _WarmCompiler:
+    """A compiled-kernel cache that is warm: ColdStart builds the player at once (in its thread)."""
+    def ready(self):
+        return True
+
+    def _say(self, text):
+        pass
+
+
+def test_the_engine_loads_in_the_background_and_never_delays_name_or_clear_board():
+    """plies-otp starts the player's load before connecting; name and clear_board (1 s each at the judge)
+    are answered while it runs; a genmove during the load waits at most LOAD_WAIT_SHARE of its budget
+    for it, then plays the fallback search, in the budget; once loaded, the player answers."""
+    from adapters.otp import LOAD_WAIT_SHARE
+    from engines.players.coldstart import ColdStart
+    release, built = threading.Event(), []
+
+    def load():  # a load that lasts until the test releases it
+        release.wait(60)
+        built.append(RandomPlayer(2))
+        return built[-1]
+    cold = ColdStart("othello", "test", load, start=False, background=True)
+    cold.compiler = _WarmCompiler()
+    assert not cold.ready() and cold.loading()  # main(): the load starts, nothing waits for it
+    session = OtpSession(cold, OtpSettings(time=0.4))
+    e = make_engine(session)
+    assert [e.handle(m) for m in ("name", "clear_board")] == ["name plies", "clear_board"] and cold.loading()
+    began = time.perf_counter()
+    reply = e.handle("genmove")
+    spent = time.perf_counter() - began
+    assert reply.startswith("genmove ") and (session.fallbacks, session.searched) == (1, 0)
+    assert LOAD_WAIT_SHARE * 0.4 <= spent <= 0.4  # it waited for the load, and kept its budget
+    release.set()
+    cold._builder.join(60)
+    assert e.handle("genmove").startswith("genmove ") and (session.fallbacks, session.searched) == (1, 1)
+    assert not cold.loading() and len(built) == 1
+

@@ -137,6 +137,19 @@ class ColdStart:
                 self._builder.start()
         return self.player is not None
 
+    def loading(self) -> bool:
+        """True while the player is being built in the background thread."""
+        return self.player is None and self._builder is not None and self._builder.is_alive()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a player being built in the background (an adapter's
+        first move while the load started at connect is still running; None: until it ends); True
+        once it is there."""
+        builder = self._builder
+        if self.player is None and builder is not None:
+            builder.join(None if timeout is None else max(0.0, timeout))
+        return self.player is not None
+
     def _build(self):
         try:
             self.player = self.make_player()

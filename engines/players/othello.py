@@ -27,6 +27,7 @@ engine is imported when an ``OthelloPlayer`` is built.  While the cache is cold,
 plays from the pure-Python rules (engines/games/reference/othello.py) with engines.players.coldstart's
 shallow search within the move's deadline.
 """
+import math
 import time
 from dataclasses import dataclass
 
@@ -45,6 +46,9 @@ MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the ref
 SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
 WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
 WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+LOADING_FALLBACK_SHARE = 0.7  # while the player loads in a thread (which holds the interpreter for long stretches:
+#                               compiled calls, code loading) a fallback move ends by this share of its budget
+WIN_SCORE = 1e4             # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
 WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 
 
@@ -112,6 +116,13 @@ def probcut_path(evaluation: str):
 
     import weights
     return Path(weights.__file__).resolve().parent / "othello" / f"probcut_{evaluation}.json"
+
+
+def disc_value(value: float) -> float:
+    """A search value of the Othello evaluations in discs for the side to move: a final position's
+    WIN_SCORE + margin (engines/knowledge/scores.py) becomes the margin; an estimate is in discs already
+    (the pattern evaluation's unit)."""
+    return float(value - math.copysign(WIN_SCORE, value)) if abs(value) > WIN_SCORE else float(value)
 
 
 def fallback_move(position: "rules.Position", seconds: float, start: float | None = None,
@@ -196,11 +207,13 @@ class OthelloPlayer:
 
     # ---- a move ------------------------------------------------------------------------------------
     def choose(self, state, seconds: float, start: float | None = None, depth: int | None = None,
-               search: dict | None = None) -> int:
+               search: dict | None = None, solve: bool | None = None) -> int:
         """The action to play (the state must not be final): at most ``seconds`` from ``start`` on the
         clock (default: now).  ``depth``: a depth limit of the harness (the budget still bounds it; no
-        opening share, no solve); ``search``: AlphaBetaConfig fields for this move's search (the
-        manager's flags).  The MCTS algorithms take neither (they run on the clock)."""
+        opening share, and no solve unless ``solve``); ``search``: AlphaBetaConfig fields for this
+        move's search (the manager's flags); ``solve``: try the endgame solves (default: when no depth
+        is given; a harness whose depth is a midgame depth asks for them with True).  The MCTS
+        algorithms take none of these (they run on the clock)."""
         legal = self.game.legal_moves(state)
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
@@ -214,7 +227,7 @@ class OthelloPlayer:
         empties = int((cells == 0).sum())
         share = time_share(s, cells.size - empties, cells.size) if s.algo == "default" and depth is None else 1.0
         deadline = TimeManager(seconds, margin=s.margin, clock=self.clock).deadline(start=start, share=share)
-        if self.solves and depth is None:
+        if self.solves and (depth is None if solve is None else solve):
             move = self._endgame(state, empties, deadline.at)
             if move is not None:
                 return move
@@ -280,6 +293,71 @@ class OthelloPlayer:
             self.result = None
             return solved.move
 
+    # ---- what a move is worth (a GUI's hints) -----------------------------------------------------
+    def report(self, move: int) -> dict:
+        """What the latest ``choose`` knew of its move: a dict of move, value (discs for the side to
+        move: exact after a solve or a search that reached the end, else the evaluation's estimate;
+        None for a forced move or an MCTS search), depth (plies of the deepest completed iteration),
+        exact (the value is the game's outcome), wld (only its sign is proved) and pv (actions from
+        the move on)."""
+        done, result = self.last, self.result
+        if result is None:
+            if done.get("forced"):
+                return {"move": move, "value": None, "depth": 0, "exact": False, "wld": False, "pv": [move]}
+            wld = bool(done.get("wld"))
+            return {"move": move, "value": float(done["score"]), "depth": 0, "exact": not wld, "wld": wld,
+                    "pv": [move]}
+        stats = result.stats
+        complete = bool(stats.get("complete"))
+        return {"move": move, "value": disc_value(result.value) if result.scale == "score" else None,  # MCTS: no discs
+                "depth": int(stats.get("depth", 0)), "exact": complete, "wld": False,
+                "pv": list(result.pv) or [move]}
+
+    def hints(self, state, seconds: float, start: float | None = None, depth: int | None = None,
+              count: int = 1) -> list:
+        """The best ``count`` moves of a state that is not final, best first, each as ``report``
+        describes it.  One move: the player's own choice (its solves included).  Several: every
+        legal move's position is searched in turn (``depth`` - 1 plies; the time left shared among the
+        positions still to search), so each value is a search value, not a bound."""
+        game = self.game
+        legal = [int(a) for a in game.legal_moves(state)]
+        start = self.clock() if start is None else start
+        if count <= 1 and len(legal) > 1 or self.settings.algo != "default":
+            return [self.report(self.choose(state, seconds, start, depth=depth, solve=True))]
+        from engines.knowledge.othello.registered import SolveBudgetExceeded
+        from engines.search import Limits
+        deadline = TimeManager(seconds, margin=self.settings.margin, clock=self.clock).deadline(start=start).at
+        mover = game.to_move(state)
+        found = []
+        for i, move in enumerate(legal):
+            child = game.play(state, move)
+            if game.is_terminal(child):
+                margin = game.score(child) * (1 if mover == 0 else -1)
+                found.append({"move": move, "value": margin, "depth": 0, "exact": True, "wld": False, "pv": [move]})
+                continue
+            now = self.clock()
+            share = (deadline - now) / (len(legal) - i)
+            sign = 1.0 if game.to_move(child) == mover else -1.0  # the opponent passes: still our view
+            if self.solves and int((game.cells(child) == 0).sum()) <= self.settings.solve_empties:
+                try:  # the endgame is solved exactly where it fits, as in a move
+                    self._solve(child, now + share)
+                    found.append({"move": move, "value": sign * self.last["score"], "depth": 0, "exact": True,
+                                  "wld": False, "pv": [move]})
+                    continue
+                except SolveBudgetExceeded:
+                    pass  # searched instead
+            limit = None if depth is None else max(1, depth - 1)
+            limits = (Limits(time=share, start=now, margin=0.0, depth=limit) if share > 0.005
+                      else Limits(depth=1))  # out of time: one ply, a few milliseconds
+            result = self.searcher.search(child, limits)
+            stats = result.stats
+            found.append({"move": move, "value": sign * disc_value(result.value), "depth": int(stats["depth"]) + 1,
+                          "exact": bool(stats["complete"]), "wld": False, "pv": [move] + list(result.pv)})
+        self.searcher.reset()  # the positions searched are not the game's: no tree to keep
+        self.last, self.result = {}, None
+        found.sort(key=lambda h: -h["value"])
+        return found[:max(1, count)]
+
     # ---- the game goes on --------------------------------------------------------------------------
     def played(self, move: int) -> None:
         """A move was played on the board the next choice will see (tree and table reuse)."""
@@ -296,3 +374,95 @@ def make_player(settings: OthelloSettings = OthelloSettings(), size: int = 8, va
                 clock=time.perf_counter) -> OthelloPlayer:
     """A player with its kernels loaded (the adapters' way to build one)."""
     return OthelloPlayer(settings, size, variant, clock).warm_up()
+
+
+class OthelloRecord:
+    """The game an adapter keeps, and where its moves come from: the board (a pure-Python
+    ``rules.Position``, kept while the engine loads or compiles), ``history`` (the positions before each
+    move, for undo) and the player, told of every move.  ``source`` is a player (``game``, ``choose``,
+    ``played``, ``reset``) or an engines.players.coldstart.ColdStart that builds it (in the background);
+    until it is there ``choose_point`` plays the shallow fallback search over the reference rules within
+    the move's budget.  ``fallbacks`` / ``searched`` count the moves each answered.  Adapters subclass it
+    with their protocol's commands."""
+
+    def __init__(self, source, settings: OthelloSettings, clock=time.perf_counter, warn=None, size: int = 8,
+                 variant: str = STANDARD):
+        from engines.players.coldstart import ColdStart
+        self.cold = source if isinstance(source, ColdStart) else None
+        self._player = None if self.cold is not None else source
+        self.settings, self.clock = settings, clock
+        self.warn = warn or (lambda text: None)
+        self.size, self.variant = size, variant
+        self.fallbacks = self.searched = 0
+        self.position, self.history = rules.Position.start(size, variant), []
+
+    @property
+    def player(self):
+        """The player if it has been built (None while it loads or compiles)."""
+        return self.cold.player if self.cold is not None else self._player
+
+    def current(self):
+        """The player once it is built (after a cold start: from the first call after the compile); None until then."""
+        if self.cold is not None:
+            return self.cold.player if self.cold.ready() else None
+        return self._player
+
+    @property
+    def game(self):
+        """The engine's game (builds the player: not for a cold start)."""
+        return self.current().game
+
+    @property
+    def state(self):
+        """The board as an engine state (tests; builds the player)."""
+        return self.game.state_from_cells(self.position.board, self.position.to_move - 1)
+
+    @state.setter
+    def state(self, state):
+        game = self.game
+        self.restart(rules.Position(game.cells(state).tolist(), game.to_move(state) + 1, self.variant))
+
+    def restart(self, position=None) -> None:
+        """A new game from position (default: the start); the player forgets the last one."""
+        self.position = position or rules.Position.start(self.size, self.variant)
+        self.history = []
+        self.reset_player()
+
+    def reset_player(self) -> None:
+        """The next position does not follow from the last by a move (the player's tree is dropped)."""
+        if self.player is not None:
+            self.player.reset()
+
+    def moved(self, after, point) -> None:
+        """The side to move played point (None: the pass), which led to ``after``."""
+        self.history.append(self.position)
+        self.position = after
+        player = self.player
+        if player is not None:
+            player.played(player.game.pass_action if point is None else player.game.action(*point))
+
+    def choose_point(self, seconds: float, received: float, wait_share: float = 0.0, **options):
+        """The move (a point; None for the pass) for the side to move of a position that is not over,
+        within ``seconds`` from ``received`` on ``clock``; ``options`` go to the player's ``choose``.
+        A player still loading in the background is waited for up to ``wait_share`` of the budget."""
+        position = self.position
+        if position.status == rules.MUST_PASS:
+            return None
+        player = self.current()
+        if player is None and self.cold is not None and wait_share > 0:
+            self.cold.wait(received + wait_share * seconds - self.clock())
+            player = self.current()
+        if player is None:  # loading or compiling: a shallow search over the reference rules, in the budget
+            self.fallbacks += 1
+            if self.cold is not None:
+                self.cold.fallbacks += 1
+            share = LOADING_FALLBACK_SHARE if self.cold is not None and self.cold.loading() else 1.0
+            return fallback_move(position, share * seconds, received, self.settings, self.clock)
+        game = player.game
+        state = game.state_from_cells(position.board, position.to_move - 1)
+        start = player.clock() - (self.clock() - received) if hasattr(player, "clock") else None
+        point = game.point_of(player.choose(state, seconds, start, **options))
+        if self.fallbacks and not self.searched:
+            self.warn(f"the engine takes over at move {len(self.history) + 1} (after {self.fallbacks} fallback moves)")
+        self.searched += 1
+        return point
