@@ -163,14 +163,14 @@ class GoSession:
 
     # ---- the command table: every command through ``call`` ------------------------------------------
     def commands(self) -> dict:
-        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *gtp_go.USAGES.get(name, (0, "")))
-                for name in COMMANDS}
+        return gtp.command_table(self, COMMANDS, gtp_go.USAGES,
+                                 through=lambda name, handler: lambda args: self.call(name, handler, args))
 
-    def call(self, name: str, args):
+    def call(self, name: str, handler, args):
         if self.player is None:
             untimed = name in GENMOVES and not self.game_clock.control.limited
             self.switch(wait=name not in FALLBACK_COMMANDS or untimed)
-        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
+        return handler(args)
 
     # ---- commands -----------------------------------------------------------------------------------
     cmd_protocol_version = staticmethod(lambda args: "2")

@@ -345,3 +345,27 @@ class TimeManager:
         if self.game_clock is None:
             return True
         return self.game_clock.spent(player, seconds)
+
+
+# ---- a CPU-time limit on the whole process (a host that counts the player process's CPU time) ------
+def arm_cpu_watchdog(limit: float, leave) -> None:
+    """Call ``leave()`` (which should end the process) at ``limit`` CPU seconds since process start,
+    whatever is running: ITIMER_PROF counts the CPU time of the whole process."""
+    import signal
+    signal.signal(signal.SIGPROF, lambda signum, frame: leave())
+    signal.setitimer(signal.ITIMER_PROF, max(0.01, limit - time.process_time()))
+
+
+def cpu_backstop(limit: float) -> None:
+    """A kernel CPU limit at the first whole second after ``limit`` (SIGXCPU ends the process even
+    inside compiled code, where the watchdog's signal waits; no core file is written)."""
+    import resource
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        cap = int(math.floor(limit)) + 1
+        if hard == resource.RLIM_INFINITY or cap <= hard:
+            if soft == resource.RLIM_INFINITY or cap < soft:
+                resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
+    except (ValueError, OSError):
+        pass  # the watchdog alone, then
