@@ -35,7 +35,8 @@ def _convert(cls, key: str, value, source: str):
     try:
         return convert({f.name: f for f in dataclasses.fields(cls)}[key], value)
     except ValueError as err:
-        raise ConfigError(f"{key} = {value!r} ({source}): {err}") from None
+        read, expected = err.args
+        raise ConfigError(f"{key} = {read!r} ({source}): {expected}") from None
 
 
 def read_toml(path) -> dict:

@@ -1,15 +1,15 @@
 """Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
 course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py): ``Settings`` (the Hex
-player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers: at
-each series start it builds the series' HexPlayer; the record, adapters/oht_record.py, keeps each
-game, each series and a log) and the command line.  The sessions, the transport (TLS, messages and
+player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers:
+the moves are the Hex player's of the series' board size, engines/players/hex.py SizedPlayers; the
+record, adapters/oht_record.py, keeps each game, each series and a log) and the command line.  The sessions, the transport (TLS, messages and
 frames, ``Login``) and the one map of outcomes to exit statuses are adapters/oht_session.py's.
 
 A cold compiled-kernel cache costs no time on the server's clock: the agent builds its ``Compiler``
 (engines/players/coldstart.py) before any engine module is imported (this module imports none), and
 until the kernels are compiled in a detached process it answers each action with the Hex player's
-fallback move (a shallow search over the reference rules within the move's time); then it builds the
-series' HexPlayer as from a warm cache.
+fallback move (a shallow search over the reference rules within the move's time); then the series'
+HexPlayer is built as from a warm cache.
 """
 import argparse
 import json
@@ -60,7 +60,7 @@ def port_number(text: str, lowest: int = 1, source: str = "--port") -> int:
 # ==== the agent: the spec's handlers, shared by our clients and the course-class subclasses ==========
 class OHTAgent:
     """The handlers of the spec, as plain methods called with the values the spec names; moves come
-    from the series' HexPlayer (one per board size, built at the series start), everything is
+    from the series' HexPlayer (``by_size``: one per board size, built at the series start), everything is
     recorded in ``record``.  ``clock`` times our thinking (from the request to the answer).
     ``compiler``: the state of the compiled-kernel cache (default: a Compiler of hex, made here);
     while it is not ready, moves are the fallback search's and no HexPlayer is built."""

@@ -26,7 +26,7 @@ def setting(default, meaning: str, kind=None, choices=None, optional: bool | Non
 def convert(field: dataclasses.Field, value):
     """value as the settings field's type (its metadata: ``kind``, ``choices``, ``optional``); text
     is read as the kind says (a bool from 1/0/true/false/yes/no/on/off; "none" is None where the key
-    is optional).  ValueError saying what was expected."""
+    is optional).  ValueError(the value as far as it was read, what was expected) when it cannot be."""
     kind, choices = field.metadata.get("kind"), field.metadata.get("choices")
     optional = field.metadata.get("optional", field.default is None)
     if value is None or (optional and isinstance(value, str) and value.strip().lower() == "none"):
@@ -54,7 +54,7 @@ def convert(field: dataclasses.Field, value):
             if not isinstance(value, str):
                 raise ValueError(value)
     except (TypeError, ValueError):
-        raise ValueError(f"expected {kind.__name__}") from None
+        raise ValueError(value, f"expected {kind.__name__}") from None
     if choices is not None and value not in choices:
-        raise ValueError(f"one of {', '.join(map(str, choices))}")
+        raise ValueError(value, f"one of {', '.join(map(str, choices))}")
     return value
