@@ -1,9 +1,10 @@
 """Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
 course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py): ``Settings`` (the Hex
-player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers:
-the moves are the Hex player's of the series' board size, engines/players/hex.py SizedPlayers; the
-record, adapters/oht_record.py, keeps each game, each series and a log) and the command line.  The sessions, the transport (TLS, messages and
-frames, ``Login``) and the one map of outcomes to exit statuses are adapters/oht_session.py's.
+player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers: the
+moves are the Hex player's of the series' board size, engines/players/hex.py SizedPlayers; the record,
+adapters/oht_record.py, keeps each game, each series and a log) and the command line.  The sessions,
+the transport (TLS, messages and frames, ``Login``) and the one map of outcomes to exit statuses are
+adapters/oht_session.py's.
 
 A cold compiled-kernel cache costs no time on the server's clock: the agent builds its ``Compiler``
 (engines/players/coldstart.py) before any engine module is imported (this module imports none), and

@@ -10,12 +10,12 @@ settings extend it with the run's own keys); the player reads them under those n
 What it owns: the search (``make_player``: plain MCTS or RAVE with every legal move a child, on a
 TimeManager of CPU time counted from process start, at least ``min_simulations``, or exactly
 ``simulations``), the seed of a reproducible run (``hash_seed``), the engine's position of the host's
-boards (``state_of``), the move number of the host's boards (``move_number``: from the notes the
-player keeps between runs, ``load_notes`` / ``save_notes``, else the fewest moves that can have put
-the stones there), the move (``choose``, then ``allowed_point``: the search's move when the host allows it on the board as given,
-else the most visited one it allows; ``think`` does it all and writes the notes), and the fallback move written before the engine loads
-(``fallback_move``: a shallow search over the reference rules, engines/games/reference/littlego.py,
-within ``fallback_seconds`` of CPU time).
+boards (``state_of``), the move number of the host's boards (``move_number``: from the notes the player
+keeps between runs, ``load_notes`` / ``save_notes``, else the fewest moves that can have put the stones
+there), the move (``choose``, then ``allowed_point``: the search's move when the host allows it on the
+board as given, else the most visited one it allows; ``think`` does it all and writes the notes), and
+the fallback move written before the engine loads (``fallback_move``: a shallow search over the
+reference rules, engines/games/reference/littlego.py, within ``fallback_seconds`` of CPU time).
 """
 import hashlib
 import json
