@@ -347,6 +347,20 @@ class TimeManager:
         return self.game_clock.spent(player, seconds)
 
 
+def budget_problems(seconds: float | None, simulations: int | None) -> list[str]:
+    """What is wrong with a move's budget in a player's settings, one sentence each: ``time`` seconds
+    (None: not given; 0: no limit in seconds, then ``simulations`` is needed) and ``simulations``
+    (None: none)."""
+    problems = []
+    if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
+        problems.append(f"time must be a finite number >= 0, got {seconds}")
+    if seconds == 0 and simulations is None:
+        problems.append("time 0 needs simulations N")
+    if simulations is not None and not (isinstance(simulations, int) and simulations > 0):
+        problems.append(f"simulations must be at least 1, got {simulations!r}")
+    return problems
+
+
 # ---- a CPU-time limit on the whole process (a host that counts the player process's CPU time) ------
 def arm_cpu_watchdog(limit: float, leave) -> None:
     """Call ``leave()`` (which should end the process) at ``limit`` CPU seconds since process start,

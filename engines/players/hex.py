@@ -21,12 +21,11 @@ Points are (row, col), row 0 at the top; player 0 joins the rows, player 1 the c
 This module imports no compiled kernel at import (the adapters import it for the settings while the
 cache may be cold); the engine is imported when a HexPlayer is built.
 """
-import math
 from time import perf_counter
 from dataclasses import dataclass
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
-from engines.players.clock import TimeManager
+from engines.players.clock import TimeManager, budget_problems
 from engines.settings import setting
 
 MODES = ("greedy", "search")
@@ -85,12 +84,8 @@ class HexSettings:
                                      "black's first stone is below this")
 
     def __post_init__(self):
-        problems = []
-        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
-            problems.append(f"time must be a finite number >= 0, got {self.time}")
-        if self.time == 0 and self.simulations is None:
-            problems.append("time 0 needs simulations N")
-        for name in ("simulations", "capacity", "fallback_simulations"):
+        problems = budget_problems(self.time, self.simulations)
+        for name in ("capacity", "fallback_simulations"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, int) and value > 0):
                 problems.append(f"{name} must be at least 1, got {value!r}")
