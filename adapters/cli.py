@@ -25,7 +25,7 @@ import sys
 import time
 
 from engines.games import GAMES, make_game
-from engines.players.generic import DEFAULT_SIMULATIONS, make_player, play_game
+from engines.players.generic import DEFAULT_SIMULATIONS, demo, make_player, play_game
 from engines.search import SEARCHERS
 
 PLAYERS = ("random",) + SEARCHERS
@@ -112,21 +112,9 @@ def cmd_play(args):
 
 
 def cmd_demo(args):
-    """One short game of each game: its final board and result (every board with --show); `make demo`
-    then runs each harness adapter."""
-    import io
-    for name, options in (("othello", {"size": 8}), ("hex", {"size": 5}), ("go", {"size": 5})):
-        game = make_game(name, **options)
-        print(f"===== {name} {options}: MCTS (player 1) against random (player 2) =====")
-        players = [make_player("mcts", game, 1, None, args.simulations), make_player("random", game, 2, None, None)]
-        if args.show:
-            play_game(game, players)
-        else:
-            result = io.StringIO()
-            _, final = play_game(game, players, show=False, out=result)
-            print(game.render(final))
-            print(result.getvalue(), end="")
-        print()
+    """One short game of each game (engines/players/generic.py: demo); `make demo` then runs each
+    harness adapter."""
+    demo(args.simulations, args.show)
     return 0
 
 

@@ -15,12 +15,11 @@ keys with their defaults and meanings (for ``--help`` and the README).
 """
 import argparse
 import dataclasses
-import math
 import os
 import tomllib
 from pathlib import Path
 
-from engines.settings import setting  # noqa: F401  (the field every settings dataclass is made of)
+from engines.settings import convert, setting  # noqa: F401  (setting: the field every settings dataclass is made of)
 
 
 class ConfigError(ValueError):
@@ -32,38 +31,12 @@ def env_name(prefix: str, key: str) -> str:
 
 
 def _convert(cls, key: str, value, source: str):
-    spec = {f.name: f for f in dataclasses.fields(cls)}[key]
-    kind, choices = spec.metadata.get("kind"), spec.metadata.get("choices")
-    optional = spec.metadata.get("optional", spec.default is None)  # takes None, written "none" in text
-    if value is None or (optional and isinstance(value, str) and value.strip().lower() == "none"):
-        return None
+    """value as the type of cls's field key (engines/settings.py: convert); ConfigError naming the source."""
     try:
-        if kind is bool:
-            if isinstance(value, str):
-                text = value.strip().lower()
-                if text not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-                    raise ValueError(value)
-                value = text in ("1", "true", "yes", "on")
-            elif not isinstance(value, bool):
-                raise ValueError(value)
-        elif kind is int:
-            if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-                raise ValueError(value)
-            value = int(value)
-        elif kind is float:
-            if isinstance(value, bool):
-                raise ValueError(value)
-            value = float(value)
-            if not math.isfinite(value):
-                raise ValueError(value)
-        elif kind is str:
-            if not isinstance(value, str):
-                raise ValueError(value)
-    except (TypeError, ValueError):
-        raise ConfigError(f"{key} = {value!r} ({source}): expected {kind.__name__}") from None
-    if choices is not None and value not in choices:
-        raise ConfigError(f"{key} = {value!r} ({source}): one of {', '.join(map(str, choices))}")
-    return value
+        return convert({f.name: f for f in dataclasses.fields(cls)}[key], value)
+    except ValueError as err:
+        read, expected = err.args
+        raise ConfigError(f"{key} = {read!r} ({source}): {expected}") from None
 
 
 def read_toml(path) -> dict:

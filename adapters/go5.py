@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from adapters import config
+from adapters import config, gtp_serve
 from adapters.config import ConfigError, setting
 from engines.players import coldstart  # reads the cache's stamp: imports neither numba nor the engine
 from engines.errors import IllegalMove
@@ -46,6 +46,10 @@ BAD_COLOUR = ("Error: Valid color characters are: b, w, e, BORDER and FLOODFILL.
 NO_WEIGHTS = "no move weights loaded: start the engine with --weights PATH"
 ANALYZE_COMMANDS = ("pstring/Legal Moves For ToPlay/legal_moves_for_toPlay\n"
                     "pstring/Policy Moves/policy_moves\npstring/Random Moves/random_moves")
+COMMANDS = ("protocol_version name version quit boardsize clear_board komi play genmove legal_moves "
+            "legal_moves_for_toPlay random_moves policy_moves prior_knowledge score final_score showboard "
+            "set_free_handicap num_total_sim in_tree_knowledge mcts_info gogui-analyze_commands selfatari "
+            "use_pattern random_simulation use_ucb known_command list_commands").split()
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,15 @@ class Settings:
         if not (self.c >= 0 and self.rollout_limit >= 1 and self.capacity >= 1):
             raise ValueError(f"c must be >= 0, rollout_limit and capacity >= 1; got c = {self.c}, "
                              f"rollout_limit = {self.rollout_limit}, capacity = {self.capacity}")
+
+
+def ignored_flag(name):
+    """use_pattern, random_simulation, use_ucb: Go5 stores them; here nothing reads them (the
+    rule-based rollouts they would steer are refused at start-up), so they are only checked."""
+    def handler(self, args):
+        self.parse_flag(name, args[0])
+        return ""
+    return handler
 
 
 class Go5Session:
@@ -210,13 +223,9 @@ class Go5Session:
         self.movefilter = self.parse_flag("selfatari", args[0])
         return ""
 
-    def ignored_flag(self, name):
-        """use_pattern, random_simulation, use_ucb: Go5 stores them; here nothing reads them (the
-        rule-based rollouts they would steer are refused at start-up), so they are only checked."""
-        def handler(args):
-            self.parse_flag(name, args[0])
-            return ""
-        return handler
+    cmd_use_pattern = ignored_flag("use_pattern")
+    cmd_random_simulation = ignored_flag("random_simulation")
+    cmd_use_ucb = ignored_flag("use_ucb")
 
     def cmd_num_total_sim(self, args):
         value = parse_int(args[0], "num_total_sim", low=1)
@@ -256,30 +265,20 @@ class Go5Session:
         return move
 
     # ---- the command table ------------------------------------------------------------------
+    cmd_protocol_version = staticmethod(lambda args: "2")
+    cmd_name = staticmethod(lambda args: NAME)
+    cmd_version = staticmethod(lambda args: VERSION)
+    cmd_gogui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
+    cmd_final_score = cmd_score
+
+    def cmd_known_command(self, args):
+        return "true" if args[0] in COMMANDS else "false"
+
+    def cmd_list_commands(self, args):
+        return " ".join(COMMANDS)  # Go5's list is one line
+
     def commands(self) -> dict:
-        C = gtp.Command
-        table = {
-            "protocol_version": C(lambda a: "2"), "name": C(lambda a: NAME), "version": C(lambda a: VERSION),
-            "quit": C(self.cmd_quit),
-            "boardsize": C(self.cmd_boardsize, 1, "boardsize INT"), "clear_board": C(self.cmd_clear_board),
-            "komi": C(self.cmd_komi, 1, "komi FLOAT"), "play": C(self.cmd_play, 2, "play {b,w} MOVE"),
-            "genmove": C(self.cmd_genmove, 1, "genmove {w,b}"),
-            "legal_moves": C(self.cmd_legal_moves, 1, "legal_moves {w,b}"),
-            "legal_moves_for_toPlay": C(self.cmd_legal_moves_for_toPlay), "random_moves": C(self.cmd_random_moves),
-            "policy_moves": C(self.cmd_policy_moves), "prior_knowledge": C(self.cmd_prior_knowledge),
-            "score": C(self.cmd_score), "final_score": C(self.cmd_score), "showboard": C(self.cmd_showboard),
-            "set_free_handicap": C(self.cmd_set_free_handicap, 1, "set_free_handicap MOVE (e.g. A4)"),
-            "num_total_sim": C(self.cmd_num_total_sim, 1, "num_total_sim #(e.g. num_total_sim 100 )"),
-            "in_tree_knowledge": C(self.cmd_in_tree_knowledge, 1, "in_tree_knowledge p r o b a b i l i s t i c"),
-            "mcts_info": C(self.cmd_mcts_info),
-            "gogui-analyze_commands": C(lambda a: ANALYZE_COMMANDS),
-            "selfatari": C(self.cmd_selfatari, 1, "selfatari INT"),
-        }
-        for flag in ("use_pattern", "random_simulation", "use_ucb"):
-            table[flag] = C(self.ignored_flag(flag), 1, f"{flag} INT")
-        table["known_command"] = C(lambda a: "true" if a[0] in table else "false", 1, "known_command CMD_NAME")
-        table["list_commands"] = C(lambda a: " ".join(table))
-        return table
+        return gtp.command_table(self, COMMANDS, gtp_go.GO5_USAGES)
 
 
 def make_engine(session: Go5Session) -> gtp.GtpEngine:
@@ -334,10 +333,7 @@ def start(args) -> Go5Session:
     if args.num_total_sim < 1:
         raise Refused("--num_total_sim must be at least 1")
     try:
-        if args.config is not None and not args.config.is_file():
-            raise ConfigError(f"--config: no file {args.config}")
-        settings = config.load(Settings, file=args.config, env_prefix=ENV_PREFIX,
-                               flags=config.setting_flags(args, Settings))
+        settings = gtp_serve.load_settings(Settings, args, ENV_PREFIX)
     except ConfigError as err:
         raise Refused(str(err)) from None
     knowledge = args.in_tree_knowledge == "probabilistic"

@@ -19,7 +19,7 @@ from adapters import gtp_serve
 from adapters.config import setting
 from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
-from engines.players.clock import TimeControl, TimeManager, TimeSettingsError
+from engines.players.clock import TimeControl, TimeManager, TimeSettingsError, budget_problems
 from engines.players.coldstart import ColdStart
 from engines.players.go import GoSettings  # the settings only: no kernel at import
 from engines.players.go_record import GoRecord, SetupError, fallback_move
@@ -67,7 +67,9 @@ class Settings(GoSettings):
     verbose: bool = setting(False, "one line on stderr per genmove: time allocated and used, simulations, win rate")
 
     def __post_init__(self):
-        problems = gtp_serve.budget_problems(self, MIN_SIZE, MAX_SIZE) + self.problems()
+        problems = budget_problems(self.time, self.simulations) + self.problems()
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            problems.insert(0, f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
         if self.capacity < 1000 or self.analyze_seconds <= 0 or self.time_margin < 0:
             problems.append("capacity must be >= 1000, analyze_seconds > 0 and time_margin >= 0")
         if problems:
@@ -163,14 +165,14 @@ class GoSession:
 
     # ---- the command table: every command through ``call`` ------------------------------------------
     def commands(self) -> dict:
-        return {name: gtp.Command(lambda args, name=name: self.call(name, args), *gtp_go.USAGES.get(name, (0, "")))
-                for name in COMMANDS}
+        return gtp.command_table(self, COMMANDS, gtp_go.USAGES,
+                                 through=lambda name, handler: lambda args: self.call(name, handler, args))
 
-    def call(self, name: str, args):
+    def call(self, name: str, handler, args):
         if self.player is None:
             untimed = name in GENMOVES and not self.game_clock.control.limited
             self.switch(wait=name not in FALLBACK_COMMANDS or untimed)
-        return getattr(self, "cmd_" + name.replace("-", "_"))(args)
+        return handler(args)
 
     # ---- commands -----------------------------------------------------------------------------------
     cmd_protocol_version = staticmethod(lambda args: "2")

@@ -38,6 +38,8 @@ ANALYZE_COMMANDS = "\n".join((  # HexGui's "type/label/command" lines (benzene's
     "string/Final Score/final_score",
     "varc/Reg GenMove/reg_genmove %c",
 ))
+COMMANDS = ("protocol_version name version quit boardsize clear_board play genmove reg_genmove undo showboard "
+            "final_score all_legal_moves param_game hexgui-analyze_commands").split()
 
 
 @dataclass(frozen=True)
@@ -266,25 +268,15 @@ class HexSession:
     def cmd_quit(self, args):
         raise Quit("")
 
+    cmd_protocol_version = staticmethod(lambda args: "2")
+    cmd_name = staticmethod(lambda args: NAME)
+    cmd_version = staticmethod(lambda args: version())
+    cmd_hexgui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
+
     def commands(self) -> dict:
         """The command table; every command first lets the player take over if the compile is done."""
-        def C(handler, *rest):
-            return gtp.Command(lambda args: (self.engine(), handler(args))[1], *rest)
-        return {
-            "protocol_version": C(lambda a: "2"), "name": C(lambda a: NAME), "version": C(lambda a: version()),
-            "quit": C(self.cmd_quit),
-            "boardsize": C(self.cmd_boardsize, 1, "boardsize N (or boardsize N N)"),
-            "clear_board": C(self.cmd_clear_board),
-            "play": C(self.cmd_play, 2, "play b|w CELL"),
-            "genmove": C(self.cmd_genmove, 1, "genmove b|w"),
-            "reg_genmove": C(self.cmd_reg_genmove, 1, "reg_genmove b|w"),
-            "undo": C(self.cmd_undo),
-            "showboard": C(self.cmd_showboard),
-            "final_score": C(self.cmd_final_score),
-            "all_legal_moves": C(self.cmd_all_legal_moves),
-            "param_game": C(self.cmd_param_game),
-            "hexgui-analyze_commands": C(lambda a: ANALYZE_COMMANDS),
-        }
+        return gtp.command_table(self, COMMANDS, hex_gtp.USAGES,
+                                 through=lambda name, handler: lambda args: (self.engine(), handler(args))[1])
 
     def close(self):
         self.cold.close()   # a compile still running goes on (detached): the next start is warm

@@ -1,10 +1,9 @@
 """What the GTP engine adapters (plies-gtp for Go: adapters/go_gtp.py; plies-gtp-hex:
 adapters/gtp_hex.py) share: the stdin transport (lines read with a non-blocking test for a waiting
 one, so that a streamed reply runs until the next command: ``stream_analysis``, Go's lz-analyze),
-the command line built from a Settings dataclass (adapters/config.py), the checks of the search
-budget, the version and the GtpEngine over a session's table."""
+the command line built from a Settings dataclass (adapters/config.py), the version and the
+GtpEngine over a session's table."""
 import argparse
-import math
 import os
 import select
 import sys
@@ -187,17 +186,3 @@ def load_settings(settings_class, args: argparse.Namespace, env_prefix: str, env
         raise ConfigError(f"--config: no file {args.config}")
     return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env,
                        flags=config.setting_flags(args, settings_class))
-
-
-def budget_problems(settings, min_size: int, max_size: int) -> list[str]:
-    """What is wrong with settings' size (None: any), time and simulations, one sentence each."""
-    problems = []
-    if settings.size is not None and not min_size <= settings.size <= max_size:
-        problems.append(f"size must be in {min_size}..{max_size}, got {settings.size}")
-    if not (math.isfinite(settings.time) and settings.time >= 0):
-        problems.append(f"time must be a finite number >= 0, got {settings.time}")
-    if settings.simulations is not None and settings.simulations < 1:
-        problems.append(f"simulations must be at least 1, got {settings.simulations}")
-    if settings.time == 0 and settings.simulations is None:
-        problems.append("time 0 needs simulations N")
-    return problems

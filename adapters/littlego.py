@@ -29,11 +29,12 @@ from pathlib import Path
 from adapters import config
 from engines.games.reference import littlego as rules
 from engines.players import littlego as littlego_player
-from engines.players.littlego import (board_text, choose, estimate_moves, hash_seed,  # noqa: F401 (the API)
-                                     make_player, move_number)
+from engines.players.clock import arm_cpu_watchdog, cpu_backstop
+from engines.players.littlego import (NOTES_FORMAT, board_text, choose, estimate_moves, hash_seed,  # noqa: F401
+                                      load_notes, make_player, move_number, save_notes)
 from adapters.config import ConfigError, setting
-from protocols.common import PASS, EndOfInput, ProtocolError
-from protocols.littlego import POSITION, SIZE, PlayerSession, Turn, write_output
+from protocols.common import EndOfInput, ProtocolError
+from protocols.littlego import POSITION, PlayerSession, Turn, format_move, write_output
 
 INPUT_FILE = "input.txt"
 OUTPUT_FILE = "output.txt"
@@ -41,7 +42,6 @@ NOTES_FILE = "my_player3.notes.json"   # in the working directory
 SETTINGS_FILE = "my_player3.toml"      # beside my_player3.py
 ENV_PREFIX = "PLIES_LITTLEGO"
 PLAYER_FILE = Path(__file__).resolve().parent / "my_player3.py"  # what the host runs
-NOTES_FORMAT = 1
 SEARCHES = littlego_player.SEARCHES   # the search setting's values
 
 
@@ -111,54 +111,12 @@ def fallback_move(turn: Turn, moves_played: int = 0, seconds: float = 0.3, cpu=t
     return littlego_player.fallback_move(*turn, moves_played, seconds, cpu)
 
 
-# ---- notes -------------------------------------------------------------------------------------
-def load_notes(path) -> dict | None:
-    """The notes as a dict, or None when missing, unreadable or malformed."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != NOTES_FORMAT:
-        return None
-    moves, colour, board = data.get("moves_played"), data.get("colour"), data.get("board")
-    if not (isinstance(moves, int) and not isinstance(moves, bool) and 0 < moves <= rules.MAX_MOVES
-            and colour in (1, 2) and not isinstance(colour, bool)
-            and isinstance(board, list) and len(board) == SIZE
-            and all(isinstance(r, str) and len(r) == SIZE and set(r) <= set("012") for r in board)):
-        return None
-    return data
-
-
-def save_notes(path, data: dict) -> None:
-    """Write the notes atomically (a temporary file renamed over the old one)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-
-
 # ---- the move ----------------------------------------------------------------------------------
 def think(game, turn: Turn, settings: LittleGoSettings, notes: dict | None, started: float, cpu=time.process_time,
           warn=None):
-    """(point, the notes to keep) for the position of input.txt, searched by the Little-Go player
-    (engines/players/littlego.py); the point is one the host's rules allow on the current board as given."""
-    colour, previous, current = turn
-    moves, source = move_number(notes, colour, previous, current)
-    seed = int.from_bytes(os.urandom(6), "little") if settings.seed is None else hash_seed(settings.seed, previous,
-                                                                                           current)
-    state = littlego_player.state_of(game, colour, previous, current, moves, estimate_moves(colour, current))
-    action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
-    point, searched = littlego_player.allowed_point(game, *turn, action, result), game.point_of(action)
-    if point != searched and warn:
-        warn(f"the search's move {write_output(searched).strip()} is not valid on the board as given; "
-             f"playing {write_output(point).strip()}")
-    kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(state) + 1,
-            "board": board_text(current if point is PASS else rules.host_moves(turn)[point]),
-            "move": write_output(point).strip(), "move_number_from": source, "budget": settings.seconds}
-    if result is not None:
-        kept.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
-                    pv=[write_output(game.point_of(a)).strip() for a in result.pv[:6]])
-    return point, kept
+    """(point, the notes to keep) for the position of input.txt (engines/players/littlego.py: think),
+    the points in the notes named as output.txt names them."""
+    return littlego_player.think(game, turn, settings, notes, started, cpu, warn, name=format_move)
 
 
 class SearchFailed(Exception):
@@ -229,29 +187,8 @@ def report_cold_cache(warn) -> bool:
 
 def arm_watchdog(limit: float) -> None:
     """Leave at ``limit`` CPU seconds since process start, whatever is running (the fallback move is
-    already in output.txt): ITIMER_PROF counts the CPU time of the whole process."""
-    import signal
-
-    def leave(signum, frame):
-        os._exit(exit_status(SearchFailed("the watchdog fired")))
-    signal.signal(signal.SIGPROF, leave)
-    signal.setitimer(signal.ITIMER_PROF, max(0.01, limit - time.process_time()))
-
-
-def cpu_backstop(limit: float) -> None:
-    """A kernel CPU limit at the first whole second after ``limit`` (SIGXCPU ends the process even
-    inside compiled code, where the watchdog's signal waits; no core file is written)."""
-    import math
-    import resource
-    try:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
-        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        cap = int(math.floor(limit)) + 1
-        if hard == resource.RLIM_INFINITY or cap <= hard:
-            if soft == resource.RLIM_INFINITY or cap < soft:
-                resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
-    except (ValueError, OSError):
-        pass  # the watchdog alone, then
+    already in output.txt), with the exit status of a failed search."""
+    arm_cpu_watchdog(limit, lambda: os._exit(exit_status(SearchFailed("the watchdog fired"))))
 
 
 def exit_status(outcome: Exception | None) -> int:

@@ -1,15 +1,16 @@
 """Our Online Hex Tournament client (specs/oht.md), both generations, and what it shares with the
 course-class subclasses (adapters/oht_actor_a.py, adapters/oht_actor_b.py): ``Settings`` (the Hex
-player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers: at
-each series start it builds the series' HexPlayer; the record, adapters/oht_record.py, keeps each
-game, each series and a log) and the command line.  The sessions, the transport (TLS, messages and
-frames, ``Login``) and the one map of outcomes to exit statuses are adapters/oht_session.py's.
+player's, engines/players/hex.py HexSettings, and the record's), ``OHTAgent`` (the spec's handlers: the
+moves are the Hex player's of the series' board size, engines/players/hex.py SizedPlayers; the record,
+adapters/oht_record.py, keeps each game, each series and a log) and the command line.  The sessions,
+the transport (TLS, messages and frames, ``Login``) and the one map of outcomes to exit statuses are
+adapters/oht_session.py's.
 
 A cold compiled-kernel cache costs no time on the server's clock: the agent builds its ``Compiler``
 (engines/players/coldstart.py) before any engine module is imported (this module imports none), and
 until the kernels are compiled in a detached process it answers each action with the Hex player's
-fallback move (a shallow search over the reference rules within the move's time); then it builds the
-series' HexPlayer as from a warm cache.
+fallback move (a shallow search over the reference rules within the move's time); then the series'
+HexPlayer is built as from a warm cache.
 """
 import argparse
 import json
@@ -60,7 +61,7 @@ def port_number(text: str, lowest: int = 1, source: str = "--port") -> int:
 # ==== the agent: the spec's handlers, shared by our clients and the course-class subclasses ==========
 class OHTAgent:
     """The handlers of the spec, as plain methods called with the values the spec names; moves come
-    from the series' HexPlayer (one per board size, built at the series start), everything is
+    from the series' HexPlayer (``by_size``: one per board size, built at the series start), everything is
     recorded in ``record``.  ``clock`` times our thinking (from the request to the answer).
     ``compiler``: the state of the compiled-kernel cache (default: a Compiler of hex, made here);
     while it is not ready, moves are the fallback search's and no HexPlayer is built."""
@@ -71,16 +72,19 @@ class OHTAgent:
         self.settings = settings or Settings()
         self.record = record or Record()
         self.clock = clock
-        self.fallback_moves = 0  # actions answered by the quick fallback (a cold cache)
         if self.compiler.ready():            # a warm cache: the engine's kernels are loaded now, before we
             hex_player.warm_up(self.settings)  # connect (the series start is on the server's clock)
         else:
             self._note("the compiled-kernel cache is cold: quick fallback moves until the engine is compiled")
-        self.players = {}      # board size -> HexPlayer (None: it cannot play that size, said mid-series)
-        self.player = None     # the current series' player (None: fallback moves, the engine compiling)
+        # the series' player: one per board size (engines/players/hex.py), fallback moves while cold
+        self.by_size = hex_player.SizedPlayers(self.settings, self.compiler.ready, self._note, clock)
         self.series = None     # the current series' record entry
         self.game = None       # the current game's record entry
         self._board = None     # the board as we last knew it (to tell the opponent's stones)
+
+    players = property(lambda self: self.by_size.players)
+    player = property(lambda self: self.by_size.player)
+    fallback_moves = property(lambda self: self.by_size.fallback_moves)
 
     # ---- series and games ----
     def series_start(self, unique_id, series_id, player_map, num_games, game_params):
@@ -88,70 +92,26 @@ class OHTAgent:
         if int(series_id) != event["series_id"]:
             raise ProtocolError(f"series id {series_id} does not match the player map {event['player_map']}")
         size = event["size"]
-        self.player = None
-        if self.compiler.ready():  # NetworkError for a network file of another size: before any move
-            self._build_player(size)
+        self.by_size.start(size)  # NetworkError for a network file of another size: before any move
         self.series = {"number": len(self.record.series) + 1, "unique_id": event["unique_id"],
                        "series_id": event["series_id"], "player_map": event["player_map"],
                        "num_games": event["num_games"], "size": size, "played": 0, "wins": 0,
-                       "stats": None, "player": self._describe()}
+                       "stats": None, "player": self.by_size.describe()}
         self.record.series.append(self.series)
         others = [uid for uid, _ in event["player_map"] if uid != event["unique_id"]]
         self.record.log(f"series {self.series['number']}: {event['num_games']} games on {size}x{size}, "
                         f"we are player {event['series_id']} (id {event['unique_id']}), "
                         f"opponent {others}; {self.series['player']}")
 
-    def _size(self):
-        return self.series["size"] if self.series else None
-
-    def _build_player(self, size: int):
-        """The series' HexPlayer (imports the engine: only once the compiler is ready)."""
-        if self.players.get(size) is None:
-            # each size's searcher has its own seed (the settings' seed plus the size)
-            self.players[size] = hex_player.HexPlayer(self.settings, size, seed=self.settings.seed + size,
-                                                      clock=self.clock)
-        self.player = self.players[size]
-        self._take_notes()
-
-    def _describe(self) -> str:
-        if self.player is not None:
-            return self.player.describe()
-        return "quick fallback moves (a shallow search) until the engine is compiled"
-
-    def _engine_ready(self) -> bool:
-        """True when the series' HexPlayer plays; builds it once the compile is done (mid-series: a
-        network that cannot play the size is noted, and the fallback goes on for the series)."""
-        if self.player is not None:
-            return True
-        size = self._size()
-        if size in self.players or not self.compiler.ready():  # in players (as None): cannot play it
-            return False
-        try:
-            self._build_player(size)
-        except ValueError as err:  # NetworkError; said at the next series start, before any move
-            self.players[size] = None
-            self._note(f"the engine is compiled but cannot play {size}x{size}: {err}; quick fallback "
-                       f"moves for the rest of the series")
-            return False
-        hex_player.warm_up(self.settings)   # its kernels load now, not on the next move's clock
-        self._note(f"the engine is compiled: it plays from now on ({self.player.describe()})")
-        return True
-
     def _note(self, note: str):
         self.record.notes.append(note)
         self.record.log(f"note: {note}")
 
-    def _take_notes(self):
-        """Move what the player had to work around into the record and the log."""
-        for note in self.player.notes:
-            self._note(note)
-        self.player.notes.clear()
-
     def game_start(self, start_player):
         if self.series is None:
             raise ProtocolError("a game started before any series")
-        self._engine_ready()  # the compile done meanwhile: the engine is built here, off the server's clock
-        size = self._size()
+        self.by_size.engine_ready()  # the compile done meanwhile: the engine is built here, off the server's clock
+        size = self.by_size.size
         self.game = {"series": self.series["number"], "number": self.series["played"] + 1, "size": size,
                      "series_id": self.series["series_id"], "start_player": int(start_player), "moves": [],
                      "winner": None, "won": None}
@@ -178,22 +138,16 @@ class OHTAgent:
         start = self.clock() if start is None else start
         if self.series is None:
             raise ProtocolError("an action was asked for before any series")
-        board = state if isinstance(state, oht.Board) else oht.parse_state(state, self._size())
+        board = state if isinstance(state, oht.Board) else oht.parse_state(state, self.by_size.size)
         self._note_opponent(board)
-        if self._engine_ready():
-            row, col = self.player.choose(board.cells, oht.engine_player(board.to_move), start=start)
-            self._take_notes()
-        else:  # the engine is compiling: a shallow search of the board the server sent, within the move's time
-            row, col = hex_player.fallback_move(self.settings, board.cells, oht.engine_player(board.to_move), start,
-                                                self.clock)
-            self.fallback_moves += 1
+        row, col = self.by_size.choose(board.cells, oht.engine_player(board.to_move), start)
         if self.game is not None and self._board is not None:
             self.game["moves"].append((board.to_move, row, col, self.clock() - start))
             self._board[row][col] = board.to_move
         return int(row), int(col)
 
     def game_over(self, winner, end_state):
-        board = end_state if isinstance(end_state, oht.Board) else oht.parse_state(end_state, self._size())
+        board = end_state if isinstance(end_state, oht.Board) else oht.parse_state(end_state, self.by_size.size)
         self._note_opponent(board)
         if self.game is None:
             raise ProtocolError("a game ended that never started")

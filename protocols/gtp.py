@@ -103,6 +103,18 @@ def area_score_text(cells, komi: float) -> str:
     return format_score(black - white)
 
 
+def command_table(session, names, usages: dict, through=None) -> dict[str, Command]:
+    """The command table of a session's handlers, in the order of ``names``: each name answered by
+    ``session.cmd_<name>`` (a '-' read as '_'), with ``usages[name]`` = (the least number of arguments,
+    the usage an error shows) where it takes some; ``through(name, handler)``, when given, wraps every
+    handler (a session that must do something before any command)."""
+    table = {}
+    for name in names:
+        handler = getattr(session, "cmd_" + name.replace("-", "_"))
+        table[name] = Command(handler if through is None else through(name, handler), *usages.get(name, (0, "")))
+    return table
+
+
 # ==== the GTP engine core: a command table, handle(line) -> reply, and a stdin/stdout transport ====
 
 class GtpEngine(Session):

@@ -13,7 +13,7 @@ from protocols.common import PASS, ProtocolError, parse_float, parse_int
 from protocols.gtp import COLUMNS, InvalidPoint, OffBoard, format_vertex, parse_colour, parse_vertex
 
 __all__ = ["format_move", "format_board", "AnalysisLine", "format_info", "parse_lz_analyze",
-           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex", "USAGES",
+           "format_gfx", "format_handicap", "fixed_handicap_points", "parse_go5_vertex", "USAGES", "GO5_USAGES",
            "parse_time_settings", "parse_time_left", "parse_status",
            "ANALYZE_COMMANDS", "format_heat_map", "format_variation", "format_ownership", "parse_vertex_list"]
 
@@ -30,6 +30,16 @@ USAGES = {  # the GTP Go commands that take arguments -> (the least number of th
     "loadsgf": (1, "loadsgf FILE [MOVE_NUMBER]"),
     "set_free_handicap": (2, "set_free_handicap VERTEX VERTEX ..."),
     "place_free_handicap": (1, "place_free_handicap STONES"), "fixed_handicap": (1, "fixed_handicap STONES"),
+}
+GO5_USAGES = {  # Go5's commands that take arguments -> (the least number of them, Go5's usage text)
+    "boardsize": (1, "boardsize INT"), "komi": (1, "komi FLOAT"), "play": (2, "play {b,w} MOVE"),
+    "genmove": (1, "genmove {w,b}"), "legal_moves": (1, "legal_moves {w,b}"),
+    "set_free_handicap": (1, "set_free_handicap MOVE (e.g. A4)"),
+    "num_total_sim": (1, "num_total_sim #(e.g. num_total_sim 100 )"),
+    "in_tree_knowledge": (1, "in_tree_knowledge p r o b a b i l i s t i c"),
+    "selfatari": (1, "selfatari INT"), "use_pattern": (1, "use_pattern INT"),
+    "random_simulation": (1, "random_simulation INT"), "use_ucb": (1, "use_ucb INT"),
+    "known_command": (1, "known_command CMD_NAME"),
 }
 STATUSES = ("alive", "dead", "seki")   # final_status_list's kinds
 ANALYZE_COMMANDS = "\n".join((  # plies-gtp's analysis menu for GoGui: "type/label/command" lines

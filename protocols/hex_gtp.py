@@ -22,9 +22,13 @@ SPECIAL_MOVES = (SWAP, RESIGN)
 COLOUR_NAMES = ("black", "white")       # how benzene writes colours in its messages
 RESULTS = ("B+", "W+")                   # final_score of a black or a white win
 NO_RESULT = "cannot score"               # final_score while nobody has won (benzene's text)
+USAGES = {  # the commands that take arguments -> (the least number of them, the usage an error shows)
+    "boardsize": (1, "boardsize N (or boardsize N N)"), "play": (2, "play b|w CELL"),
+    "genmove": (1, "genmove b|w"), "reg_genmove": (1, "reg_genmove b|w"),
+}
 
 __all__ = ["parse_colour", "parse_cell", "parse_move", "format_cell", "parse_boardsize", "format_board",
-           "format_result", "SWAP", "RESIGN", "COLOUR_NAMES"]
+           "format_result", "SWAP", "RESIGN", "COLOUR_NAMES", "USAGES"]
 
 
 def parse_cell(text: str, size: int) -> tuple[int, int]:

@@ -178,3 +178,13 @@ def test_play_accepts_a_controllers_superko_repetition_and_genmove_does_not_repe
     assert engine.handle("play b c3").startswith("? illegal move: ko")  # simple ko still holds for play
     assert engine.handle("play b pass") == "= \n\n" and engine.handle("play w pass") == "= \n\n"
     assert engine.handle("play b c3") == "= \n\n"  # the controller's superko repetition is accepted
+
+
+@pytest.mark.parametrize("values, message", [
+    (dict(time=0), "time 0 needs simulations N"), (dict(time=float("inf")), "time must be a finite number >= 0"),
+    (dict(time=-1.0), "time must be a finite number >= 0"), (dict(simulations=0), "simulations must be at least 1"),
+    (dict(size=20), r"size must be in 2\.\.19, got 20")])
+def test_a_budget_or_size_plies_gtp_cannot_play_is_refused_by_its_settings(values, message):
+    with pytest.raises(ValueError, match=message):
+        go_gtp.Settings(**values)
+    go_gtp.Settings(**{**values, "size": 9, "time": 0, "simulations": 10})  # a good budget and size pass

@@ -4,6 +4,7 @@ flags) and the MCTS configuration it gives; the stand-in server's engine opponen
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -173,3 +174,26 @@ def test_the_engine_opponent_plays_every_size_it_meets():
         row, col = opponent.choose(board, 2)
         assert board.legal((row, col))
     assert sorted(opponent.players) == [4, 5] and opponent.players[5].network is not None
+
+
+def test_sized_players_keep_the_fallback_for_a_series_the_network_cannot_play():
+    """The kernels compiled mid-series, with a network of another size (engines/players/hex.py
+    SizedPlayers): said once, and the series goes on with the fallback's legal moves instead of
+    failing at the next action; a size the network plays gets the network's player."""
+    from engines.players.hex import SizedPlayers, HexSettings
+    compiled, notes = [False], []
+    players = SizedPlayers(HexSettings(network=str(shipped_network_path(5)), simulations=8, seed=0),
+                           lambda: compiled[0], notes.append)
+    players.start(7)                                 # cold: no player is built, the series starts
+    cells = [[0] * 7 for _ in range(7)]
+    first = players.choose(cells, 0, time.perf_counter())
+    compiled[0] = True                               # the compile is done: 7x7 is not the network's size
+    cells[first[0]][first[1]] = 1
+    second = players.choose(cells, 1, time.perf_counter())
+    assert players.fallback_moves == 2 and players.player is None and players.players == {7: None}
+    assert cells[second[0]][second[1]] == 0 and len([n for n in notes if "cannot play 7x7" in n]) == 1
+    players.choose(cells, 1, time.perf_counter())
+    assert players.fallback_moves == 3 and len(notes) == 1  # not said again
+    players.start(5)
+    assert players.player is not None and players.player.network is not None and players.describe() != \
+        SizedPlayers(HexSettings(), lambda: False, notes.append).describe()

@@ -327,8 +327,8 @@ def test_think_plays_only_what_the_host_allows_on_the_board_as_given(monkeypatch
     game = Go(rules="littlego")
     current = grid("00000", "01000", "12100", "01000", "00000")  # the white (2,1) has no liberty
     dead, ok = game.action(2, 1), game.action(4, 4)
-    monkeypatch.setattr(player, "choose", lambda *a, **k: (dead, SearchResult(dead, 0.5, "win_probability",
-                                                                           moves=[dead, ok], visits=[9, 3])))
+    monkeypatch.setattr(player.littlego_player, "choose", lambda *a, **k: (dead, SearchResult(
+        dead, 0.5, "win_probability", moves=[dead, ok], visits=[9, 3])))
     warnings = []
     point, notes = player.think(game, Turn(1, E, current), player.LittleGoSettings(simulations=10), None, 0.0,
                                 warn=warnings.append)

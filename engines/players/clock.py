@@ -345,3 +345,41 @@ class TimeManager:
         if self.game_clock is None:
             return True
         return self.game_clock.spent(player, seconds)
+
+
+def budget_problems(seconds: float | None, simulations: int | None) -> list[str]:
+    """What is wrong with a move's budget in a player's settings, one sentence each: ``time`` seconds
+    (None: not given; 0: no limit in seconds, then ``simulations`` is needed) and ``simulations``
+    (None: none)."""
+    problems = []
+    if seconds is not None and not (math.isfinite(seconds) and seconds >= 0):
+        problems.append(f"time must be a finite number >= 0, got {seconds}")
+    if seconds == 0 and simulations is None:
+        problems.append("time 0 needs simulations N")
+    if simulations is not None and not (isinstance(simulations, int) and simulations > 0):
+        problems.append(f"simulations must be at least 1, got {simulations!r}")
+    return problems
+
+
+# ---- a CPU-time limit on the whole process (a host that counts the player process's CPU time) ------
+def arm_cpu_watchdog(limit: float, leave) -> None:
+    """Call ``leave()`` (which should end the process) at ``limit`` CPU seconds since process start,
+    whatever is running: ITIMER_PROF counts the CPU time of the whole process."""
+    import signal
+    signal.signal(signal.SIGPROF, lambda signum, frame: leave())
+    signal.setitimer(signal.ITIMER_PROF, max(0.01, limit - time.process_time()))
+
+
+def cpu_backstop(limit: float) -> None:
+    """A kernel CPU limit at the first whole second after ``limit`` (SIGXCPU ends the process even
+    inside compiled code, where the watchdog's signal waits; no core file is written)."""
+    import resource
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        cap = int(math.floor(limit)) + 1
+        if hard == resource.RLIM_INFINITY or cap <= hard:
+            if soft == resource.RLIM_INFINITY or cap < soft:
+                resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
+    except (ValueError, OSError):
+        pass  # the watchdog alone, then

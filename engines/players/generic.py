@@ -3,7 +3,8 @@
 How its data is represented: a player here is a function ``state -> action`` over the game's own
 states and actions (engines/kernels.py); ``make_player`` makes one that plays uniformly at random or
 asks a search by name (engines/search: its config a mapping of the search's config fields) on a fixed
-budget a move; ``play_game`` plays two of them from the start and gives each player's result.  The
+budget a move; ``play_game`` plays two of them from the start and gives each player's result;
+``demo`` plays one short game of each game (DEMO_GAMES: MCTS against random).  The
 games' own players (go.py, othello.py, hex.py) are what the harnesses ask; these are for trying the
 searches against each other on the terminal.
 """
@@ -12,6 +13,7 @@ import time
 
 DEFAULT_SIMULATIONS = 2000  # MCTS budget per move when neither seconds nor simulations is given
 DEFAULT_SECONDS = 1.0       # the other searches' budget per move when seconds is not given
+DEMO_GAMES = (("othello", {"size": 8}), ("hex", {"size": 5}), ("go", {"size": 5}))  # plies demo's games
 
 
 def make_player(kind: str, game, seed: int, seconds: float | None = None, simulations: int | None = None,
@@ -62,3 +64,23 @@ def play_game(game, players, show=True, out=None):
     print(("\n" if show else "") + f"result after {ply} moves: "
           + ("draw" if winner is None else f"player {winner + 1} wins"), file=out)
     return game.returns(state), state
+
+
+def demo(simulations: int, show: bool = False, out=None) -> None:
+    """One short game of each of DEMO_GAMES, MCTS (player 1) against random (player 2): its final
+    board and result on out (every board with show)."""
+    import io
+    from engines.games import make_game
+    out = out if out is not None else sys.stdout
+    for name, options in DEMO_GAMES:
+        game = make_game(name, **options)
+        print(f"===== {name} {options}: MCTS (player 1) against random (player 2) =====", file=out)
+        players = [make_player("mcts", game, 1, None, simulations), make_player("random", game, 2, None, None)]
+        if show:
+            play_game(game, players, out=out)
+        else:
+            result = io.StringIO()
+            _, final = play_game(game, players, show=False, out=result)
+            print(game.render(final), file=out)
+            print(result.getvalue(), end="", file=out)
+        print(file=out)

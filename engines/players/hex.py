@@ -17,18 +17,18 @@ deadline, and owns the Hex policies:
 
 A player keeps a game record for a session that sends moves one by one (the HexGui engine:
 ``new_game``, ``place``, ``swap``, ``undo``, ``genmove``): engine states, and the search tree kept while the game goes on as
-the tree foresaw.  A session that sends whole boards (the tournament) asks ``choose(cells, player)``.
+the tree foresaw.  A session that sends whole boards (the tournament) asks ``choose(cells, player)``,
+through ``SizedPlayers`` (a player per board size, the fallback search's moves while the kernels compile).
 Points are (row, col), row 0 at the top; player 0 joins the rows, player 1 the columns.
 
 This module imports no compiled kernel at import (the adapters import it for the settings while the
 cache may be cold); the engine is imported when a HexPlayer is built.
 """
-import math
 from time import perf_counter
 from dataclasses import dataclass
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
-from engines.players.clock import TimeManager
+from engines.players.clock import TimeManager, budget_problems
 from engines.settings import setting
 
 MODES = ("greedy", "search")
@@ -90,12 +90,8 @@ class HexSettings:
                                      "black's first stone is below this")
 
     def __post_init__(self):
-        problems = []
-        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
-            problems.append(f"time must be a finite number >= 0, got {self.time}")
-        if self.time == 0 and self.simulations is None:
-            problems.append("time 0 needs simulations N")
-        for name in ("simulations", "capacity", "fallback_simulations"):
+        problems = budget_problems(self.time, self.simulations)
+        for name in ("capacity", "fallback_simulations"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, int) and value > 0):
                 problems.append(f"{name} must be at least 1, got {value!r}")
@@ -378,6 +374,72 @@ class HexPlayer:
             move = int(legal[0])
         row, col = self.game.coords(move)
         return int(row), int(col)
+
+
+class SizedPlayers:
+    """The player of each board size, for a session that sends whole boards (the tournament clients):
+    built when a series starts on a size once the kernels are compiled (``ready()``: a cold start's
+    compiler says so); until then, and on a size the network cannot play, the fallback search's moves.
+    Each size's searcher has its own seed (the settings' seed plus the size); ``note(text)`` is told
+    what the players had to work around."""
+
+    def __init__(self, settings: HexSettings, ready, note, clock=perf_counter):
+        self.settings, self.ready, self.note, self.clock = settings, ready, note, clock
+        self.players = {}        # board size -> HexPlayer (None: it cannot play that size, said mid-series)
+        self.player = None       # the current size's player (None: fallback moves, the engine compiling)
+        self.size = None
+        self.fallback_moves = 0  # moves answered by the fallback search
+
+    def start(self, size: int):
+        """A series on size: its player when the kernels are compiled (a NetworkError for a network
+        file of another size comes here, before any move)."""
+        self.size, self.player = size, None
+        if self.ready():
+            self._build(size)
+
+    def _build(self, size: int):
+        if self.players.get(size) is None:
+            self.players[size] = HexPlayer(self.settings, size, seed=self.settings.seed + size, clock=self.clock)
+        self.player = self.players[size]
+        self._pass_notes()
+
+    def _pass_notes(self):
+        for note in self.player.notes:
+            self.note(note)
+        self.player.notes.clear()
+
+    def describe(self) -> str:
+        if self.player is not None:
+            return self.player.describe()
+        return "quick fallback moves (a shallow search) until the engine is compiled"
+
+    def engine_ready(self) -> bool:
+        """True when the size's player plays; builds it once the compile is done (mid-series: a network
+        that cannot play the size is noted, and the fallback goes on for the series)."""
+        if self.player is not None:
+            return True
+        if self.size in self.players or not self.ready():  # in players (as None): cannot play it
+            return False
+        try:
+            self._build(self.size)
+        except ValueError as err:  # NetworkError; said at the next series start, before any move
+            self.players[self.size] = None
+            self.note(f"the engine is compiled but cannot play {self.size}x{self.size}: {err}; quick fallback "
+                      f"moves for the rest of the series")
+            return False
+        warm_up(self.settings)   # its kernels load now, not on the next move's clock
+        self.note(f"the engine is compiled: it plays from now on ({self.player.describe()})")
+        return True
+
+    def choose(self, cells, player: int, start: float) -> tuple[int, int]:
+        """player's (row, col) on the board cells: the size's player's, else the fallback search's
+        within the move's time."""
+        if self.engine_ready():
+            point = self.player.choose(cells, player, start=start)
+            self._pass_notes()
+            return point
+        self.fallback_moves += 1
+        return fallback_move(self.settings, cells, player, start, self.clock)
 
 
 def fallback_move(settings: HexSettings, cells, player: int, start: float, clock=perf_counter,

@@ -10,17 +10,20 @@ settings extend it with the run's own keys); the player reads them under those n
 What it owns: the search (``make_player``: plain MCTS or RAVE with every legal move a child, on a
 TimeManager of CPU time counted from process start, at least ``min_simulations``, or exactly
 ``simulations``), the seed of a reproducible run (``hash_seed``), the engine's position of the host's
-boards (``state_of``), the move number of the host's boards (``move_number``: from the notes the
-player keeps between runs, else the fewest moves that can have put the stones there), the move
-(``choose``, then ``allowed_point``: the search's move when the host allows it on the board as given,
-else the most visited one it allows), and the fallback move written before the engine loads
-(``fallback_move``: a shallow search over the reference rules, engines/games/reference/littlego.py,
-within ``fallback_seconds`` of CPU time).
+boards (``state_of``), the move number of the host's boards (``move_number``: from the notes the player
+keeps between runs, ``load_notes`` / ``save_notes``, else the fewest moves that can have put the stones
+there), the move (``choose``, then ``allowed_point``: the search's move when the host allows it on the
+board as given, else the most visited one it allows; ``think`` does it all and writes the notes), and
+the fallback move written before the engine loads (``fallback_move``: a shallow search over the
+reference rules, engines/games/reference/littlego.py, within ``fallback_seconds`` of CPU time).
 """
 import hashlib
+import json
+import os
 import random
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from engines.games.reference import littlego as rules
 from engines.players.clock import CPU, TimeManager
@@ -28,6 +31,7 @@ from engines.players.coldstart import fallback_search
 from engines.settings import setting
 
 SEARCHES = ("mcts", "rave")            # the search setting's values
+NOTES_FORMAT = 1                       # the notes' "format" (load_notes refuses any other)
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,55 @@ def move_number(notes: dict | None, colour: int, previous, current) -> tuple[int
         if moves % 2 == colour - 1 and moves >= stone_count(current) and moves < rules.MAX_MOVES:
             return moves, "notes"
     return estimate_moves(colour, current), "estimate"
+
+
+def think(game, turn, settings, notes: dict | None, started: float, cpu=time.process_time, warn=None, name=str):
+    """(point, the notes to keep) for the host's turn (colour, previous board, current board): the
+    move number from the notes, the seed (``hash_seed``, or a fresh one), the search's move
+    (``choose``) and the point the host allows on the current board as given (``allowed_point``; a
+    different one is told to ``warn``).  ``name(point)`` writes a point in the notes."""
+    colour, previous, current = turn
+    moves, source = move_number(notes, colour, previous, current)
+    seed = int.from_bytes(os.urandom(6), "little") if settings.seed is None else hash_seed(settings.seed, previous,
+                                                                                           current)
+    state = state_of(game, colour, previous, current, moves, estimate_moves(colour, current))
+    action, result = choose(game, state, settings, started, seed, cpu, warn=warn)
+    point, searched = allowed_point(game, *turn, action, result), game.point_of(action)
+    if point != searched and warn:
+        warn(f"the search's move {name(searched)} is not valid on the board as given; playing {name(point)}")
+    kept = {"format": NOTES_FORMAT, "colour": colour, "moves_played": game.nmoves(state) + 1,
+            "board": board_text(current if point is None else rules.host_moves(turn)[point]),
+            "move": name(point), "move_number_from": source, "budget": settings.seconds}
+    if result is not None:
+        kept.update(value=round(result.value, 4), simulations=result.stats.get("simulations"),
+                    pv=[name(game.point_of(a)) for a in result.pv[:6]])
+    return point, kept
+
+
+def load_notes(path) -> dict | None:
+    """The notes the player kept after its last move (a JSON object: format, colour, moves_played,
+    board as board_text, and what it played), or None when missing, unreadable or malformed."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != NOTES_FORMAT:
+        return None
+    moves, colour, board = data.get("moves_played"), data.get("colour"), data.get("board")
+    if not (isinstance(moves, int) and not isinstance(moves, bool) and 0 < moves <= rules.MAX_MOVES
+            and colour in (1, 2) and not isinstance(colour, bool)
+            and isinstance(board, list) and len(board) == rules.SIZE
+            and all(isinstance(r, str) and len(r) == rules.SIZE and set(r) <= set("012") for r in board)):
+        return None
+    return data
+
+
+def save_notes(path, data: dict) -> None:
+    """Write the notes atomically (a temporary file renamed over the old one)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def estimate_moves(colour: int, current) -> int:
