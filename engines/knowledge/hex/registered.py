@@ -154,3 +154,5 @@ def warm_up(game):
     for kernel in HP.TRACED:
         kernel(state.copy(), rng, trace, np.zeros(0))
     hex_solver.warm_up(game)
+    from engines.knowledge.hex import vc
+    vc.warm_up(game)
