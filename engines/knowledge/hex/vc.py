@@ -23,8 +23,8 @@ connection with the ones found before it over a shared midpoint (so every pair i
 breadth first), the OR rule runs when a semi is added (the new semi with up to ``max_or - 1`` older
 ones).  A connection whose carrier contains one already known for the pair (a semi: a full's or a
 semi's) is not kept.  Limits (``HLimits``, the "soft limits" of MoHex's engine): connections kept per
-pair (fulls, semis), semis per OR, the pool's size; reaching one makes the search less complete, never
-unsound.
+pair (fulls, semis), semis per OR, the pool's size, the carrier operations of one search; reaching one makes the search
+less complete, never unsound.
 
 Queries (the player's edges are ids nn, nn+1 of its colour):
   ``connected(state, player)``  a full connection between the player's edges (a proven win)
@@ -33,7 +33,7 @@ Queries (the player's edges are ids nn, nn+1 of its colour):
       opponent has no such semi.
 stats (int64[S_COUNT]): S_OPS counts carrier operations (the AND and OR rules' joins and the
 subset checks), S_VCS the connections kept, S_CONNECTED the pool index of an edge-to-edge full or -1,
-S_FULL_POOL 1 when the pool filled up.
+S_FULL_POOL 1 when the pool filled up, S_CUT 1 when the search stopped at max_ops.
 """
 from typing import NamedTuple
 
@@ -44,15 +44,16 @@ from engines.games.hex import HEADER, NEIGHBOURS, SIZE, TO_MOVE, WINNER
 
 WORDS = 6  # carrier words: 6 * 64 = 384 >= 19 * 19
 FULL, SEMI = 0, 1
-S_OPS, S_VCS, S_CONNECTED, S_FULL_POOL, S_COUNT = 0, 1, 2, 3, 4
+S_OPS, S_VCS, S_CONNECTED, S_FULL_POOL, S_CUT, S_COUNT = 0, 1, 2, 3, 4, 5
 
 
 class HLimits(NamedTuple):
     """How much H-search may keep (benzene calls the list limits soft limits)."""
-    max_fulls: int = 16     # full connections kept per pair of endpoints
-    max_semis: int = 24     # semi connections kept per pair
+    max_fulls: int = 10     # full connections kept per pair of endpoints
+    max_semis: int = 16     # semi connections kept per pair
     max_or: int = 4         # semis combined by one application of the OR rule
     max_vcs: int = 400_000  # connections in the pool
+    max_ops: int = 2_000_000  # carrier operations, then the search stops (bounds a search's time)
     stop_connected: int = 1  # stop as soon as the edges are fully connected
 
 
@@ -358,6 +359,9 @@ def h_search(s, colour, work, limits):
     while head < st[S_VCS]:
         if limits.stop_connected and st[S_CONNECTED] >= 0:
             break
+        if st[S_OPS] > limits.max_ops:
+            st[S_CUT] = 1
+            break
         i = head
         head += 1
         ci = work.carrier[i]
@@ -517,7 +521,8 @@ class HSearch:
     @property
     def stats(self) -> dict:
         st = self.work.stats
-        return {"ops": int(st[S_OPS]), "vcs": int(st[S_VCS]), "pool_full": bool(st[S_FULL_POOL])}
+        return {"ops": int(st[S_OPS]), "vcs": int(st[S_VCS]), "pool_full": bool(st[S_FULL_POOL]),
+                "cut": bool(st[S_CUT])}
 
 
 def _player(p) -> int:
