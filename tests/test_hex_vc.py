@@ -238,3 +238,58 @@ def test_bad_arguments_are_refused():
         HSearch(5, HLimits(max_fulls=0))
     with pytest.raises(ValueError):
         HSearch(2)
+
+
+# ==== at the root of a search (registered.ConnectionRoot) ========================================
+
+class _ScriptedSearcher:
+    """Answers every search with a fixed move and visit counts; records what it was asked."""
+
+    def __init__(self, move, visits):
+        self.move, self.visits, self.calls, self.advanced = move, visits, [], []
+
+    def search(self, state, limits):
+        from engines.search.result import WIN_PROBABILITY, SearchResult
+        self.calls.append(limits)
+        moves = sorted(self.visits)
+        return SearchResult(move=self.move, value=0.5, scale=WIN_PROBABILITY, moves=moves,
+                            visits=[self.visits[m] for m in moves], values=[0.5] * len(moves),
+                            stats={"time": 0.0, "simulations": sum(self.visits.values())})
+
+    def advance(self, move):
+        self.advanced.append(move)
+
+    def reset(self):
+        pass
+
+
+def test_the_root_plays_a_proven_win_without_searching():
+    from engines.knowledge.hex.registered import ConnectionRoot
+    from engines.search import Limits
+    n = 5
+    s = position(n, black=[(1, 2), (3, 1)], white=[(2, 1)], to_move=BLACK)  # Black: the bridge's key wins
+    inner = _ScriptedSearcher(0, {0: 10})
+    root = ConnectionRoot(inner, Hex(n))
+    result = root.search(s, Limits(time=1.0))
+    assert result.move == 2 * n + 2 and inner.calls == [] and root.decided == 1
+    root.advance(result.move)
+    assert inner.advanced == [result.move]
+
+
+def test_the_root_keeps_the_move_to_must_play():
+    """White must take the bridge's other cell; a search that prefers another move is overruled by the
+    most visited must-play cell, and a search that chose inside must-play is left alone."""
+    from engines.knowledge.hex.registered import ConnectionRoot
+    from engines.search import Limits
+    n = 7
+    s = position(n, black=[(1, 3), (3, 2), (5, 1)], white=[(2, 2)], to_move=WHITE)
+    key = 2 * n + 3
+    limits = HLimits(max_fulls=10, max_semis=16, max_or=4)  # (wider lists also see White lost: [])
+    assert HSearch(n, limits).must_play(s, WHITE) == [key] and HSearch(n, limits).winning_move(s) is None
+    inner = _ScriptedSearcher(0, {0: 50, key: 3, 48: 7})
+    root = ConnectionRoot(inner, Hex(n), limits)
+    assert root.search(s, Limits(time=1.0)).move == key and root.restricted == 1
+    assert inner.calls[0].start is not None  # the search's time counts from the root's start
+    inner = _ScriptedSearcher(key, {0: 50, key: 3})
+    root = ConnectionRoot(inner, Hex(n), limits)
+    assert root.search(s, Limits(time=1.0)).move == key and root.restricted == 0
