@@ -19,6 +19,7 @@
 """
 import argparse
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -158,7 +159,8 @@ def main(argv=None):
         args.positions, args.decided = 5, 30
     limits = DEFAULT_LIMITS
     lines = ["# H-search (engines/knowledge/hex/vc.py)", "",
-             f"Command: `nice -n 15 python -m bench.hex_vc{' --quick' if args.quick else ''}`; limits {limits}.",
+             f"Command: `nice -n 15 python -m bench.hex_vc {' '.join(argv if argv is not None else sys.argv[1:])}`; "
+             f"limits {limits}.",
              "Machine shared (2 cores, load of other sessions): the operation counts are the stable figure.", "",
              "## Speed: one H-search per colour, random-play positions (1/4 to 1/2 of the board filled)", "",
              "| size | searches | median ms (CPU) | max ms (CPU) | median ms (wall) | median ops | max ops "
