@@ -391,6 +391,9 @@ def h_search(s, colour, work, limits):
                         cj = work.carrier[j]
                         if not _disjoint(ci, cj, words):
                             continue
+                        # an endpoint inside the other carrier: Anshelevich's condition (with C on
+                        # that cell the other connection only gets easier, so this keeps the lists
+                        # small and the carriers meaningful rather than guarding soundness)
                         if other < nn and _has(cj, other):
                             continue
                         if w < nn and _has(ci, w):
