@@ -23,6 +23,7 @@ who was Black, the winner, the moves and each side's seconds a move), so an inte
 where it stopped (the next game number and colour follow from the games already there with the same
 setting).  The tables bench/results/hex_mohex.{md,json} are rebuilt from that file after each game:
 one row a setting, plies' wins overall, as Black and as White, each with its 95 % Wilson interval.
+(`--report` rebuilds them from the log alone.)
 """
 import argparse
 import json
@@ -88,9 +89,16 @@ def describe(key: dict) -> str:
     return plies, mohex
 
 
+SEARCHED = 0.1  # seconds: a genmove under this was answered without a search (a decided position)
+
+
 def seconds(values: list[float]) -> dict:
+    """Median, mean and max seconds a genmove, and the mean over the moves that were searched (MoHex
+    answers decided positions at once, so its overall mean hides what a searched move costs)."""
+    searched = [v for v in values if v >= SEARCHED]
     return {"median": statistics.median(values), "mean": statistics.mean(values), "max": max(values),
-            "moves": len(values)}
+            "moves": len(values), "searched_mean": statistics.mean(searched) if searched else 0.0,
+            "searched_moves": len(searched)}
 
 
 def summarise(games: list[dict]) -> list[dict]:
@@ -113,6 +121,7 @@ def summarise(games: list[dict]) -> list[dict]:
         row["plies_s"] = seconds([s for g in group for s in g["plies_s"]])
         row["mohex_s"] = seconds([s for g in group for s in g["mohex_s"]])
         row["mean_length"] = statistics.mean(len(g["moves"]) for g in group)
+        row["load"] = [g["load"] for g in group if "load" in g]
         table.append(row)
     return table
 
@@ -129,8 +138,9 @@ def report(table: list[dict]) -> str:
              "the referee sees it: median / mean / max.  Command: "
              "`PLIES_MOHEX=... nice -n 15 python -m bench.hex_mohex --size N --games G --time T`.", "",
              "| size | plies | MoHex | games | plies won (95 %) | as Black (95 %) | as White (95 %) | "
-             "mean length | plies s/move med / mean / max | MoHex s/move med / mean / max |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "mean length | plies s/move med / mean / max | MoHex s/move med / mean / max | "
+             "searched moves: plies mean s (n), MoHex mean s (n) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in table:
         plies, mohex = describe(row["key"])
         b, w, ps, ms = row["as_black"], row["as_white"], row["plies_s"], row["mohex_s"]
@@ -139,9 +149,15 @@ def report(table: list[dict]) -> str:
             f"({percent(row['ci95'])}) | {b['won']}/{b['games']} ({percent(b['ci95'])}) | "
             f"{w['won']}/{w['games']} ({percent(w['ci95'])}) | {row['mean_length']:.1f} | "
             f"{ps['median']:.2f} / {ps['mean']:.2f} / {ps['max']:.2f} | "
-            f"{ms['median']:.2f} / {ms['mean']:.2f} / {ms['max']:.2f} |")
+            f"{ms['median']:.2f} / {ms['mean']:.2f} / {ms['max']:.2f} | "
+            f"{ps['searched_mean']:.2f} ({ps['searched_moves']}), {ms['searched_mean']:.2f} ({ms['searched_moves']}) |")
     versions = sorted({row["key"]["mohex"] for row in table})
-    lines += ["", f"MoHex: {', '.join(versions)}."]
+    loads = [g for row in table for g in row["load"]]
+    lines += ["", f"Searched moves: genmoves of {SEARCHED:g} s or more (MoHex answers decided positions "
+              "at once).  MoHex: " + ", ".join(versions) + "."]
+    if loads:
+        lines.append(f"Machine load (1-minute load average at each game's end, 2 cores): median "
+                     f"{statistics.median(loads):.1f}, max {max(loads):.1f}.")
     return "\n".join(lines) + "\n"
 
 
@@ -164,7 +180,17 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(RESULTS / "hex_mohex"),
                         help="path stem of the tables (.md, .json) and the game log (.games.jsonl)")
+    parser.add_argument("--report", action="store_true",
+                        help="only rebuild the tables from the game log (no MoHex needed)")
     options = parser.parse_args(argv)
+    out = Path(options.out)
+    log = out.with_suffix(".games.jsonl")
+    if options.report:
+        games = read_games(log)
+        if games:
+            write_tables(games, out)
+            print(report(summarise(games)))
+        return 0
     binary = os.environ.get(ENV)
     if not binary:
         print(f"{ENV} is not set: name a MoHex 2.0 binary (benzene-vanilla-cmake's build/src/mohex/mohex) "
@@ -173,8 +199,6 @@ def main(argv=None) -> int:
     if not Path(binary).is_file():
         print(f"{ENV}={binary} is no file", file=sys.stderr)
         return 2
-    out = Path(options.out)
-    log = out.with_suffix(".games.jsonl")
     mohex_time = options.mohex_time if options.mohex_time is not None else options.time
     timeout = options.move_timeout
 
@@ -199,7 +223,7 @@ def main(argv=None) -> int:
                       "winner": "plies" if players[winner] is plies else "mohex", "moves": moves,
                       "plies_s": [round(s, 4) for s in plies.seconds[before[id(plies)]:]],
                       "mohex_s": [round(s, 4) for s in mohex.seconds[before[id(mohex)]:]],
-                      "wall_s": round(time.time() - started, 1)}
+                      "wall_s": round(time.time() - started, 1), "load": round(os.getloadavg()[0], 2)}
             with log.open("a") as f:
                 f.write(json.dumps(record) + "\n")
             write_tables(read_games(log), out)
