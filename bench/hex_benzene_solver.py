@@ -118,7 +118,8 @@ def report(records: list[dict], commands: list[str]) -> str:
              "For first move X: `dfpn-clear-tt`, `boardsize N N`, `play b X`, `dfpn-solve-state white` "
              "(black = X wins).  MID calls = nodes expanded, Work = MID calls + terminal nodes, solver s = "
              "the solver's own Elapsed Time, wall s = the GTP command as the client saw it (machine shared, "
-             "nice 15).", "", "Commands:", ""] + [f"    {c}" for c in commands] + [""]
+             "nice 15).  MID calls 0 means the position was decided at its root by the connection "
+             "engine (a virtual connection or a must-play without a move), before any search.", "", "Commands:", ""] + [f"    {c}" for c in commands] + [""]
     sizes = sorted({r["size"] for r in records})
     for size in sizes:
         solved = [r for r in records if r["size"] == size and "move" in r]
@@ -129,7 +130,9 @@ def report(records: list[dict], commands: list[str]) -> str:
         lines += [f"## {size}x{size}", "",
                   f"{len(solved)} of {size * size} first moves solved; winning: {' '.join(winning) or '(none)'}"
                   f"; losing: {sum(r['first_move_wins'] is False for r in solved)}; unknown (time limit): "
-                  f"{sum(r['first_move_wins'] is None for r in solved)}.", "",
+                  f"{sum(r['first_move_wins'] is None for r in solved)}.  All together: "
+                  f"{sum(r.get('mid_calls', 0) for r in solved)} MID calls, "
+                  f"{sum(r.get('solver_s', 0.0) for r in solved):.1f} solver seconds.", "",
                   "```", board_picture(size, solved), "```", ""]
         for f in finds:
             lines += [f"`dfpn-solver-find-winning black` on the empty board: {' '.join(f['find_winning'])} "
@@ -138,7 +141,8 @@ def report(records: list[dict], commands: list[str]) -> str:
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in solved:
             lines.append(f"| {r['move']} | {r['winner']} | {r['first_move_wins']} | {r.get('mid_calls', '')} | "
-                         f"{r.get('work', '')} | {r.get('vc_builds', '')} | {r.get('solver_s', '')} | "
+                         f"{r.get('work', '')} | {r.get('vc_builds', '')} | "
+                         f"{format(r['solver_s'], '.3f') if 'solver_s' in r else ''} | "
                          f"{r['wall_s']:.2f} | {r['timelimit']:g} |")
         lines.append("")
     if records:
