@@ -63,7 +63,9 @@ class Solver:
 
     def __init__(self, binary: str, log: Path, timelimit: float):
         self.log = log
-        self.client = GtpClient(["sh", "-c", 'exec "$0" 2>>"$1"', binary, str(log)])
+        # in a directory of its own: MoHex writes its log file (default.log) where it runs
+        self.client = GtpClient(["sh", "-c", 'exec "$0" 2>>"$1"', binary, str(log)],
+                                cwd=tempfile.mkdtemp(prefix="plies-benzene-"))
         self.version = f"{self.client.ok('name')} {self.client.ok('version')}"
         self.client.ok("param_game allow_swap 0")
         self.client.ok(f"param_dfpn timelimit {timelimit:g}")
@@ -113,13 +115,13 @@ def board_picture(size: int, rows: list[dict]) -> str:
 
 def report(records: list[dict], commands: list[str]) -> str:
     lines = ["# Benzene's DFPN solver: winning first moves (bench/hex_benzene_solver.py)", "",
-             "MoHex 2.0 (benzene-vanilla-cmake, built outside the project) over GTP, one solver thread, "
+             ("MoHex 2.0 (benzene-vanilla-cmake, built outside the project) over GTP, one solver thread, "
              "2^21-entry transposition table cleared before each position, no database, no swap.  "
              "For first move X: `dfpn-clear-tt`, `boardsize N N`, `play b X`, `dfpn-solve-state white` "
              "(black = X wins).  MID calls = nodes expanded, Work = MID calls + terminal nodes, solver s = "
              "the solver's own Elapsed Time, wall s = the GTP command as the client saw it (machine shared, "
              "nice 15).  MID calls 0 means the position was decided at its root by the connection "
-             "engine (a virtual connection or a must-play without a move), before any search.", "", "Commands:", ""] + [f"    {c}" for c in commands] + [""]
+             "engine (a virtual connection or a must-play without a move), before any search."), "", "Commands:", ""] + [f"    {c}" for c in commands] + [""]
     sizes = sorted({r["size"] for r in records})
     for size in sizes:
         solved = [r for r in records if r["size"] == size and "move" in r]
@@ -128,15 +130,15 @@ def report(records: list[dict], commands: list[str]) -> str:
         solved.sort(key=lambda r: order[r["move"]])
         winning = [r["move"] for r in solved if r["first_move_wins"]]
         lines += [f"## {size}x{size}", "",
-                  f"{len(solved)} of {size * size} first moves solved; winning: {' '.join(winning) or '(none)'}"
+                  (f"{len(solved)} of {size * size} first moves solved; winning: {' '.join(winning) or '(none)'}"
                   f"; losing: {sum(r['first_move_wins'] is False for r in solved)}; unknown (time limit): "
                   f"{sum(r['first_move_wins'] is None for r in solved)}.  All together: "
                   f"{sum(r.get('mid_calls', 0) for r in solved)} MID calls, "
-                  f"{sum(r.get('solver_s', 0.0) for r in solved):.1f} solver seconds.", "",
+                  f"{sum(r.get('solver_s', 0.0) for r in solved):.1f} solver seconds."), "",
                   "```", board_picture(size, solved), "```", ""]
         for f in finds:
-            lines += [f"`dfpn-solver-find-winning black` on the empty board: {' '.join(f['find_winning'])} "
-                      f"({f['wall_s']:.1f} s wall)", ""]
+            lines += [(f"`dfpn-solver-find-winning black` on the empty board: {' '.join(f['find_winning'])} "
+                      f"({f['wall_s']:.1f} s wall)"), ""]
         lines += ["| move | winner | first move wins | MID calls | Work | VC builds | solver s | wall s | time limit s |",
                   "|---|---|---|---|---|---|---|---|---|"]
         for r in solved:

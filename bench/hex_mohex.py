@@ -32,24 +32,26 @@ import random
 import shlex
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from bench.strength import wilson
-from regress.gtp_client import EngineFailure
-from standins.hex_referee import GtpProcess, referee_game
+from regress.gtp_client import EngineFailure, GtpClient
+from standins.hex_referee import ENGINE, ROOT, referee_game
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ENV = "PLIES_MOHEX"
 COLOURS = ("black", "white")
 
 
-class TimedProcess(GtpProcess):
-    """A GtpProcess whose genmoves wait at most ``move_timeout`` seconds (a hung engine is killed and
-    the run stops with EngineTimeout rather than waiting for ever)."""
+class TimedProcess(GtpClient):
+    """An engine process (regress/gtp_client.py) whose genmoves wait at most ``move_timeout``
+    seconds (a hung engine is killed and the run stops with EngineTimeout rather than waiting for
+    ever), run in ``cwd``."""
 
-    def __init__(self, args=(), cmd=None, move_timeout=None):
-        super().__init__(args, cmd)
+    def __init__(self, command, cwd, move_timeout=None):
+        super().__init__(command, cwd=cwd)
         self.move_timeout = move_timeout
 
     def genmove(self, colour, timeout=None, command="genmove"):
@@ -132,14 +134,14 @@ def percent(low_high) -> str:
 
 def report(table: list[dict]) -> str:
     lines = ["# plies-gtp-hex against MoHex 2.0 (bench/hex_mohex.py)", "",
-             "Refereed over GTP by standins/hex_referee.py (every move checked against our rules), no swap, "
+             ("Refereed over GTP by standins/hex_referee.py (every move checked against our rules), no swap, "
              "colours alternating, MoHex with `param_game allow_swap 0`, `param_mohex num_threads 1`, "
              "`ponder 0`, `use_time_management 0`, `max_time T`.  Seconds are each genmove's wall time as "
              "the referee sees it: median / mean / max.  Command: "
-             "`PLIES_MOHEX=... nice -n 15 python -m bench.hex_mohex --size N --games G --time T`.", "",
-             "| size | plies | MoHex | games | plies won (95 %) | as Black (95 %) | as White (95 %) | "
+             "`PLIES_MOHEX=... nice -n 15 python -m bench.hex_mohex --size N --games G --time T`."), "",
+             ("| size | plies | MoHex | games | plies won (95 %) | as Black (95 %) | as White (95 %) | "
              "mean length | plies s/move med / mean / max | MoHex s/move med / mean / max | "
-             "searched moves: plies mean s (n), MoHex mean s (n) |",
+             "searched moves: plies mean s (n), MoHex mean s (n) |"),
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in table:
         plies, mohex = describe(row["key"])
@@ -202,9 +204,10 @@ def main(argv=None) -> int:
     mohex_time = options.mohex_time if options.mohex_time is not None else options.time
     timeout = options.move_timeout
 
-    mohex = TimedProcess(cmd=[binary], move_timeout=timeout)
-    plies = TimedProcess(["--size", str(options.size), "--time", f"{options.time:g}", "--no-swap",
-                          "--seed", str(options.seed), *shlex.split(options.plies_args)], move_timeout=timeout)
+    # MoHex writes its log (default.log) where it runs: a directory of its own, not the project
+    mohex = TimedProcess([binary], tempfile.mkdtemp(prefix="plies-mohex-"), timeout)
+    plies = TimedProcess([*ENGINE, "--size", str(options.size), "--time", f"{options.time:g}", "--no-swap",
+                          "--seed", str(options.seed), *shlex.split(options.plies_args)], ROOT, timeout)
     try:
         version = f"{mohex.ok('name', timeout)} {mohex.ok('version', timeout)}"
         for command in mohex_setup(mohex_time, options.mohex_games):
