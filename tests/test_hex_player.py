@@ -197,3 +197,41 @@ def test_sized_players_keep_the_fallback_for_a_series_the_network_cannot_play():
     players.start(5)
     assert players.player is not None and players.player.network is not None and players.describe() != \
         SizedPlayers(HexSettings(), lambda: False, notes.append).describe()
+
+
+# ==== H-search's connections at the root (issue 33) ================================================
+def test_the_player_plays_a_proven_win_and_keeps_to_must_play_cells():
+    """With root_connections (the default) a position the connections prove won is answered with a
+    move that keeps the win (checked by the exact solver), and a threatened side's move lies in its
+    must-play cells; the same search without them, given one simulation, often plays elsewhere (counted,
+    so that the test decides something)."""
+    from engines.knowledge.hex.solver import HexSolver
+    from engines.knowledge.hex.vc import HSearch
+    players = [HexPlayer(Settings(time=0, simulations=1, seed=3, root_connections=on, network="none",
+                                  prior="none"), 5) for on in (True, False)]
+    game, rng = players[0].game, np.random.default_rng(7)
+    solver, hsearch, differed = HexSolver(game), HSearch(5), {"win": 0, "must": 0}
+    for _ in range(80):
+        for p in players:
+            p.new_game()
+        for _ in range(int(rng.integers(2, 9))):
+            state = players[0].state
+            move = game.point_of(int(rng.choice(game.legal_moves(state))))
+            for p in players:
+                p.place(int(game.to_move(state)), move)
+            if game.is_terminal(players[0].state):
+                break
+        state = players[0].state
+        if game.is_terminal(state):
+            continue
+        mover = int(game.to_move(state))
+        with_vc, without = (game.action(*p.genmove(mover)) for p in players)
+        after = game.play(state, with_vc)
+        proof, must = hsearch.winning_move(state), hsearch.must_play(state, mover)
+        if proof is not None:
+            assert game.is_terminal(after) or not solver.solve(after).mover_wins  # the mover still wins
+            differed["win"] += without != with_vc
+        elif must:
+            assert with_vc in must
+            differed["must"] += without not in must
+    assert differed["win"] and differed["must"], differed

@@ -366,7 +366,8 @@ def test_the_search_takes_a_user_networks_probabilities_at_its_root(tmp_path):
     game = make_game("hex", size=7)
     favourite, reply = game.action(5, 1), game.action(1, 5)
     path = state_mlp(tmp_path / "fav7.onnx", n=7, favourites=(favourite, reply))
-    settings = {"time": 0, "simulations": 24, "seed": 0}
+    # without H-search at the root: after (5, 1) it keeps White to the must-play cells, wherever a prior points
+    settings = {"time": 0, "simulations": 24, "seed": 0, "root_connections": False}
     alone = HexPlayer(HexSettings(**settings, network="none", prior="none"), 7)
     guided = HexPlayer(HexSettings(**settings, network=str(path)), 7)
     assert guided.root_prior is not None and "the root's prior from fav7.onnx" in guided.describe()

@@ -86,6 +86,9 @@ class HexSettings:
     epsilon: float = setting(0.1, "network playouts: the chance of a uniformly random move")
     fallback_simulations: int = setting(2000, "greedy mode without a network: simulations a move (unless "
                                               "simulations is set)")
+    root_connections: bool = setting(True, "H-search's virtual connections at the root of each search: a proven "
+                                           "win played at once, the move kept to the must-play cells (the "
+                                           "carriers of the opponent's winning threats)")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
 
@@ -231,6 +234,10 @@ class HexPlayer:
                 self._use_root_prior(runtime)
                 prior = None
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
+        self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
+        if self.searcher is not None and settings.root_connections:
+            from engines.knowledge.hex.registered import ConnectionRoot
+            self.connections = ConnectionRoot(self.searcher, self.game, clock=clock)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")
@@ -256,7 +263,7 @@ class HexPlayer:
         """The searcher's result for state (the root prior's network asked first, when there is one)."""
         if self.root_prior is not None:
             self.root_prior.prepare(state)
-        return self.searcher.search(state, limits)
+        return (self.connections or self.searcher).search(state, limits)
 
     def describe(self) -> str:
         s = self.settings

@@ -132,6 +132,9 @@ class ConnectionRoot:
         if must and result.move not in must:
             visits = {m: v for m, v in zip(result.moves, result.visits) if m in must}
             result.move = max(visits, key=visits.get) if visits else must[0]
+            if result.move not in result.moves:  # a result names the values of the move it plays
+                result.moves, result.visits = [*result.moves, result.move], [*result.visits, 0]
+                result.values = [*result.values, result.value]
             result.pv = [result.move]
             self.restricted += 1
         result.stats["time"] = self.clock() - started
