@@ -7,7 +7,6 @@ Commands, rules, time, cold start, settings and exit statuses: README.md, sectio
 """
 
 import argparse
-import dataclasses
 import os
 import random
 import sys
@@ -20,7 +19,7 @@ from adapters.config import setting
 from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
 from engines.players.clock import TimeControl, TimeManager, TimeSettingsError, budget_problems
-from engines.players.coldstart import ColdStart
+from engines.players.coldstart import ColdStart, CompileFailed
 from engines.players.go import GoSettings  # the settings only: no kernel at import
 from engines.players.go_record import GoRecord, SetupError, fallback_move
 from protocols import gtp, gtp_go
@@ -79,8 +78,8 @@ class Settings(GoSettings):
 class GoSession:
     """The session: the game record (engines/players/go_record.py) and, once the kernels are cached,
     the player (engines/players/go.py); this maps GTP onto them.  Started ``cold`` (coldstart.py), the
-    record holds reference positions and ``player`` is None until it takes the game over (``hand_over``,
-    the clock carried over); meanwhile only FALLBACK_COMMANDS answer at once (README: cold start)."""
+    record holds reference positions and ``player`` is None until it takes the game over (``warm``);
+    meanwhile only FALLBACK_COMMANDS answer at once (README: cold start)."""
 
     def __init__(self, settings: Settings, clock=time.perf_counter, err=None, cold: ColdStart | None = None):
         self.settings, self.clock, self.cold, self.rng = settings, clock, cold, random.Random(settings.seed)
@@ -90,29 +89,21 @@ class GoSession:
         if cold is None:
             self.warm()
         else:
-            cold.make_player = self.hand_over
+            cold.make_player = lambda: self.warm(self.record)
             self.record = GoRecord(go_rules.RecordBoards(settings.rules == "superko"), settings.size, settings.komi)
 
-    def warm(self):
+    def warm(self, played: GoRecord | None = None):
+        """The player and its record; ``played``, a cold session's record, is replayed into it (the
+        hand-over: ColdStart's make_player, the clock carried over)."""
         global players
         from engines.players import go as players
+        size, komi = (self.settings.size, self.settings.komi) if played is None else (played.size, played.komi)
         self.player = players.GoPlayer(GoSettings.of(self.settings), self.time, self.settings.simulations,
-                                       komi=self.settings.komi, rules=self.settings.rules, clock=self.clock)
-        self.record = self.player.new_record(self.settings.size)
-
-    def hand_over(self):
-        """The player, the game so far replayed into its record: the session is warm."""
-        played = self.record
-        self.settings = dataclasses.replace(self.settings, size=played.size, komi=played.komi)
-        self.warm()
-        self.record.replay(GameRecord(**played.fields()))
+                                       komi=komi, rules=self.settings.rules, clock=self.clock)
+        self.record = self.player.new_record(size)
+        if played is not None:
+            self.record.replay(GameRecord(**played.fields()))
         return self
-
-    def switch(self, wait: bool):
-        """While cold: hand over when the compile is done (or, with wait, once it is)."""
-        if not self.cold.ready() and wait:
-            if not self.cold.compiler.wait() or not self.cold.ready():
-                raise ProtocolError("the engine's compile failed; only the fallback moves are available")
 
     # ---- what the player and the record hold, read by the commands (and the tests) ---------------
     engine = property(lambda self: self if self.player is not None else None)
@@ -169,9 +160,12 @@ class GoSession:
                                  through=lambda name, handler: lambda args: self.call(name, handler, args))
 
     def call(self, name: str, handler, args):
-        if self.player is None:
+        if self.player is None:  # cold: hand over once compiled (ColdStart.take_over), or wait for it
             untimed = name in GENMOVES and not self.game_clock.control.limited
-            self.switch(wait=name not in FALLBACK_COMMANDS or untimed)
+            try:
+                self.cold.take_over(wait=name not in FALLBACK_COMMANDS or untimed)
+            except CompileFailed as err:
+                raise ProtocolError(str(err)) from None
         return handler(args)
 
     # ---- commands -----------------------------------------------------------------------------------

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from adapters import gtp_serve
 from adapters.config import setting
-from engines.games.reference import hex as hex_rules
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players import hex as hex_player
 from engines.players.coldstart import ColdStart
+from engines.players.hex_record import HexRecord
 from protocols import gtp, hex_gtp
 from protocols.common import ProtocolError, Quit
 
@@ -59,9 +59,10 @@ version = gtp_serve.version
 
 
 class HexSession:
-    """One GTP session: the board (pure Python, engines/games/reference/hex.py) and its moves, MoHex's
-    swap rule, and the player of the board's size once the kernels are compiled (``player``; until
-    then genmove is the fallback search's).  The player mirrors every move (its search tree)."""
+    """One GTP session: the game record (engines/players/hex_record.py: the board and its moves,
+    mirrored into the player), MoHex's swap switch, and the player of the board's size once the
+    kernels are compiled (``player``; until then genmove is the fallback search's, and the first
+    command after the compile hands the game over: ColdStart.take_over, the moves replayed)."""
 
     UNDO_REFUSAL = "cannot undo: no move has been played"
 
@@ -69,9 +70,6 @@ class HexSession:
         self.settings = settings
         self.err = err if err is not None else sys.stderr
         self.allow_swap = settings.swap
-        self.player = None            # the player of the current size (None: the kernels are compiling)
-        self.unplayable = False       # the compiled player cannot play the size: fallback moves go on
-        self.fallback_moves = 0       # genmoves answered by the fallback search
         self.cold = ColdStart("hex", "plies-gtp-hex", self._first_player, err=self.err, start=compiler is None)
         if compiler is not None:
             self.cold.compiler = compiler
@@ -81,11 +79,14 @@ class HexSession:
         size = settings.size
         if size is None:
             size = hex_player.start_size(settings, DEFAULT_SIZE) if warm else DEFAULT_SIZE
-        self.new_game(size)
+        self.record = HexRecord(size)
         if warm:
-            self.player = self._new_player(size)   # a network that cannot play the size refuses the start
+            self.record.player = self._new_player(size)   # a network that cannot play the size refuses the start
 
     # ---- the player ---------------------------------------------------------------------------
+    player = property(lambda self: self.record.player)  # None: compiling, or the player cannot play the size
+    fallback_moves = property(lambda self: self.cold.fallbacks)  # genmoves answered by the fallback search
+
     def _new_player(self, size: int):
         return hex_player.HexPlayer(self.settings, size, require_network=True)
 
@@ -96,62 +97,36 @@ class HexSession:
             player = self._new_player(self.size)
         except ValueError as err:  # NetworkError
             print(f"plies-gtp-hex: error: {err}; moves stay the fallback's", file=self.err, flush=True)
-            self.unplayable = True
             return None
-        for colour, move in self.moves:
-            player.swap() if move == hex_gtp.SWAP else player.place(colour, move)
+        self.record.replay_into(player)
         hex_player.warm_up(self.settings)   # the kernels load now, not on a genmove's clock
         return player
 
     def engine(self):
-        """The player when it plays (built at the first call after the compile), else None."""
-        if self.player is None and not self.unplayable and self.cold.ready():
-            self.player = self.cold.player
+        """The player when it plays (taking the game over at the first call after the compile), else None."""
+        if self.player is None and self.cold.take_over():
+            self.record.player = self.cold.player
         return self.player
 
     # ---- the board ----------------------------------------------------------------------------
-    def new_game(self, size: int):
-        self.size = size
-        self.cells = hex_rules.empty_board(size)
-        self.moves = []               # (colour, (row, col) or hex_gtp.SWAP), in order
-        if self.player is not None:
-            self.player.new_game()
-
-    def to_move(self) -> int:
-        if not self.moves:
-            return 0
-        colour, move = self.moves[-1]
-        return 1 if move == hex_gtp.SWAP else 1 - colour
-
-    def winner(self):
-        return hex_rules.winner(self.cells)
+    size = property(lambda self: self.record.size)
+    cells = property(lambda self: self.record.cells)
+    moves = property(lambda self: [(colour, hex_gtp.SWAP if move == hex_player.SWAP else move)
+                                   for colour, move in self.record.moves])
 
     def game_over_text(self) -> str:
-        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.winner()]} has won"
+        return f"the game is over: {hex_gtp.COLOUR_NAMES[self.record.winner()]} has won"
 
     def swap_allowed(self, colour: int) -> bool:
-        """MoHex's rule: swap on, white, right after black's first stone (and only then)."""
-        return self.allow_swap and colour == 1 and len(self.moves) == 1 and self.moves[0][0] == 0
-
-    def place(self, colour: int, point):
-        self.cells[point[0]][point[1]] = colour + 1
-        self.moves.append((colour, tuple(point)))
-        if self.engine() is not None:
-            self.player.place(colour, point)
-
-    def swap(self):
-        self.moves.append((1, hex_gtp.SWAP))
-        if self.engine() is not None:
-            self.player.swap()
+        return self.allow_swap and self.record.swap_legal(colour)
 
     def choose(self, colour: int, arrival: float, may_swap: bool):
-        """colour's move (a point, or hex_gtp.SWAP) from the player, else from the fallback search."""
-        if self.winner() is not None:
+        """colour's move (a point, or hex_player.SWAP) from the player, else from the fallback search."""
+        if self.record.winner() is not None:
             raise ProtocolError(self.game_over_text())
         if self.engine() is not None:
-            move = self.player.genmove(colour, arrival, may_swap)
-            return hex_gtp.SWAP if move == hex_player.SWAP else move
-        self.fallback_moves += 1
+            return self.player.genmove(colour, arrival, may_swap)
+        self.cold.fallbacks += 1
         return hex_player.fallback_move(self.settings, self.cells, colour, arrival)
 
     # ---- the engine's view, for tests and tools ---------------------------------------------
@@ -173,15 +148,15 @@ class HexSession:
                 player = self._new_player(size)   # first: a size the network cannot play changes nothing
             except ValueError as err:  # NetworkError
                 raise ProtocolError(str(err)) from None
-            self.player = None
-            self.new_game(size)
-            self.player = player
+            self.record.player = None
+            self.record.start(size)
+            self.record.player = player
         else:
-            self.new_game(size)
+            self.record.start(size)
         return ""
 
     def cmd_clear_board(self, args):
-        self.new_game(self.size)
+        self.record.start(self.size)
         return ""
 
     def cmd_play(self, args):
@@ -190,62 +165,56 @@ class HexSession:
         if move == hex_gtp.RESIGN:
             return ""
         said = f"{hex_gtp.COLOUR_NAMES[colour]} {args[1].lower()}"
-        if self.winner() is not None:
+        if self.record.winner() is not None:
             raise ProtocolError(f"illegal move: {said} ({self.game_over_text()})")
         if move == hex_gtp.SWAP:
             if not self.swap_allowed(colour):
                 why = ("swap is off: param_game allow_swap 1 turns it on" if not self.allow_swap
                        else "only white may swap, right after black's first stone")
                 raise ProtocolError(f"illegal move: {said} ({why})")
-            self.swap()
-            return ""
-        if self.cells[move[0]][move[1]] != 0:
+            move = hex_player.SWAP
+        elif self.record.occupied(move):
             raise ProtocolError(f"illegal move: {said} (occupied)")
-        self.place(colour, move)
+        self.record.play(colour, move)
         return ""
 
     def cmd_genmove(self, args):
         arrival = time.perf_counter()
         colour = hex_gtp.parse_colour(args[0])
         move = self.choose(colour, arrival, self.swap_allowed(colour))
-        if move == hex_gtp.SWAP:
-            self.swap()
-            return hex_gtp.SWAP
-        self.place(colour, move)
-        return hex_gtp.format_cell(move, self.size)
+        self.record.play(colour, move)
+        return self.format_move(move)
 
     def cmd_reg_genmove(self, args):
         """The move genmove would choose, without playing it (benzene's reg_genmove)."""
         arrival = time.perf_counter()
         colour = hex_gtp.parse_colour(args[0])
-        return hex_gtp.format_cell(self.choose(colour, arrival, False), self.size)
+        return self.format_move(self.choose(colour, arrival, False))
+
+    def format_move(self, move) -> str:
+        return hex_gtp.SWAP if move == hex_player.SWAP else hex_gtp.format_cell(move, self.size)
 
     def cmd_undo(self, args):
-        if not self.moves:
+        if not self.record.undo():
             raise ProtocolError(self.UNDO_REFUSAL)
-        _colour, move = self.moves.pop()
-        if move != hex_gtp.SWAP:
-            self.cells[move[0]][move[1]] = 0
-        if self.engine() is not None:
-            self.player.undo()
         return ""
 
     def cmd_showboard(self, args):
-        winner = self.winner()
+        winner = self.record.winner()
         status = (f"{hex_gtp.COLOUR_NAMES[winner]} has won" if winner is not None
-                  else f"{hex_gtp.COLOUR_NAMES[self.to_move()]} to move")
+                  else f"{hex_gtp.COLOUR_NAMES[self.record.to_move()]} to move")
         return hex_gtp.format_board(self.cells, status)
 
     def cmd_final_score(self, args):
-        return hex_gtp.format_result(self.winner())
+        return hex_gtp.format_result(self.record.winner())
 
     def cmd_all_legal_moves(self, args):
         """The empty cells in benzene's order (a1 b1 c1 ... a2 ...), and swap-pieces when legal;
         nothing once the game is over.  The colour argument of HexGui's '%c' is optional."""
-        if self.winner() is not None:
+        if self.record.winner() is not None:
             return ""
-        names = [hex_gtp.format_cell(p, self.size) for p in hex_rules.empty_cells(self.cells)]
-        colour = hex_gtp.parse_colour(args[0]) if args else self.to_move()
+        names = [hex_gtp.format_cell(p, self.size) for p in self.record.empty_cells()]
+        colour = hex_gtp.parse_colour(args[0]) if args else self.record.to_move()
         if self.swap_allowed(colour):
             names.append(hex_gtp.SWAP)
         return " ".join(names)

@@ -23,12 +23,8 @@ from pathlib import Path
 from adapters import config
 from adapters.config import ConfigError, setting
 from adapters.oht_record import Record, move_text
-from adapters.oht_session import (ENV_PASSWORD, ENV_PREFIX, ENV_TOKEN, ENV_USERNAME, EPILOG, EXIT_CANNOT_LISTEN,  # noqa: F401
-                                  EXIT_CERTIFICATE, EXIT_DROPPED, EXIT_NO_CREDENTIALS, EXIT_NO_CRYPTOGRAPHY, EXIT_OK,
-                                  EXIT_PROTOCOL, EXIT_REFUSED, EXIT_SERVER_ERROR, EXIT_SETTINGS, OUTCOMES, TIMEOUT,
-                                  CertificateError, ConnectionClosed, Login, NoCredentials, connect, is_outcome,
-                                  outcome_of, play, recv_frame, recv_message, send_frame, session_a, session_b,
-                                  tls_context)
+from adapters.oht_session import (ENV_PASSWORD, ENV_PREFIX, ENV_USERNAME, EPILOG, EXIT_OK, TIMEOUT, Login, outcome_of,
+                                  play)
 from engines.players import hex as hex_player   # imports no engine (engines/players/coldstart.py)
 from engines.players.coldstart import Compiler
 from protocols import oht

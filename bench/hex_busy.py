@@ -89,6 +89,7 @@ def takeover(args) -> None:
     os.environ["NUMBA_CACHE_DIR"] = str(pathlib.Path(tmp) / "cache")   # before numba loads (nothing here has)
     os.environ["PYTHONWARNINGS"] = "ignore"
     from adapters import oht_client as C
+    from adapters import oht_session
     from standins import oht_server as S
     certs = S.self_signed(pathlib.Path(tmp) / "certs")
     server = S.Server(*certs, S.ServerConfig(generation="A", sizes=(7,), series=1, games=args.games),
@@ -97,8 +98,8 @@ def takeover(args) -> None:
     thread.start()
     began = time.perf_counter()
     agent = C.make_agent(C.Settings(time=args.time, log=str(pathlib.Path(tmp) / "games.log")))
-    status = C.play("A", "127.0.0.1", server.port, certs[0], agent,
-                    C.Login(username="bench", ask_secret=lambda prompt: "bench"), timeout=600)
+    status = oht_session.play("A", "127.0.0.1", server.port, certs[0], agent,
+                              oht_session.Login(username="bench", ask_secret=lambda prompt: "bench"), timeout=600)
     agent.close()
     thread.join(120)
     server.close()

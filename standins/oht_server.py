@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from adapters import oht_client
+from adapters import oht_client, oht_session
 from engines.games.reference import hex as hex_rules
 from adapters.oht_client import Settings
 from engines.players.hex import HexPlayer
@@ -493,7 +493,7 @@ def self_signed(folder, name: str = "localhost", days: int = 7):
 
 
 # ==== command line: plies hex serve / connect / demo =================================================
-# exit statuses: those of the client (adapters/oht_client.py OUTCOMES and EPILOG, the one table), with
+# exit statuses: those of the client (adapters/oht_session.py OUTCOMES and EPILOG, the one table), with
 # serve's and demo's own faults there too: EXIT_SETTINGS, EXIT_CERTIFICATE, EXIT_NO_CRYPTOGRAPHY,
 # EXIT_CANNOT_LISTEN.
 NO_CRYPTOGRAPHY = ("making a throwaway certificate needs the optional `cryptography` package: "
@@ -514,24 +514,24 @@ def _self_signed(folder, fix: str = ", or give --cert and --key"):
     except ModuleNotFoundError as err:
         if err.name is None or not err.name.startswith("cryptography"):
             raise
-        raise Fault(oht_client.EXIT_NO_CRYPTOGRAPHY, NO_CRYPTOGRAPHY + fix) from None
+        raise Fault(oht_session.EXIT_NO_CRYPTOGRAPHY, NO_CRYPTOGRAPHY + fix) from None
     except OSError as err:
-        raise Fault(oht_client.EXIT_SETTINGS, f"cannot write the certificate into {folder} "
+        raise Fault(oht_session.EXIT_SETTINGS, f"cannot write the certificate into {folder} "
                                               f"({err.strerror or type(err).__name__}): give another folder") from None
 
 
 def _server(cert, key, config, opponent, host, port, **kw) -> "Server":
     for what, path in (("--cert", cert), ("--key", key)):
         if not Path(path).is_file():
-            raise Fault(oht_client.EXIT_CERTIFICATE, f"no {what} file {path}: give the server's certificate and "
+            raise Fault(oht_session.EXIT_CERTIFICATE, f"no {what} file {path}: give the server's certificate and "
                                                      f"key (PEM), or --self-signed DIR for throwaway ones")
     try:
         return Server(cert, key, config, opponent, host, port, **kw)
     except ssl.SSLError as err:
-        raise Fault(oht_client.EXIT_CERTIFICATE, f"{cert} and {key} are not a PEM certificate and its key "
+        raise Fault(oht_session.EXIT_CERTIFICATE, f"{cert} and {key} are not a PEM certificate and its key "
                                                  f"({err.reason or err}): give matching files, or --self-signed DIR") from None
     except OSError as err:
-        raise Fault(oht_client.EXIT_CANNOT_LISTEN, f"cannot listen on {host}:{port} ({err.strerror or err}): "
+        raise Fault(oht_session.EXIT_CANNOT_LISTEN, f"cannot listen on {host}:{port} ({err.strerror or err}): "
                                                    f"give another --port (0: any free one)") from None
 
 
@@ -548,7 +548,7 @@ def _serve(args) -> int:
         args.cert, args.key = _self_signed(args.self_signed)
         print(f"throwaway certificate: {args.cert} (give it to the client)", flush=True)
     elif not (args.cert and args.key):
-        raise Fault(oht_client.EXIT_SETTINGS, "give --cert and --key, or --self-signed DIR")
+        raise Fault(oht_session.EXIT_SETTINGS, "give --cert and --key, or --self-signed DIR")
     config = ServerConfig(generation=args.generation, sizes=tuple(args.sizes), series=args.series, games=args.games,
                           password=os.environ.get("PLIES_OHT_SERVER_PASSWORD"),
                           token=os.environ.get("PLIES_OHT_SERVER_TOKEN"), ask_stress=args.ask_stress,
@@ -571,7 +571,7 @@ def _serve(args) -> int:
 
 def add_parsers(hexsub):
     p = hexsub.add_parser("serve", help="a local Online Hex Tournament server (TLS; generation A or B)",
-                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_client.EPILOG)
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_session.EPILOG)
     p.add_argument("--cert", help="the server's certificate (PEM)")
     p.add_argument("--key", help="its private key (PEM)")
     p.add_argument("--self-signed", metavar="DIR", help="make a throwaway certificate and key in DIR instead")
@@ -596,7 +596,7 @@ def add_parsers(hexsub):
     c.set_defaults(func=oht_client.client_command)
 
     d = hexsub.add_parser("demo", help="the local server and our generation-A client play a short 5x5 series",
-                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_client.EPILOG)
+                          formatter_class=argparse.RawDescriptionHelpFormatter, epilog=oht_session.EPILOG)
     d.add_argument("--games", type=int, default=2, help="games per series (two series: we are player 1, then 2)")
     d.add_argument("--seconds", type=float,
                    help=f"our time per move (default {DEMO_SECONDS:g} s without --simulations)")
@@ -621,8 +621,8 @@ def demo_command(args) -> int:
             seconds = DEMO_SECONDS if args.seconds is None and args.simulations is None else args.seconds
             settings = Settings(time=seconds, simulations=args.simulations, log=str(Path(tmp) / "games.log"))
             agent = oht_client.make_agent(settings, echo=sys.stdout)
-            login = oht_client.Login(username="demo", player_name="plies", ask_secret=lambda prompt: "demo")
-            status = oht_client.play("A", "127.0.0.1", server.port, cert, agent, login, timeout=60)
+            login = oht_session.Login(username="demo", player_name="plies", ask_secret=lambda prompt: "demo")
+            status = oht_session.play("A", "127.0.0.1", server.port, cert, agent, login, timeout=60)
             thread.join(60)
     print("the server's report:\n" + report.getvalue(), end="")
     last = agent.record.games[-1] if agent.record.games else None

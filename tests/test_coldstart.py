@@ -84,3 +84,47 @@ def test_a_failed_compile_is_said_once_and_leaves_the_fallback(empty_cache, monk
     assert not compiler.wait(60)
     assert compiler.failed and "exit status 3" in err.getvalue()
     assert not compiler.ready() and err.getvalue().count("failed") == 1
+
+
+class _StubCompiler:
+    """A compile that finishes (or fails) when waited for."""
+
+    def __init__(self, succeeds=True):
+        self.done, self.succeeds, self.waited = False, succeeds, 0
+
+    def ready(self):
+        return self.done
+
+    def wait(self, timeout=None):
+        self.waited += 1
+        self.done = self.succeeds
+        return self.done
+
+
+def _cold_start(make_player, compiler):
+    from engines.players.coldstart import ColdStart
+    cold = ColdStart("hex", "test", make_player, start=False)
+    cold.compiler = compiler
+    return cold
+
+
+def test_take_over_hands_over_after_the_compile_and_waits_only_when_asked():
+    built = []
+    compiler = _StubCompiler()
+    cold = _cold_start(lambda: built.append("player") or "player", compiler)
+    assert cold.take_over() is False and compiler.waited == 0 and built == []   # a fallback command
+    assert cold.take_over(wait=True) is True and compiler.waited == 1             # a command for the player
+    assert cold.take_over() is True and built == ["player"] and cold.player == "player"  # built once
+
+
+def test_a_declined_player_is_asked_once_and_a_failed_compile_is_an_error():
+    from engines.players.coldstart import CompileFailed
+    asked = []
+    compiler = _StubCompiler()
+    compiler.done = True
+    cold = _cold_start(lambda: asked.append(1), compiler)   # make_player says None: it cannot play
+    assert cold.take_over() is False and cold.take_over(wait=True) is False and asked == [1]
+    failing = _cold_start(lambda: "player", _StubCompiler(succeeds=False))
+    with pytest.raises(CompileFailed):
+        failing.take_over(wait=True)
+    assert failing.player is None

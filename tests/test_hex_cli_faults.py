@@ -173,7 +173,7 @@ def test_play_a_file_that_is_no_network_or_of_another_size_than_size(tmp_path):
 
 # ==== plies hex serve / demo / connect ================================================================
 def test_serve_and_demo_without_cryptography(tmp_path):
-    from adapters.oht_client import EXIT_NO_CRYPTOGRAPHY
+    from adapters.oht_session import EXIT_NO_CRYPTOGRAPHY
     r = run(["hex", "serve", "--self-signed", str(tmp_path / "c"), "--port", "0"], without="cryptography")
     one_line(r, EXIT_NO_CRYPTOGRAPHY, "cryptography", "pip install", "--cert and --key")
     r = run(["hex", "demo", "--simulations", "8", "--games", "1"], without="cryptography")
@@ -181,7 +181,7 @@ def test_serve_and_demo_without_cryptography(tmp_path):
 
 
 def test_serve_with_missing_or_bad_certificate_files_and_a_port_in_use(tmp_path, certs):
-    from adapters.oht_client import EXIT_CANNOT_LISTEN, EXIT_CERTIFICATE, EXIT_SETTINGS
+    from adapters.oht_session import EXIT_CANNOT_LISTEN, EXIT_CERTIFICATE, EXIT_SETTINGS
     r = run(["hex", "serve", "--cert", str(tmp_path / "x.crt"), "--key", str(tmp_path / "x.key"), "--port", "0"])
     one_line(r, EXIT_CERTIFICATE, "no --cert file", "--self-signed")
     junk = tmp_path / "junk.pem"
@@ -197,7 +197,7 @@ def test_serve_with_missing_or_bad_certificate_files_and_a_port_in_use(tmp_path,
 
 
 def test_connect_with_a_missing_or_bad_certificate_is_not_a_connection_failure(tmp_path):
-    from adapters.oht_client import EXIT_CERTIFICATE
+    from adapters.oht_session import EXIT_CERTIFICATE
     r = run(["hex", "connect", "--cert", str(tmp_path / "absent.crt"), "--quiet", "--log", str(tmp_path / "log")])
     one_line(r, EXIT_CERTIFICATE, "no certificate file", "--cert")
     junk = tmp_path / "junk.pem"
@@ -208,7 +208,7 @@ def test_connect_with_a_missing_or_bad_certificate_is_not_a_connection_failure(t
 
 @pytest.mark.parametrize("generation, missing", [("A", "username"), ("A", "password"), ("B", "token")])
 def test_connect_without_a_terminal_or_credentials_says_which_is_missing(tmp_path, certs, generation, missing):
-    from adapters.oht_client import EXIT_NO_CREDENTIALS
+    from adapters.oht_session import EXIT_NO_CREDENTIALS
     from standins.oht_server import ServerConfig
     env = {k: "" for k in ("PLIES_OHT_USERNAME", "PLIES_OHT_PASSWORD", "IT3105_AUTH")}
     args = ["--username", "me"] if missing == "password" else []

@@ -137,7 +137,7 @@ def test_a_whole_cold_game_is_legal_to_the_end():
             assert "the game is over" in reply
             break
         colour = "w" if colour == "b" else "b"
-    assert cold.winner() is not None and cold.player is None
+    assert cold.record.winner() is not None and cold.player is None
     assert ask(engine, "final_score").startswith("= ")
 
 

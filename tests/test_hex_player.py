@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 
 from adapters import oht_client as C
+from adapters import oht_session
 from adapters.config import ConfigError
 from adapters.oht_client import Settings
 from engines.players.hex import HexPlayer
@@ -143,7 +144,7 @@ def test_a_bad_setting_is_a_clear_error(tmp_path, text, env, says):
 def test_a_bad_flag_exits_with_the_settings_status(tmp_path):
     done = subprocess.run([sys.executable, "-m", "adapters.oht_client", "--epsilon", "3", "--log",
                            str(tmp_path / "g.log")], cwd=ROOT, capture_output=True, text=True, timeout=WAIT)
-    assert done.returncode == C.EXIT_SETTINGS and "epsilon must be in 0..1" in done.stderr
+    assert done.returncode == oht_session.EXIT_SETTINGS and "epsilon must be in 0..1" in done.stderr
 
 
 def test_the_course_subclass_reads_plies_oht_toml_beside_it(tmp_path):

@@ -16,6 +16,7 @@ import warnings
 import pytest
 
 from adapters import oht_client as C
+from adapters import oht_session
 from conftest import OHT_WAIT, ROOT, serving
 from adapters.oht_client import Settings
 from protocols import oht
@@ -46,15 +47,15 @@ def no_leaks():
 
 def play(certs, server, generation, tmp_path, login=None, **settings):
     agent = C.make_agent(Settings(**dict(CHEAP, log=str(tmp_path / "games.log"), **settings)))
-    status = C.play(generation, "127.0.0.1", server.port, certs[0], agent,
-                    login or C.Login(username="student", ask_secret=lambda prompt: "hunter2"), timeout=WAIT)
+    status = oht_session.play(generation, "127.0.0.1", server.port, certs[0], agent,
+                    login or oht_session.Login(username="student", ask_secret=lambda prompt: "hunter2"), timeout=WAIT)
     return status, agent
 
 
 @pytest.fixture(autouse=True)
 def token(monkeypatch):
-    monkeypatch.delenv(C.ENV_PASSWORD, raising=False)
-    monkeypatch.setenv(C.ENV_TOKEN, "a-token")
+    monkeypatch.delenv(oht_session.ENV_PASSWORD, raising=False)
+    monkeypatch.setenv(oht_session.ENV_TOKEN, "a-token")
 
 
 # ==== whole series ==================================================================================
@@ -63,7 +64,7 @@ def test_a_tournament_of_series_end_to_end(certs, tmp_path, generation):
     config = S.ServerConfig(generation=generation, sizes=(5, 6, 7), series=3, games=4)
     with no_leaks(), serving(certs, config) as server:
         status, agent = play(certs, server, generation, tmp_path)
-    assert status == C.EXIT_OK
+    assert status == oht_session.EXIT_OK
     result = server.results[0]
     assert result.ended == "finished" and result.illegal == []
     record = agent.record
@@ -83,7 +84,7 @@ def test_a_100_game_verification_tournament_has_no_illegal_move(certs, tmp_path)
     with serving(certs, config) as server:
         status, agent = play(certs, server, "A", tmp_path, simulations=100)
     result = server.results[0]
-    assert status == C.EXIT_OK and result.ended == "finished"
+    assert status == oht_session.EXIT_OK and result.ended == "finished"
     assert len(result.games) == 100 and result.illegal == [] and agent.record.illegal == []
     assert agent.record.totals()["games"] == 100
     assert result.client_wins() >= 90  # against a random player 100 simulations a move win nearly all
@@ -104,7 +105,7 @@ def test_a_malformed_server_message_ends_cleanly_with_a_clear_error(certs, tmp_p
     config = S.ServerConfig(generation=generation, series=1, games=2, fault=fault, fault_at=3)
     with no_leaks(), serving(certs, config) as server:
         status, agent = play(certs, server, generation, tmp_path)
-    assert status == C.EXIT_PROTOCOL
+    assert status == oht_session.EXIT_PROTOCOL
     assert len(agent.record.errors) == 1 and says in agent.record.errors[0]
     assert "malformed server message" in (tmp_path / "games.log").read_text()
 
@@ -114,7 +115,7 @@ def test_a_connection_dropped_mid_game_ends_cleanly(certs, tmp_path, generation)
     config = S.ServerConfig(generation=generation, series=1, games=2, fault="drop", fault_at=4)
     with no_leaks(), serving(certs, config) as server:
         status, agent = play(certs, server, generation, tmp_path)
-    assert status == C.EXIT_DROPPED
+    assert status == oht_session.EXIT_DROPPED
     assert "closed the connection" in agent.record.errors[0]
     assert agent.record.games[-1]["winner"] is None            # the game in progress stays unfinished
     assert "summary:" in (tmp_path / "games.log").read_text()
@@ -125,7 +126,7 @@ def test_an_action_the_server_refuses_is_recorded(certs, tmp_path, generation):
     config = S.ServerConfig(generation=generation, series=1, games=2, fault="reject", fault_at=2)
     with no_leaks(), serving(certs, config) as server:
         status, agent = play(certs, server, generation, tmp_path)
-    assert status == C.EXIT_SERVER_ERROR and len(server.results[0].illegal) == 1
+    assert status == oht_session.EXIT_SERVER_ERROR and len(server.results[0].illegal) == 1
     if generation == "A":
         assert len(agent.record.illegal) == 1
         assert oht.parse_action(agent.record.illegal[0]["action"], 5) is not None
@@ -146,11 +147,12 @@ def test_a_silent_server_times_out_instead_of_hanging(certs, tmp_path):
     thread = threading.Thread(target=accept)
     thread.start()
     agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")))
-    status = C.play("A", "127.0.0.1", listener.getsockname()[1], certs[0], agent, C.Login(username="u"), timeout=0.5)
+    status = oht_session.play("A", "127.0.0.1", listener.getsockname()[1], certs[0], agent,
+                              oht_session.Login(username="u"), timeout=0.5)
     thread.join(WAIT)
     for s in accepted + [listener]:
         s.close()
-    assert status == C.EXIT_DROPPED and "timed out" in agent.record.errors[0]
+    assert status == oht_session.EXIT_DROPPED and "timed out" in agent.record.errors[0]
 
 
 def test_a_wrong_server_certificate_is_refused(certs, tmp_path):
@@ -158,13 +160,14 @@ def test_a_wrong_server_certificate_is_refused(certs, tmp_path):
     config = S.ServerConfig(series=1, games=1)
     with serving(certs, config) as server:
         agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")))
-        status = C.play("A", "127.0.0.1", server.port, other, agent, C.Login(username="u"), timeout=WAIT)
-    assert status == C.EXIT_DROPPED and "CERTIFICATE_VERIFY_FAILED" in agent.record.errors[0]
+        status = oht_session.play("A", "127.0.0.1", server.port, other, agent, oht_session.Login(username="u"),
+                                  timeout=WAIT)
+    assert status == oht_session.EXIT_DROPPED and "CERTIFICATE_VERIFY_FAILED" in agent.record.errors[0]
 
 
 # ==== the server's side of the protocol ===============================================================
 def raw_client(certs, port):
-    return C.tls_context(certs[0]).wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=WAIT))
+    return oht_session.tls_context(certs[0]).wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=WAIT))
 
 
 def test_the_server_asks_the_login_questions_and_calls_out_an_illegal_action_a(certs):
@@ -210,8 +213,8 @@ def test_the_server_refuses_a_wrong_password(certs, tmp_path):
     config = S.ServerConfig(generation="A", series=1, games=1, password="right")
     with serving(certs, config) as server:
         status, agent = play(certs, server, "A", tmp_path,
-                             login=C.Login(username="u", ask_secret=lambda prompt: "wrong"))
-    assert status == C.EXIT_REFUSED and "Invalid credentials" in agent.record.errors[0]
+                             login=oht_session.Login(username="u", ask_secret=lambda prompt: "wrong"))
+    assert status == oht_session.EXIT_REFUSED and "Invalid credentials" in agent.record.errors[0]
     assert server.results[0].ended == "login refused"
 
 
@@ -219,7 +222,7 @@ def test_the_server_calls_out_an_unreadable_action_b(certs):
     config = S.ServerConfig(generation="B", series=1, games=2)
     with serving(certs, config) as server, raw_client(certs, server.port) as sock:
         def recv():
-            return oht.decode_b(C.recv_frame(sock))
+            return oht.decode_b(oht_session.recv_frame(sock))
         topics = []
         while True:
             message = recv()
@@ -235,7 +238,7 @@ def test_the_server_calls_out_an_unreadable_action_b(certs):
                 break
         assert topics == ["message", "authentication", "question", "series_start", "game_start",
                           "request_action", "error"]
-        with pytest.raises(C.ConnectionClosed):
+        with pytest.raises(oht_session.ConnectionClosed):
             recv()
 
 
@@ -269,23 +272,23 @@ def reachable_strings(root, seen=None, depth=0) -> list:
 def test_no_credential_reaches_a_log_a_file_or_an_attribute(certs, tmp_path, monkeypatch, capsys, generation):
     secret = "s3cret-Pa55-" + generation
     if generation == "A":
-        monkeypatch.setenv(C.ENV_PASSWORD, secret)
+        monkeypatch.setenv(oht_session.ENV_PASSWORD, secret)
     else:
-        monkeypatch.setenv(C.ENV_TOKEN, secret)
+        monkeypatch.setenv(oht_session.ENV_TOKEN, secret)
     config = S.ServerConfig(generation=generation, series=1, games=2,
                             password=secret if generation == "A" else None, token=secret if generation == "B" else None)
-    login = C.Login(username="student")
+    login = oht_session.Login(username="student")
     with serving(certs, config) as server:
         agent = C.make_agent(Settings(**CHEAP, log=str(tmp_path / "games.log")), echo=sys.stdout)
-        status = C.play(generation, "127.0.0.1", server.port, certs[0], agent, login, timeout=WAIT)
+        status = oht_session.play(generation, "127.0.0.1", server.port, certs[0], agent, login, timeout=WAIT)
         C.save_record(agent, tmp_path / "record.json")
-    assert status == C.EXIT_OK and server.results[0].logged_in          # the secret was sent and accepted
+    assert status == oht_session.EXIT_OK and server.results[0].logged_in          # the secret was sent and accepted
     files = "".join(p.read_text() for p in tmp_path.iterdir())
     out = capsys.readouterr()
     assert secret not in files and secret not in out.out + out.err
     assert not [s for s in reachable_strings([agent, login, agent.record, agent.player]) if secret in s]
-    monkeypatch.delenv(C.ENV_PASSWORD, raising=False)
-    monkeypatch.delenv(C.ENV_TOKEN, raising=False)
+    monkeypatch.delenv(oht_session.ENV_PASSWORD, raising=False)
+    monkeypatch.delenv(oht_session.ENV_TOKEN, raising=False)
 
 
 def test_a_typed_password_is_sent_and_not_kept(certs, tmp_path):
@@ -297,10 +300,10 @@ def test_a_typed_password_is_sent_and_not_kept(certs, tmp_path):
         return secret
 
     config = S.ServerConfig(generation="A", series=1, games=1, password=secret)
-    login = C.Login(username="student", ask_secret=ask)
+    login = oht_session.Login(username="student", ask_secret=ask)
     with serving(certs, config) as server:
         status, agent = play(certs, server, "A", tmp_path, login=login)
-    assert status == C.EXIT_OK and typed == ["password: "]
+    assert status == oht_session.EXIT_OK and typed == ["password: "]
     assert secret not in (tmp_path / "games.log").read_text()
     assert not [s for s in reachable_strings([agent, login.__dict__ | {"ask_secret": None}]) if secret in s]
 

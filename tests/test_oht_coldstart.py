@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from adapters import oht_client as C
+from adapters import oht_session
 from adapters.oht_client import Settings
 from conftest import OHT_WAIT, ROOT, serving
 from standins import oht_server as S
@@ -57,11 +58,11 @@ def test_fallback_moves_until_the_compile_is_done_then_the_engine(certs, tmp_pat
     agent = CompilingAgent(settings, C.Record(settings.log), after=5)
     config = S.ServerConfig(generation="A", sizes=(5,), series=2, games=3)
     with serving(certs, config) as server:
-        status = C.play("A", "127.0.0.1", server.port, certs[0], agent,
-                        C.Login(username="student", ask_secret=lambda prompt: "hunter2"), timeout=OHT_WAIT)
+        status = oht_session.play("A", "127.0.0.1", server.port, certs[0], agent,
+                        oht_session.Login(username="student", ask_secret=lambda prompt: "hunter2"), timeout=OHT_WAIT)
     agent.close()
     result = server.results[0]
-    assert status == C.EXIT_OK and result.ended == "finished" and result.illegal == []
+    assert status == oht_session.EXIT_OK and result.ended == "finished" and result.illegal == []
     assert agent.fallback_moves == 5 and agent.asked > 5                 # then the engine's moves
     assert agent.players[5] is not None and agent.compiler.closed
     record = agent.record
@@ -77,7 +78,7 @@ def test_a_real_cold_start_answers_every_action_at_once_with_legal_moves(certs, 
     """A generation-A client process with an empty numba cache against the local server."""
     cache = tmp_path / "cache"
     cache.mkdir()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONWARNINGS": "ignore", C.ENV_PASSWORD: "hunter2"}
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONWARNINGS": "ignore", oht_session.ENV_PASSWORD: "hunter2"}
     log, record = tmp_path / "games.log", tmp_path / "record.json"
     config = S.ServerConfig(generation="A", sizes=(5, 6), series=2, games=3)
     with serving(certs, config) as server:
@@ -87,7 +88,7 @@ def test_a_real_cold_start_answers_every_action_at_once_with_legal_moves(certs, 
                                "--log", str(log), "--record", str(record)],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=OHT_WAIT)
     result = server.results[0]
-    assert done.returncode == C.EXIT_OK, done.stderr
+    assert done.returncode == oht_session.EXIT_OK, done.stderr
     assert result.ended == "finished" and result.illegal == [] and len(result.games) == 6
     assert "cold" in done.stderr and "make warmup" in done.stderr
     assert "cache is cold" in log.read_text()

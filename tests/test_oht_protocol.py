@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters import oht_client as C
+from adapters import oht_session
 from adapters.oht_client import Settings
 from engines.players.hex import HexPlayer
 from engines.games import make_game
@@ -139,8 +139,8 @@ def test_fuzz_a_frame_stream_gives_messages_or_clear_errors(data):
     sock = FakeSocket(data)
     try:
         while True:
-            oht.decode_b(C.recv_frame(sock))
-    except (ProtocolError, C.ConnectionClosed):
+            oht.decode_b(oht_session.recv_frame(sock))
+    except (ProtocolError, oht_session.ConnectionClosed):
         pass
 
 

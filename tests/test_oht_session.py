@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from adapters import oht_client as C
+from adapters import oht_session
 from conftest import OHT_WAIT, serving
 from adapters.config import ConfigError
 from adapters.oht_client import Settings
@@ -88,17 +89,17 @@ def agent_for(tmp_path, seed: int) -> C.OHTAgent:
 
 @pytest.fixture(autouse=True)
 def no_secrets_from_the_environment(monkeypatch):
-    monkeypatch.delenv(C.ENV_PASSWORD, raising=False)
-    monkeypatch.delenv(C.ENV_USERNAME, raising=False)
-    monkeypatch.setenv(C.ENV_TOKEN, "a-token")
+    monkeypatch.delenv(oht_session.ENV_PASSWORD, raising=False)
+    monkeypatch.delenv(oht_session.ENV_USERNAME, raising=False)
+    monkeypatch.setenv(oht_session.ENV_TOKEN, "a-token")
 
 
 # ==== generation A ==================================================================================
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_as_player_2_the_client_plays_player_2s_winning_move_a(tmp_path, seed):
     agent = agent_for(tmp_path, seed)
-    login = C.Login(username="student", player_name="me", ask_secret=lambda prompt: "hunter2")
-    session = C.session_a(agent, login)
+    login = oht_session.Login(username="student", player_name="me", ask_secret=lambda prompt: "hunter2")
+    session = oht_session.session_a(agent, login)
     dialogue = [  # (what the server sends, what the client must answer)
         ("Please enter your NTNU username:", b"student"),
         ("Please enter your NTNU password:", b"hunter2"),
@@ -127,7 +128,7 @@ def body(**message) -> bytes:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_as_player_2_the_client_plays_player_2s_winning_move_b(tmp_path, seed):
     agent = agent_for(tmp_path, seed)
-    session = C.session_b(agent, C.Login(qualify=True))
+    session = oht_session.session_b(agent, oht_session.Login(qualify=True))
     dialogue = [
         (body(topic="message", message="Welcome"), None),
         (body(topic="authentication"), b'"a-token"'),
@@ -153,7 +154,8 @@ def test_as_player_2_the_client_plays_player_2s_winning_move_b(tmp_path, seed):
     (b"Sorry, the tournament is full", oht.LoginRefused, "login refused: Sorry"),
 ])
 def test_a_refused_login_ends_the_session_a(tmp_path, message, outcome, says):
-    session = C.session_a(agent_for(tmp_path, 0), C.Login(username="u", ask_secret=lambda prompt: "p"))
+    session = oht_session.session_a(agent_for(tmp_path, 0),
+                                    oht_session.Login(username="u", ask_secret=lambda prompt: "p"))
     assert session.handle(b"Please enter your NTNU username:") == b"u"
     with pytest.raises(outcome, match=says):
         session.handle(message)
@@ -161,7 +163,7 @@ def test_a_refused_login_ends_the_session_a(tmp_path, message, outcome, says):
 
 def test_an_illegal_action_called_out_is_recorded_and_ends_the_session_a(tmp_path):
     agent = agent_for(tmp_path, 0)
-    session = C.session_a(agent, C.Login(username="u", ask_secret=lambda prompt: "p"))
+    session = oht_session.session_a(agent, oht_session.Login(username="u", ask_secret=lambda prompt: "p"))
     for message in ("Welcome", "Series start", "-200", "[(-200, 1), (999, 2)]", "1", "[4]", "Game start", "1"):
         assert session.handle(message.encode()) is None
     state = str(flat(1, [[0] * 4] * 4))
@@ -173,7 +175,7 @@ def test_an_illegal_action_called_out_is_recorded_and_ends_the_session_a(tmp_pat
 
 
 def test_a_server_error_ends_the_session_b(tmp_path):
-    session = C.session_b(agent_for(tmp_path, 0), C.Login())
+    session = oht_session.session_b(agent_for(tmp_path, 0), oht_session.Login())
     with pytest.raises(oht.ServerError, match="server error: Illegal action"):
         session.handle(body(topic="error", error="Illegal action [9, 9]"))
 
@@ -184,20 +186,21 @@ def test_a_session_needs_a_handler_for_every_kind_its_generation_has():
 
 
 @pytest.mark.parametrize("outcome, status, says", [
-    (Quit(), C.EXIT_OK, None),
-    (oht.LoginRefused("login refused: Sorry"), C.EXIT_REFUSED, "login refused: Sorry"),
-    (ProtocolError("not a Python literal"), C.EXIT_PROTOCOL, "malformed server message: not a Python literal"),
-    (C.ConnectionClosed("the server closed the connection"), C.EXIT_DROPPED,
+    (Quit(), oht_session.EXIT_OK, None),
+    (oht.LoginRefused("login refused: Sorry"), oht_session.EXIT_REFUSED, "login refused: Sorry"),
+    (ProtocolError("not a Python literal"), oht_session.EXIT_PROTOCOL,
+     "malformed server message: not a Python literal"),
+    (oht_session.ConnectionClosed("the server closed the connection"), oht_session.EXIT_DROPPED,
      "the server closed the connection before the tournament was over"),
-    (TimeoutError("timed out"), C.EXIT_DROPPED, "the connection failed: TimeoutError: timed out"),
-    (ssl.SSLError("bad record"), C.EXIT_DROPPED, "the connection failed: SSLError"),
-    (oht.ServerError("server error: Illegal action"), C.EXIT_SERVER_ERROR, "server error: Illegal action"),
-    (NetworkError("hex5.onnx is a network for 5x5, not for 7x7"), C.EXIT_SETTINGS,
+    (TimeoutError("timed out"), oht_session.EXIT_DROPPED, "the connection failed: TimeoutError: timed out"),
+    (ssl.SSLError("bad record"), oht_session.EXIT_DROPPED, "the connection failed: SSLError"),
+    (oht.ServerError("server error: Illegal action"), oht_session.EXIT_SERVER_ERROR, "server error: Illegal action"),
+    (NetworkError("hex5.onnx is a network for 5x5, not for 7x7"), oht_session.EXIT_SETTINGS,
      "our settings cannot play: hex5.onnx is a network for 5x5"),
-    (ConfigError("seconds = 'soon'"), C.EXIT_SETTINGS, "our settings cannot play: seconds"),
+    (ConfigError("seconds = 'soon'"), oht_session.EXIT_SETTINGS, "our settings cannot play: seconds"),
 ])
 def test_each_outcome_has_its_exit_status(outcome, status, says):
-    got_status, got_says = C.outcome_of(outcome)
+    got_status, got_says = oht_session.outcome_of(outcome)
     assert got_status == status
     assert (got_says is None) if says is None else got_says.startswith(says)
 
@@ -207,7 +210,7 @@ def test_the_exit_statuses_are_documented_in_the_help():
                           capture_output=True, text=True, timeout=WAIT)
     assert done.returncode == 0
     lines = done.stdout.splitlines()
-    for status in sorted({status for status, _ in C.OUTCOMES.values()}):
+    for status in sorted({status for status, _ in oht_session.OUTCOMES.values()}):
         assert any(line.startswith(f"  {status}  ") for line in lines), status
     assert "PLIES_OHT_<KEY>" in done.stdout and "--uct-c" in done.stdout
 
@@ -218,7 +221,7 @@ def test_a_network_of_another_size_is_refused_at_the_series_start(tmp_path, cert
     settings = Settings(simulations=30, network=str(network), seed=0, log=str(tmp_path / "games.log"))
     agent = C.make_agent(settings)
     with serving(certs, S.ServerConfig(generation="B", sizes=(7,), series=1, games=1)) as server:
-        status = C.play("B", "127.0.0.1", server.port, certs[0], agent, C.Login(), timeout=WAIT)
-    assert status == C.EXIT_SETTINGS
+        status = oht_session.play("B", "127.0.0.1", server.port, certs[0], agent, oht_session.Login(), timeout=WAIT)
+    assert status == oht_session.EXIT_SETTINGS
     assert "5x5" in agent.record.errors[0] and "7x7" in agent.record.errors[0]
     assert server.results[0].client_times == [] and agent.record.games == []   # not a move was asked for

@@ -106,6 +106,10 @@ class Compiler:
         self.process = None
 
 
+class CompileFailed(RuntimeError):
+    """A command that needs the player, and the compile failed: only fallback moves are left."""
+
+
 class ColdStart:
     """Until the game's kernels are compiled, ``ready()`` is False and the adapter plays fallback
     moves from the reference rules; at the first ``ready()`` after the compile, ``make_player()``
@@ -115,27 +119,42 @@ class ColdStart:
     budget.  ``background=True`` builds it in a thread instead, started by the first ``ready()`` after
     the compile: fallback moves go on (within their deadlines) until the player is there, so the move
     at the hand-over keeps its budget too.  ``ready(block=True)`` builds it now (an adapter starting
-    with a warm cache, before its first message)."""
+    with a warm cache, before its first message).  ``make_player`` may return None: the player is
+    declined (it cannot play this game, said by make_player) and fallback moves go on for good.
+
+    An adapter whose every command may hand the game over routes each through ``take_over`` (the
+    session's moves so far are replayed by make_player)."""
 
     def __init__(self, game: str, name: str, make_player, err=None, start: bool = True, background: bool = False):
         self.compiler = Compiler(game, name, err=err, start=start)
         self.make_player = make_player
         self.background = background
         self.player = None
-        self.fallbacks = 0   # moves answered by the fallback search (figures and tests)
+        self.declined = False  # make_player returned None: no player this session
+        self.fallbacks = 0     # moves answered by the fallback search (figures and tests)
         self._builder = None
 
     def ready(self, block: bool = False) -> bool:
-        if self.player is None and self.compiler.ready():
+        if self.player is None and not self.declined and self.compiler.ready():
             if block or not self.background:
                 if self._builder is not None:
                     self._builder.join()
                 else:
                     self.player = self.make_player()
+                    self.declined = self.player is None
             elif self._builder is None:
                 self._builder = threading.Thread(target=self._build, name="player-build", daemon=True)
                 self._builder.start()
         return self.player is not None
+
+    def take_over(self, wait: bool = False) -> bool:
+        """Whether the player plays now (built at the first call after the compile).  ``wait``: a
+        command only the player answers (or a move with no clock to keep) first waits for the
+        compile; CompileFailed when it failed."""
+        if wait and not self.declined and not self.ready():
+            if not self.compiler.wait() or not self.ready():
+                raise CompileFailed("the engine's compile failed; only the fallback moves are available")
+        return self.ready()
 
     def loading(self) -> bool:
         """True while the player is being built in the background thread."""
