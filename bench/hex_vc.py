@@ -28,7 +28,7 @@ import numpy as np
 from engines.games.hex import Hex
 from engines.knowledge.hex import patterns as HP
 from engines.knowledge.hex.solver import HexSolver, SolveBudgetExceeded
-from engines.knowledge.hex.vc import DEFAULT_LIMITS, HLimits, HSearch
+from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -107,7 +107,7 @@ def main(argv=None) -> int:
                         "machine": f"{platform.machine()} {platform.python_version()}"}
     data_file.write_text(json.dumps(runs, indent=1))
     lines = ["# First genmove of a fresh plies-otp session (issue 35, item 5)", "",
-             f"`python -m bench.othello_first_move --sessions N --time T --label L`: seconds as the judge's side "
+             "`python -m bench.othello_first_move --sessions N --time T --label L`: seconds as the judge's side "
              "sees them (connect from the process's start; each command from its send to the reply).", "",
              "| run | sessions | --time | connect median / max | name median / max | clear_board median / max "
              "| first genmove median / max |", "|---|---|---|---|---|---|---|"]

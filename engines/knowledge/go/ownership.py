@@ -201,7 +201,6 @@ def chains(cells):
 def _fills_badly(grid, point, colour) -> bool:
     """A stone of colour on the empty point would be suicide, or a self-atari of a chain of two or
     more stones that captures nothing (the board view, plain Python)."""
-    n = grid.shape[0]
     trial = grid.copy()
     trial[point] = colour
     for chain_colour, stones, libs in chains(trial):

@@ -40,8 +40,7 @@ from numba import types
 from engines import kernels as K
 from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
-                              _in_atari, _is_eye, _pass, _place, action_of, candidates, playout_traced, point_of,
-                              result)
+                              _in_atari, _is_eye, _pass, _place, action_of, playout_traced, point_of)
 from engines.knowledge.go.features import MAX_FEATURES, compute_features, gamma_of
 from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
 from engines.rng import below, uniform

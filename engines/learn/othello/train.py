@@ -28,7 +28,7 @@ import time
 import numba as nb
 import numpy as np
 
-from engines.bits import lowest_bit_index, popcount
+from engines.bits import popcount
 from engines.games.othello import bb_flips, bb_moves
 from engines.knowledge.othello import patterns as OP
 from engines.knowledge.othello.registered import evaluate_strong
@@ -368,7 +368,6 @@ def run(args) -> dict:
         say(f"{args.games} games: {len(Ps)} distinct positions")
     E = empties_of(Ps, Os)
     held = (G % 10) == 9
-    phases = np.minimum(E, 59) >> 2
 
     # 2-3. labels and fits, phase by phase from the end
     lab_path = out / "labels.npz"
