@@ -146,6 +146,26 @@ def _link(work, x, y):
 
 
 @nb.njit(cache=True)
+def _store(work, x, y, bits, words, kind, key):
+    """A new connection of (x, y) in the pool (its carrier, ends, kind, key): its index, or -1 when
+    the pool is full (said in the stats)."""
+    st = work.stats
+    i = st[S_VCS]
+    if i >= work.carrier.shape[0]:
+        st[S_FULL_POOL] = 1
+        return -1
+    _link(work, x, y)
+    st[S_VCS] = i + 1
+    for w in range(words):
+        work.carrier[i, w] = bits[w]
+    work.ends[i, 0] = min(x, y)
+    work.ends[i, 1] = max(x, y)
+    work.kind[i] = kind
+    work.key[i] = key
+    return i
+
+
+@nb.njit(cache=True)
 def _add_full(work, x, y, bits, words, edge):
     """Keeps the full (x, y, bits) unless the pair has one with a carrier inside it.  Returns its
     pool index or -1."""
@@ -158,18 +178,9 @@ def _add_full(work, x, y, bits, words, edge):
             return -1
     if work.nfulls[p] >= work.fulls.shape[1]:
         return -1
-    i = st[S_VCS]
-    if i >= work.carrier.shape[0]:
-        st[S_FULL_POOL] = 1
+    i = _store(work, x, y, bits, words, FULL, -1)
+    if i < 0:
         return -1
-    _link(work, x, y)
-    st[S_VCS] = i + 1
-    for w in range(words):
-        work.carrier[i, w] = bits[w]
-    work.ends[i, 0] = min(x, y)
-    work.ends[i, 1] = max(x, y)
-    work.kind[i] = FULL
-    work.key[i] = -1
     work.fulls[p, work.nfulls[p]] = i
     work.nfulls[p] += 1
     if min(x, y) == edge and max(x, y) == edge + 1 and st[S_CONNECTED] < 0:
@@ -237,18 +248,9 @@ def _add_semi(work, x, y, bits, key, words, max_or, edge, inter, union, start):
             return -1
     if work.nsemis[p] >= work.semis.shape[1]:
         return -1
-    i = st[S_VCS]
-    if i >= work.carrier.shape[0]:
-        st[S_FULL_POOL] = 1
+    i = _store(work, x, y, bits, words, SEMI, key)
+    if i < 0:
         return -1
-    _link(work, x, y)
-    st[S_VCS] = i + 1
-    for w in range(words):
-        work.carrier[i, w] = bits[w]
-    work.ends[i, 0] = min(x, y)
-    work.ends[i, 1] = max(x, y)
-    work.kind[i] = SEMI
-    work.key[i] = key
     work.semis[p, work.nsemis[p]] = i
     work.nsemis[p] += 1
     _or_rule(work, x, y, i, words, max_or, edge, inter, union, start)
