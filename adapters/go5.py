@@ -25,7 +25,7 @@ from engines.players import coldstart  # reads the cache's stamp: imports neithe
 from engines.errors import IllegalMove
 from engines.knowledge.go.go5_weights import GoWeights, load_weights  # plain Python and NumPy
 from protocols import gtp, gtp_go
-from protocols.common import ProtocolError, Quit, parse_float, parse_int
+from protocols.common import ProtocolError, parse_float, parse_int
 
 NAME, VERSION = "Go5", "0.22"
 START_SIZE, START_KOMI = 7, 0.5
@@ -78,7 +78,7 @@ def ignored_flag(name):
     return handler
 
 
-class Go5Session:
+class Go5Session(gtp_serve.Identity):
     """One engine session: the board and everything the commands change."""
 
     def __init__(self, weights: GoWeights | None = None, num_total_sim: int = DEFAULT_SIMULATIONS,
@@ -249,9 +249,6 @@ class Go5Session:
               f"simulations {stats.get('simulations')}", file=sys.stderr)
         return ""
 
-    def cmd_quit(self, args):
-        raise Quit("")
-
     # ---- the search -------------------------------------------------------------------------
     def new_searcher(self):
         """Go5's search for the current board (engines/players/go.py: the "go5" search)."""
@@ -265,9 +262,7 @@ class Go5Session:
         return move
 
     # ---- the command table ------------------------------------------------------------------
-    cmd_protocol_version = staticmethod(lambda args: "2")
-    cmd_name = staticmethod(lambda args: NAME)
-    cmd_version = staticmethod(lambda args: VERSION)
+    NAME, version_text = NAME, staticmethod(lambda: VERSION)
     cmd_gogui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
     cmd_final_score = cmd_score
 

@@ -23,12 +23,11 @@ from engines.players.coldstart import ColdStart, CompileFailed
 from engines.players.go import GoSettings  # the settings only: no kernel at import
 from engines.players.go_record import GoRecord, SetupError, fallback_move
 from protocols import gtp, gtp_go
-from protocols.common import ProtocolError, Quit, parse_float, parse_int
+from protocols.common import ProtocolError, parse_float, parse_int
 from protocols.sgf import GameRecord, format_sgf, parse_sgf
 
 players = None  # the Go player's module (engines/players/go.py), imported once its kernels are cached
 
-NAME = "plies"
 MIN_SIZE, MAX_SIZE = 2, 19
 ENV_PREFIX = "PLIES_GTP"
 GO5_KEYS = ("rollout_limit", "go5_knowledge", "go5_rollouts")  # the player's keys of the go5 search: no flags
@@ -75,7 +74,7 @@ class Settings(GoSettings):
             raise ValueError("; ".join(problems))
 
 
-class GoSession:
+class GoSession(gtp_serve.Identity):
     """The session: the game record (engines/players/go_record.py) and, once the kernels are cached,
     the player (engines/players/go.py); this maps GTP onto them.  Started ``cold`` (coldstart.py), the
     record holds reference positions and ``player`` is None until it takes the game over (``warm``);
@@ -169,13 +168,7 @@ class GoSession:
         return handler(args)
 
     # ---- commands -----------------------------------------------------------------------------------
-    cmd_protocol_version = staticmethod(lambda args: "2")
-    cmd_name = staticmethod(lambda args: NAME)
-    cmd_version = staticmethod(lambda args: gtp_serve.version())
     cmd_gogui_analyze_commands = staticmethod(lambda args: gtp_go.ANALYZE_COMMANDS)
-
-    def cmd_quit(self, args):
-        raise Quit("")
 
     @staticmethod
     def on_clock(set_clock, *values) -> str:

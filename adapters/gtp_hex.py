@@ -20,9 +20,8 @@ from engines.players import hex as hex_player
 from engines.players.coldstart import ColdStart
 from engines.players.hex_record import HexRecord
 from protocols import gtp, hex_gtp
-from protocols.common import ProtocolError, Quit
+from protocols.common import ProtocolError
 
-NAME = "plies"
 DEFAULT_SIZE = 11          # MoHex's start size; HexGui sends boardsize anyway
 ENV_PREFIX = "PLIES_HEXGTP"
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
@@ -55,10 +54,7 @@ class Settings(hex_player.HexSettings):
             raise ValueError(f"size must be in {MIN_SIZE}..{MAX_SIZE}, got {self.size}")
 
 
-version = gtp_serve.version
-
-
-class HexSession:
+class HexSession(gtp_serve.Identity):
     """One GTP session: the game record (engines/players/hex_record.py: the board and its moves,
     mirrored into the player), MoHex's swap switch, and the player of the board's size once the
     kernels are compiled (``player``; until then genmove is the fallback search's, and the first
@@ -234,12 +230,6 @@ class HexSession:
         self.allow_swap = value in ("1", "true")
         return ""
 
-    def cmd_quit(self, args):
-        raise Quit("")
-
-    cmd_protocol_version = staticmethod(lambda args: "2")
-    cmd_name = staticmethod(lambda args: NAME)
-    cmd_version = staticmethod(lambda args: version())
     cmd_hexgui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
 
     def commands(self) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 from adapters import config
 from adapters.config import ConfigError
 from protocols import gtp, gtp_go
-from protocols.common import ProtocolError
+from protocols.common import ProtocolError, Quit
 
 
 class LineReader:
@@ -152,6 +152,23 @@ def version() -> str:
         return metadata.version("plies")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+class Identity:
+    """The commands every GTP engine of the project answers alike: its name (``NAME``), version
+    (``version_text``), protocol version 2, and quit."""
+    NAME = "plies"
+    version_text = staticmethod(version)
+    cmd_protocol_version = staticmethod(lambda args: "2")
+
+    def cmd_name(self, args):
+        return self.NAME
+
+    def cmd_version(self, args):
+        return self.version_text()
+
+    def cmd_quit(self, args):
+        raise Quit("")
 
 
 def make_engine(session) -> gtp.GtpEngine:

@@ -179,7 +179,7 @@ def test_hexgui_start_up_dialogue_byte_for_byte():
     out = dialogue("name\nversion\nhexgui-analyze_commands\nboardsize 7 7\nplay black d4\nplay white c3\n"
                    "showboard\n1 final_score\n2 play white c3\n3 play black h1\n4 play red a1\n5 undo\n"
                    "6 showboard\nquit\n", *FAST)
-    from adapters.gtp_hex import version
+    from adapters.gtp_serve import version
     assert out.decode() == (
         "= plies\n\n"
         f"= {version()}\n\n"
