@@ -22,7 +22,13 @@ Every connection lives once in a pool (``HWork``) in the order it was found; the
 connection with the ones found before it over a shared midpoint (so every pair is tried exactly once,
 breadth first), the OR rule runs when a semi is added (the new semi with up to ``max_or - 1`` older
 ones).  A connection whose carrier contains one already known for the pair (a semi: a full's or a
-semi's) is not kept.  Limits (``HLimits``, the "soft limits" of MoHex's engine): connections kept per
+semi's) is not kept, and a new one removes the pair's connections whose carriers contain its own (a
+new full: fulls and semis; a new semi: semis).  With ``keep_smallest`` (the default, as in benzene) a
+pair's lists are ordered by carrier size, smallest first, and a full list takes a smaller newcomer by
+dropping its largest; without it the lists are first come, first kept.  A connection taken out of a
+list stays in the pool (append-only: every index anyone holds stays a valid connection, and the
+connections derived from it only needed its carrier to be a valid set when they were built) but is
+marked ``dropped``: the AND rule no longer starts from it.  Limits (``HLimits``, the "soft limits" of MoHex's engine): connections kept per
 pair (fulls, semis), semis per OR, the pool's size, the carrier operations of one search; reaching one makes the search
 less complete, never unsound.
 
@@ -55,6 +61,7 @@ class HLimits(NamedTuple):
     max_vcs: int = 400_000  # connections in the pool
     max_ops: int = 2_000_000  # carrier operations, then the search stops (bounds a search's time)
     stop_connected: int = 1  # stop as soon as the edges are fully connected
+    keep_smallest: int = 1   # lists ordered by carrier size, a full list replacing its largest
 
 
 DEFAULT_LIMITS = HLimits()
@@ -66,6 +73,8 @@ class HWork(NamedTuple):
     ends: np.ndarray       # int32[max_vcs, 2]: endpoint ids, smaller first
     kind: np.ndarray       # int8[max_vcs]: FULL or SEMI
     key: np.ndarray        # int32[max_vcs]: a semi's key cell (-1 for a full)
+    size: np.ndarray       # int32[max_vcs]: the carrier's cell count
+    dropped: np.ndarray    # int8[max_vcs]: 1 once taken out of its pair's list
     fulls: np.ndarray      # int32[E*E, max_fulls]: pool indices per pair (x*E + y, x < y)
     nfulls: np.ndarray     # int32[E*E]
     semis: np.ndarray      # int32[E*E, max_semis]
@@ -83,6 +92,7 @@ def make_work(n: int, limits: HLimits = DEFAULT_LIMITS) -> HWork:
     return HWork(carrier=np.zeros((limits.max_vcs, WORDS), np.uint64),
                  ends=np.zeros((limits.max_vcs, 2), np.int32),
                  kind=np.zeros(limits.max_vcs, np.int8), key=np.zeros(limits.max_vcs, np.int32),
+                 size=np.zeros(limits.max_vcs, np.int32), dropped=np.zeros(limits.max_vcs, np.int8),
                  fulls=np.zeros((e * e, limits.max_fulls), np.int32), nfulls=np.zeros(e * e, np.int32),
                  semis=np.zeros((e * e, limits.max_semis), np.int32), nsemis=np.zeros(e * e, np.int32),
                  partners=np.zeros((e, e), np.int32), npartners=np.zeros(e, np.int32),
@@ -126,6 +136,18 @@ def _is_empty(a, words):
     return True
 
 
+@nb.njit(cache=True, inline="always")
+def _count(a, words):
+    """The number of cells in a."""
+    total = 0
+    for w in range(words):
+        v = a[w]
+        while v != 0:
+            v &= v - np.uint64(1)
+            total += 1
+    return total
+
+
 # ==== the pool ===================================================================================
 
 @nb.njit(cache=True, inline="always")
@@ -162,13 +184,68 @@ def _store(work, x, y, bits, words, kind, key):
     work.ends[i, 1] = max(x, y)
     work.kind[i] = kind
     work.key[i] = key
+    work.size[i] = _count(bits, words)
+    work.dropped[i] = 0
     return i
 
 
 @nb.njit(cache=True)
-def _add_full(work, x, y, bits, words, edge):
-    """Keeps the full (x, y, bits) unless the pair has one with a carrier inside it.  Returns its
-    pool index or -1."""
+def _remove_supersets(work, lists, counts, p, i, words):
+    """Takes out of the list p of lists the connections (other than i) whose carriers contain i's,
+    keeping the order of the rest."""
+    st = work.stats
+    kept = 0
+    for k in range(counts[p]):
+        j = lists[p, k]
+        if j != i:
+            st[S_OPS] += 1
+            if _subset(work.carrier[i], work.carrier[j], words):
+                work.dropped[j] = 1
+                continue
+        lists[p, kept] = j
+        kept += 1
+    counts[p] = kept
+
+
+@nb.njit(cache=True)
+def _take(work, lists, counts, p, i, keep_smallest):
+    """Puts i into the list p: first come, at the end if there is room (else i is dropped); ordered
+    by size, after the carriers not larger, the largest dropped when the list was full (the caller
+    made sure i is smaller than it)."""
+    if not keep_smallest:
+        if counts[p] >= lists.shape[1]:
+            work.dropped[i] = 1
+            return
+        lists[p, counts[p]] = i
+        counts[p] += 1
+        return
+    if counts[p] >= lists.shape[1]:
+        work.dropped[lists[p, counts[p] - 1]] = 1
+        counts[p] -= 1
+    at = counts[p]
+    while at > 0 and work.size[lists[p, at - 1]] > work.size[i]:
+        lists[p, at] = lists[p, at - 1]
+        at -= 1
+    lists[p, at] = i
+    counts[p] += 1
+
+
+@nb.njit(cache=True)
+def _no_room(work, lists, counts, p, bits, words, keep_smallest):
+    """The list p is full and keeps what it has: first come, always; ordered by size, when its
+    largest carrier is not larger than bits."""
+    if counts[p] < lists.shape[1]:
+        return False
+    if not keep_smallest:
+        return True
+    return work.size[lists[p, counts[p] - 1]] <= _count(bits, words)
+
+
+@nb.njit(cache=True)
+def _add_full(work, x, y, bits, words, edge, keep_smallest):
+    """Keeps the full (x, y, bits) unless the pair has one with a carrier inside it or no room for
+    it; ordered by size, it first removes the pair's fulls and semis whose carriers contain it.
+    Returns its pool index or -1."""
     e = work.partners.shape[0]
     p = _pair(x, y, e)
     st = work.stats
@@ -176,20 +253,22 @@ def _add_full(work, x, y, bits, words, edge):
         st[S_OPS] += 1
         if _subset(work.carrier[work.fulls[p, k]], bits, words):
             return -1
-    if work.nfulls[p] >= work.fulls.shape[1]:
+    if _no_room(work, work.fulls, work.nfulls, p, bits, words, keep_smallest):
         return -1
-    i = _store(work, x, y, bits, words, FULL, -1)
+    i = _store(work, x, y, bits, words, FULL, -1)  # after the checks (_link wants the old counts)
     if i < 0:
         return -1
-    work.fulls[p, work.nfulls[p]] = i
-    work.nfulls[p] += 1
+    if keep_smallest:
+        _remove_supersets(work, work.fulls, work.nfulls, p, i, words)
+        _remove_supersets(work, work.semis, work.nsemis, p, i, words)
+    _take(work, work.fulls, work.nfulls, p, i, keep_smallest)
     if min(x, y) == edge and max(x, y) == edge + 1 and st[S_CONNECTED] < 0:
         st[S_CONNECTED] = i
     return i
 
 
 @nb.njit(cache=True)
-def _or_rule(work, x, y, i, words, max_or, edge, inter, union, start):
+def _or_rule(work, x, y, i, words, max_or, edge, keep_smallest, inter, union, start):
     """The OR rule for the new semi i of pair (x, y): every set of it and up to max_or - 1 older
     semis of the pair (each one shrinking the intersection) whose carriers meet in nothing makes a
     full with the union of the carriers.  inter, union: uint64[max_or, WORDS]; start: int64[max_or]."""
@@ -224,7 +303,7 @@ def _or_rule(work, x, y, i, words, max_or, edge, inter, union, start):
         if not shrinks:
             continue
         if empty:
-            _add_full(work, x, y, union[d + 1], words, edge)
+            _add_full(work, x, y, union[d + 1], words, edge, keep_smallest)
             continue
         if d + 2 < max_or:
             start[d + 1] = start[d]
@@ -232,9 +311,10 @@ def _or_rule(work, x, y, i, words, max_or, edge, inter, union, start):
 
 
 @nb.njit(cache=True)
-def _add_semi(work, x, y, bits, key, words, max_or, edge, inter, union, start):
+def _add_semi(work, x, y, bits, key, words, limits, edge, inter, union, start):
     """Keeps the semi (x, y, bits) with its key unless a full or semi of the pair has a carrier
-    inside it; then applies the OR rule.  Returns its pool index or -1."""
+    inside it or the list no room for it (ordered by size, it first removes the pair's semis whose
+    carriers contain it); then applies the OR rule.  Returns its pool index or -1."""
     e = work.partners.shape[0]
     p = _pair(x, y, e)
     st = work.stats
@@ -246,14 +326,16 @@ def _add_semi(work, x, y, bits, key, words, max_or, edge, inter, union, start):
         st[S_OPS] += 1
         if _subset(work.carrier[work.semis[p, k]], bits, words):
             return -1
-    if work.nsemis[p] >= work.semis.shape[1]:
+    keep_smallest = limits.keep_smallest
+    if _no_room(work, work.semis, work.nsemis, p, bits, words, keep_smallest):
         return -1
     i = _store(work, x, y, bits, words, SEMI, key)
     if i < 0:
         return -1
-    work.semis[p, work.nsemis[p]] = i
-    work.nsemis[p] += 1
-    _or_rule(work, x, y, i, words, max_or, edge, inter, union, start)
+    if keep_smallest:
+        _remove_supersets(work, work.semis, work.nsemis, p, i, words)
+    _take(work, work.semis, work.nsemis, p, i, keep_smallest)
+    _or_rule(work, x, y, i, words, max(2, limits.max_or), edge, keep_smallest, inter, union, start)
     return i
 
 
@@ -335,6 +417,7 @@ def h_search(s, colour, work, limits):
     inter = np.zeros((max_or, WORDS), dtype=np.uint64)
     union = np.zeros((max_or, WORDS), dtype=np.uint64)
     start = np.zeros(max_or, dtype=np.int64)
+    keep_smallest = limits.keep_smallest
     # base: every empty cell is fully connected to its neighbouring endpoints
     for x in range(nn):
         if s[HEADER + x] != 0:
@@ -356,7 +439,7 @@ def h_search(s, colour, work, limits):
                     y = nn + 1
                 else:
                     continue
-            _add_full(work, x, y, bits, words, edge)
+            _add_full(work, x, y, bits, words, edge, keep_smallest)
     head = 0
     while head < st[S_VCS]:
         if limits.stop_connected and st[S_CONNECTED] >= 0:
@@ -366,6 +449,8 @@ def h_search(s, colour, work, limits):
             break
         i = head
         head += 1
+        if work.dropped[i]:
+            continue  # out of its list: no longer a known connection
         ci = work.carrier[i]
         for side in range(2):
             z = work.ends[i, side]
@@ -387,7 +472,9 @@ def h_search(s, colour, work, limits):
                     count = work.nfulls[p] if kind == FULL else work.nsemis[p]
                     for t in range(count):
                         j = work.fulls[p, t] if kind == FULL else work.semis[p, t]
-                        if j >= i:
+                        if j >= i:  # each join once, when the later of the two is at the head
+                            if keep_smallest:
+                                continue  # the lists are in size order
                             break  # the lists grow in pool order
                         st[S_OPS] += 1
                         cj = work.carrier[j]
@@ -404,12 +491,12 @@ def h_search(s, colour, work, limits):
                             bits[q] = ci[q] | cj[q]
                         if not through_stone:
                             _set(bits, z)
-                            _add_semi(work, other, w, bits, z, words, max_or, edge, inter, union, start)
+                            _add_semi(work, other, w, bits, z, words, limits, edge, inter, union, start)
                         elif work.kind[i] == FULL and kind == FULL:
-                            _add_full(work, other, w, bits, words, edge)
+                            _add_full(work, other, w, bits, words, edge, keep_smallest)
                         else:
                             semi_key = work.key[i] if work.kind[i] == SEMI else work.key[j]
-                            _add_semi(work, other, w, bits, semi_key, words, max_or, edge, inter, union, start)
+                            _add_semi(work, other, w, bits, semi_key, words, limits, edge, inter, union, start)
     return st[S_CONNECTED] >= 0
 
 
@@ -483,7 +570,7 @@ class HSearch:
         from engines.games.hex import MAX_SIZE, MIN_SIZE
         self.n = check_int("n", n, MIN_SIZE, MAX_SIZE)
         for name, value in zip(limits._fields, limits):
-            check_int(name, value, 0 if name == "stop_connected" else 1)
+            check_int(name, value, 0 if name in ("stop_connected", "keep_smallest") else 1)
         self.limits = HLimits(*(int(v) for v in limits))
         self.work = make_work(self.n, self.limits)
 
