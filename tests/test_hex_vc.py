@@ -228,6 +228,88 @@ def test_tighter_limits_keep_fewer_connections_and_stay_sound():
     assert not tiny.connected(Hex(5).initial_state(), BLACK) and tiny.stats["pool_full"]
 
 
+# ==== the lists keep the smallest carriers =======================================================
+
+def _offer(work, kind, cells, keep_smallest, limits):
+    """Offers a connection of kind with these carrier cells to the pair (0, 1) of a 5x5 work (key:
+    its first cell); its pool index or -1."""
+    from engines.knowledge.hex import vc
+    bits = np.zeros(vc.WORDS, np.uint64)
+    for x in cells:
+        bits[x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    if kind == FULL:
+        return vc._add_full(work, 0, 1, bits, 1, 25, keep_smallest)
+    lim = limits._replace(keep_smallest=keep_smallest)
+    m = lim.max_or
+    return vc._add_semi(work, 0, 1, bits, cells[0], 1, lim, 25, np.zeros((m, vc.WORDS), np.uint64),
+                        np.zeros((m, vc.WORDS), np.uint64), np.zeros(m, np.int64))
+
+
+def _carriers(work, kind):
+    from engines.knowledge.hex import vc
+    p = 0 * 27 + 1
+    ids = work.fulls[p, :work.nfulls[p]] if kind == FULL else work.semis[p, :work.nsemis[p]]
+    return [vc._cells(work.carrier[i], 25) for i in ids]
+
+
+@pytest.mark.parametrize("kind", [FULL, SEMI])
+def test_a_full_list_takes_a_smaller_carrier_and_drops_its_largest(kind):
+    from engines.knowledge.hex import vc
+    limits = HLimits(max_fulls=2, max_semis=2, max_or=2, max_vcs=64)
+    work = vc.make_work(5, limits)
+    work.stats[vc.S_CONNECTED] = -1
+    big = _offer(work, kind, [10, 11, 12, 13], 1, limits)
+    assert _offer(work, kind, [2, 3, 4], 1, limits) >= 0
+    assert _carriers(work, kind) == [[2, 3, 4], [10, 11, 12, 13]]  # smallest first
+    assert _offer(work, kind, [20, 21, 22, 23, 24], 1, limits) == -1  # larger than all kept
+    assert _offer(work, kind, [5, 6], 1, limits) >= 0  # smaller: kept, the largest dropped
+    assert _carriers(work, kind) == [[5, 6], [2, 3, 4]]
+    assert work.dropped[big] == 1
+    assert _offer(work, kind, [2, 3, 4, 9], 1, limits) == -1  # contains a kept carrier
+    assert _offer(work, kind, [3, 4], 1, limits) >= 0  # inside a kept one: that one goes
+    assert _carriers(work, kind) == [[5, 6], [3, 4]]
+    # first come, first kept (keep_smallest=0): a full list refuses even a smaller carrier
+    old = vc.make_work(5, limits)
+    _offer(old, kind, [10, 11, 12, 13], 0, limits)
+    _offer(old, kind, [2, 3, 4], 0, limits)
+    assert _offer(old, kind, [5, 6], 0, limits) == -1
+    assert _carriers(old, kind) == [[10, 11, 12, 13], [2, 3, 4]]
+
+
+def test_a_new_full_removes_the_semis_whose_carriers_contain_it():
+    from engines.knowledge.hex import vc
+    limits = HLimits(max_fulls=2, max_semis=3, max_or=2, max_vcs=64)
+    work = vc.make_work(5, limits)
+    work.stats[vc.S_CONNECTED] = -1
+    _offer(work, SEMI, [1, 2, 3], 1, limits)
+    _offer(work, SEMI, [7, 8], 1, limits)
+    _offer(work, FULL, [2, 3], 1, limits)
+    assert _carriers(work, SEMI) == [[7, 8]] and _carriers(work, FULL) == [[2, 3]]
+
+
+@pytest.mark.parametrize("n", [7, 9])
+def test_after_a_search_every_list_is_ordered_by_size_without_nested_carriers(n):
+    limits = HLimits(max_fulls=3, max_semis=4)
+    hs = HSearch(n, limits)
+    w = hs.work
+    for s in _random_positions(n, 3, seed=11):
+        for colour in (BLACK, WHITE):
+            hs.run(s, colour)
+            for lists, counts in ((w.fulls, w.nfulls), (w.semis, w.nsemis)):
+                for p in np.flatnonzero(counts):
+                    ids = lists[p, :counts[p]]
+                    sizes = [int(w.size[i]) for i in ids]
+                    assert sizes == sorted(sizes)
+                    assert not any(w.dropped[i] for i in ids)
+                    sets = [_bitset(w.carrier[i], n) for i in ids]
+                    assert not any(a <= b for k, a in enumerate(sets) for b in sets[k + 1:])
+
+
+def _bitset(bits, n):
+    from engines.knowledge.hex import vc
+    return set(vc._cells(bits, n * n))
+
+
 def test_bad_arguments_are_refused():
     hs = HSearch(5)
     with pytest.raises(ValueError, match="player"):
