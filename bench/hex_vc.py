@@ -48,56 +48,73 @@ def random_positions(n, count, low, high, seed):
     return out
 
 
-def speed(n, count, limits, seed=1):
-    hs = HSearch(n, limits)
+POLICIES = {"first come": DEFAULT_LIMITS._replace(keep_smallest=0), "smallest": DEFAULT_LIMITS}
+
+
+def speed(n, count, policies, seed=1):
+    """Each policy's figures on the same positions, the searches interleaved (the same load)."""
+    searches = {name: HSearch(n, limits) for name, limits in policies.items()}
     positions = random_positions(n, count, 0.25, 0.5, seed)
-    hs.connected(positions[0], 0)  # load the compiled kernels
+    for hs in searches.values():
+        hs.connected(positions[0], 0)  # load the compiled kernels
     HP.vc_winner(positions[0])
-    ms, cpu, ops, vcs, old_ms = [], [], [], [], []
+    figures = {name: {"ms": [], "cpu": [], "ops": [], "vcs": []} for name in policies}
+    old_ms = []
     for s in positions:
         for colour in (0, 1):
-            t, c = time.perf_counter(), time.process_time()
-            hs.connected(s, colour)
-            ms.append(1e3 * (time.perf_counter() - t))
-            cpu.append(1e3 * (time.process_time() - c))
-            ops.append(hs.stats["ops"])
-            vcs.append(hs.stats["vcs"])
+            for name, hs in searches.items():
+                f = figures[name]
+                t, c = time.perf_counter(), time.process_time()
+                hs.connected(s, colour)
+                f["ms"].append(1e3 * (time.perf_counter() - t))
+                f["cpu"].append(1e3 * (time.process_time() - c))
+                f["ops"].append(hs.stats["ops"])
+                f["vcs"].append(hs.stats["vcs"])
         t = time.perf_counter()
         HP.vc_winner(s)
         old_ms.append(1e3 * (time.perf_counter() - t))
-    return {"n": n, "searches": len(ms), "median_ms": statistics.median(ms), "max_ms": max(ms),
-            "median_cpu_ms": statistics.median(cpu), "max_cpu_ms": max(cpu),
-            "median_ops": statistics.median(ops), "max_ops": max(ops), "median_vcs": statistics.median(vcs),
-            "old_median_ms": statistics.median(old_ms)}
+    out = {}
+    for name, f in figures.items():
+        out[name] = {"n": n, "searches": len(f["ms"]), "median_ms": statistics.median(f["ms"]),
+                     "max_ms": max(f["ms"]), "median_cpu_ms": statistics.median(f["cpu"]),
+                     "max_cpu_ms": max(f["cpu"]), "median_ops": statistics.median(f["ops"]),
+                     "max_ops": max(f["ops"]), "median_vcs": statistics.median(f["vcs"]),
+                     "old_median_ms": statistics.median(old_ms)}
+    return out
 
 
-def decided(n, count, limits, seed=2, budget=2_000_000):
+def decided(n, count, policies, seed=2, budget=2_000_000):
+    """Each policy's tally on the same positions (each solved once)."""
     game = Hex(n)
-    hs = HSearch(n, limits)
+    searches = {name: HSearch(n, limits) for name, limits in policies.items()}
     solver = HexSolver(game, table_bits=22)
-    tally = {"n": n, "positions": 0, "vc": 0, "vc_win": 0, "vc_loss": 0, "old": 0, "wrong": 0, "unsolved": 0}
+    tallies = {name: {"n": n, "positions": 0, "vc": 0, "vc_win": 0, "vc_loss": 0, "old": 0, "wrong": 0,
+                      "unsolved": 0} for name in policies}
     for s in random_positions(n, count, 0.2, 0.6, seed):
         try:
             win = solver.solve(s, budget).mover_wins
         except SolveBudgetExceeded:
-            tally["unsolved"] += 1
+            for tally in tallies.values():
+                tally["unsolved"] += 1
             continue
-        tally["positions"] += 1
         p = int(s[1])
-        claim = None
-        if hs.winning_move(s) is not None:
-            claim = True
-        elif hs.must_play(s, p) == []:
-            claim = False
-        if claim is not None:
-            tally["vc"] += 1
-            tally["vc_win" if claim else "vc_loss"] += 1
-            tally["wrong"] += claim != win
         old = HP.vc_winner(s)
-        if old >= 0:
-            tally["old"] += 1
-            tally["wrong"] += (old == p) != win
-    return tally
+        for name, hs in searches.items():
+            tally = tallies[name]
+            tally["positions"] += 1
+            claim = None
+            if hs.winning_move(s) is not None:
+                claim = True
+            elif hs.must_play(s, p) == []:
+                claim = False
+            if claim is not None:
+                tally["vc"] += 1
+                tally["vc_win" if claim else "vc_loss"] += 1
+                tally["wrong"] += claim != win
+            if old >= 0:
+                tally["old"] += 1
+                tally["wrong"] += (old == p) != win
+    return tallies
 
 
 def match(size, games, move_time, first_game=1):
@@ -160,26 +177,28 @@ def main(argv=None):
     limits = DEFAULT_LIMITS
     lines = ["# H-search (engines/knowledge/hex/vc.py)", "",
              f"Command: `nice -n 15 python -m bench.hex_vc {' '.join(argv if argv is not None else sys.argv[1:])}`; "
-             f"limits {limits}.",
+             f"limits {limits}.  Lists per pair: \"first come\" (keep_smallest=0, the lists before "
+             "issue 33's follow-up) beside \"smallest\" (keep_smallest=1: ordered by carrier size, the "
+             "largest replaced, supersets removed), on the same positions in one run.",
              "Machine shared (2 cores, load of other sessions): the operation counts are the stable figure.", "",
              "## Speed: one H-search per colour, random-play positions (1/4 to 1/2 of the board filled)", "",
-             "| size | searches | median ms (CPU) | max ms (CPU) | median ms (wall) | median ops | max ops "
-             "| median connections kept | today's vc_winner, median ms (wall) |", "|---|---|---|---|---|---|---|---|---|"]
+             "| size | lists | searches | median ms (CPU) | max ms (CPU) | median ms (wall) | median ops | max ops "
+             "| median connections kept | today's vc_winner, median ms (wall) |", "|---|---|---|---|---|---|---|---|---|---|"]
     for n in (9, 11):
-        r = speed(n, args.positions, limits)
-        lines.append(f"| {n}x{n} | {r['searches']} | {r['median_cpu_ms']:.1f} | {r['max_cpu_ms']:.1f} "
-                     f"| {r['median_ms']:.1f} | {r['median_ops']:.0f} "
-                     f"| {r['max_ops']} | {r['median_vcs']:.0f} | {r['old_median_ms']:.2f} |")
-        print(lines[-1], flush=True)
+        for name, r in speed(n, args.positions, POLICIES).items():
+            lines.append(f"| {n}x{n} | {name} | {r['searches']} | {r['median_cpu_ms']:.1f} | {r['max_cpu_ms']:.1f} "
+                         f"| {r['median_ms']:.1f} | {r['median_ops']:.0f} "
+                         f"| {r['max_ops']} | {r['median_vcs']:.0f} | {r['old_median_ms']:.2f} |")
+            print(lines[-1], flush=True)
     lines += ["", "## Decided positions against the exact solver (random play, 1/5 to 3/5 filled)", "",
-              "| size | solved positions | H-search decides | of which wins / losses | today's vc_winner decides "
-              "| wrong | not solved in budget |", "|---|---|---|---|---|---|---|"]
+              "| size | lists | solved positions | H-search decides | of which wins / losses | today's vc_winner decides "
+              "| wrong | not solved in budget |", "|---|---|---|---|---|---|---|---|"]
     for n in (5, 6):
-        t = decided(n, args.decided, limits)
-        lines.append(f"| {n}x{n} | {t['positions']} | {t['vc']} ({100 * t['vc'] / max(1, t['positions']):.0f} %) "
-                     f"| {t['vc_win']} / {t['vc_loss']} | {t['old']} ({100 * t['old'] / max(1, t['positions']):.0f} %) "
-                     f"| {t['wrong']} | {t['unsolved']} |")
-        print(lines[-1], flush=True)
+        for name, t in decided(n, args.decided, POLICIES).items():
+            lines.append(f"| {n}x{n} | {name} | {t['positions']} | {t['vc']} ({100 * t['vc'] / max(1, t['positions']):.0f} %) "
+                         f"| {t['vc_win']} / {t['vc_loss']} | {t['old']} ({100 * t['old'] / max(1, t['positions']):.0f} %) "
+                         f"| {t['wrong']} | {t['unsolved']} |")
+            print(lines[-1], flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n")
     print(f"-> {args.out}")

@@ -305,6 +305,18 @@ def test_after_a_search_every_list_is_ordered_by_size_without_nested_carriers(n)
                     assert not any(a <= b for k, a in enumerate(sets) for b in sets[k + 1:])
 
 
+def test_on_7x7_the_default_lists_prove_a_loss_first_come_lists_missed():
+    """Found by random play (seed 2 of a search over 1000 positions): first come, the default limits
+    (10 fulls, 16 semis) left White one cell (3, 3) to play; 16/24 proved the loss (wider lists then
+    finding MORE than 10/16 and 25/50, the latter only because it reaches max_ops).  Kept smallest,
+    10/16 proves it.  The exact solver agrees White, to move, has lost (160 s, not run here)."""
+    s = position(7, black=[(0, 0), (1, 5), (2, 3), (3, 4), (6, 0), (6, 5)],
+                 white=[(0, 1), (0, 4), (1, 6), (2, 5), (5, 6)], to_move=WHITE)
+    assert HSearch(7, HLimits(keep_smallest=0)).must_play(s, WHITE) == [3 * 7 + 3]
+    assert HSearch(7, HLimits(keep_smallest=0, max_fulls=16, max_semis=24)).must_play(s, WHITE) == []
+    assert HSearch(7).must_play(s, WHITE) == []
+
+
 def _bitset(bits, n):
     from engines.knowledge.hex import vc
     return set(vc._cells(bits, n * n))
