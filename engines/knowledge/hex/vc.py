@@ -22,15 +22,17 @@ Every connection lives once in a pool (``HWork``) in the order it was found; the
 connection with the ones found before it over a shared midpoint (so every pair is tried exactly once,
 breadth first), the OR rule runs when a semi is added (the new semi with up to ``max_or - 1`` older
 ones).  A connection whose carrier contains one already known for the pair (a semi: a full's or a
-semi's) is not kept, and a new one removes the pair's connections whose carriers contain its own (a
-new full: fulls and semis; a new semi: semis).  With ``keep_smallest`` (the default, as in benzene) a
-pair's lists are ordered by carrier size, smallest first, and a full list takes a smaller newcomer by
-dropping its largest; without it the lists are first come, first kept.  A connection taken out of a
-list stays in the pool (append-only: every index anyone holds stays a valid connection, and the
-connections derived from it only needed its carrier to be a valid set when they were built) but is
-marked ``dropped``: the AND rule no longer starts from it.  Limits (``HLimits``, the "soft limits" of MoHex's engine): connections kept per
-pair (fulls, semis), semis per OR, the pool's size, the carrier operations of one search; reaching one makes the search
-less complete, never unsound.
+semi's) is not kept.  With ``keep_smallest`` (the default, as in benzene) a pair's lists are
+ordered by carrier size, smallest first: a full list takes a smaller newcomer by dropping its largest, and a newcomer removes the pair's connections whose
+carriers contain its own (a new full: fulls and semis; a new semi: semis), so each list holds no two
+nested carriers (an OR's union then contains no kept semi, so an OR never removes one of the semis
+it walks).  Without it the lists are first come, first kept (the lists before issue 33's follow-up).
+A connection taken out of a list stays in the pool (append-only: every index anyone holds, such as
+stats[S_CONNECTED], stays a valid connection, and the connections derived from it only needed its
+carrier to be a valid set when they were built) but is marked ``dropped``: the AND rule no longer
+starts from it, and no list offers it.  Limits (``HLimits``, the "soft limits" of MoHex's
+engine): connections kept per pair (fulls, semis), semis per OR, the pool's size, the carrier
+operations of one search; reaching one makes the search less complete, never unsound.
 
 Queries (the player's edges are ids nn, nn+1 of its colour):
   ``connected(state, player)``  a full connection between the player's edges (a proven win)
