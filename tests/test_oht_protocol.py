@@ -239,7 +239,7 @@ def test_the_time_budget_is_kept_on_the_thread_clock():
 def test_an_engine_failure_still_gives_a_legal_move():
     player = HexPlayer(Settings(simulations=10, network="none"), 3)
     cells = [[1, 2, 0], [0, 0, 0], [0, 0, 0]]
-    player.searcher.search = lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))
+    player._search = lambda *a: (_ for _ in ()).throw(RuntimeError("boom"))  # the search, connections and all
     assert player.choose(cells, 0) == (0, 2) and "RuntimeError: boom" in player.notes[0]
 
 
