@@ -47,7 +47,8 @@ class EngineProcess:
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
                                      env=env, cwd=cwd)
         self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self):
         for line in self.proc.stdout:
@@ -78,6 +79,8 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.reader.join(10)   # it ends at the engine's end of output
+        self.proc.stdout.close()  # closed here, not by the garbage collector (a ResourceWarning, later)
 
 
 class Gui:

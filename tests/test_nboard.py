@@ -240,6 +240,8 @@ def exact_values(position) -> dict:
     values = {}
     for point in position.legal():
         child = game.state_from_cells(position.play(point).board, position.play(point).to_move - 1)
+        if not game.is_terminal(child) and list(game.legal_moves(child)) == [game.pass_action]:
+            child = game.play(child, game.pass_action)  # the opponent passes
         if game.is_terminal(child):
             margin = game.score(child) * (1 if position.to_move == rules.DARK else -1)
         else:
@@ -249,10 +251,10 @@ def exact_values(position) -> dict:
     return values
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_go_and_hint_solve_the_endgame_whatever_the_midgame_depth(real_session, seed):
+@pytest.mark.parametrize("empties, seed", [(10, 1), (10, 2), (8, 32)])  # (8, 32): a move there makes the opponent pass
+def test_go_and_hint_solve_the_endgame_whatever_the_midgame_depth(real_session, empties, seed):
     session, engine = real_session
-    talk(engine, "set depth 1", "set game " + endgame_record(10, seed))
+    talk(engine, "set depth 1", "set game " + endgame_record(empties, seed))
     values = exact_values(session.position)
     best = max(values.values())
     point, value, _ = nboard.parse_move_item(engine.handle("go").split()[1])
