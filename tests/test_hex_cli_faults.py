@@ -1,6 +1,6 @@
 """Every `plies hex ...` verb (and the tournament client) on a fault a new user meets: a bad path, a
 bad file, a missing optional package, no terminal.  Each ends with one line on stderr naming the cause
-and the fix, and its own exit status (adapters/hex_train.py EXIT; adapters/oht_client.py's table for
+and the fix, and its own exit status (engines/learn/hex/cli.py EXIT; adapters/oht_client.py's table for
 serve / connect / demo), never a traceback; and no command writes into the shipped weights folder."""
 import hashlib
 import os
@@ -44,7 +44,7 @@ def snapshot(folder):
 # ==== plies hex train =================================================================================
 def test_train_refuses_an_out_that_is_a_file_unwritable_or_in_weights(tmp_path):
     pytest.importorskip("torch")
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     a_file = tmp_path / "a_file"
     a_file.write_text("not a folder")
     r = run(["hex", "train", *TINY, "--episodes", "1", "--out", str(a_file)])
@@ -62,7 +62,7 @@ def test_train_refuses_a_run_folder_in_use_and_resumes_it_with_resume(tmp_path):
     pytest.importorskip("torch")
     import json
 
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     out = tmp_path / "run"
     r = run(["hex", "train", *TINY, "--episodes", "2", "--networks", "3", "--out", str(out)])
     assert r.returncode == 0, r.stderr
@@ -92,7 +92,7 @@ def test_train_refuses_a_run_folder_in_use_and_resumes_it_with_resume(tmp_path):
 
 def test_train_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
     pytest.importorskip("torch")
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     with socket.socket() as s:  # a port nobody listens on (bound, never listening)
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -104,7 +104,7 @@ def test_train_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
 
 
 def test_teach_with_an_unreachable_ray_cluster_says_so_at_once(tmp_path):
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     with socket.socket() as s:  # a port nobody listens on (bound, never listening)
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -129,14 +129,14 @@ def test_topp_of_the_shipped_networks_writes_under_runs_never_into_weights(tmp_p
     assert snapshot(shipped) == before
     out = tmp_path / "runs" / "topp" / "topp5"
     assert (out / "topp.csv").is_file() and (out / "topp.png").is_file()
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     r = run(["hex", "topp", str(shipped), "--games", "1", "--no-progress", "--out", str(shipped)], cwd=tmp_path)
     one_line(r, EXIT["output"][0], "shipped weights folder")
     assert snapshot(shipped) == before
 
 
 def test_topp_of_a_missing_folder_or_of_files_that_are_no_networks(tmp_path):
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     r = run(["hex", "topp", str(tmp_path / "absent")], without="torch")
     one_line(r, EXIT["network"][0], "no folder", "runs/hex5")
     (tmp_path / "bad.onnx").write_text("garbage")
@@ -147,7 +147,7 @@ def test_topp_of_a_missing_folder_or_of_files_that_are_no_networks(tmp_path):
 def test_topp_without_matplotlib_keeps_the_csv_and_says_what_is_missing(tmp_path):
     import shutil
 
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     for name in ("anet_00000", "anet_00067"):
         for ext in (".onnx", ".json"):
             shutil.copy(ROOT / "weights" / "hex" / "topp5" / (name + ext), tmp_path)
@@ -158,7 +158,7 @@ def test_topp_without_matplotlib_keeps_the_csv_and_says_what_is_missing(tmp_path
 
 # ==== plies hex play ==================================================================================
 def test_play_a_file_that_is_no_network_or_of_another_size_than_size(tmp_path):
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     from engines.knowledge.hex.network import shipped_network_path
     bad = tmp_path / "bad.onnx"
     bad.write_text("garbage")
@@ -237,7 +237,7 @@ def test_connect_with_a_bad_it3105_port_is_a_clear_error(tmp_path, port):
 
 @pytest.mark.parametrize("size", ["0", "2", "20", "-5"])
 def test_play_refuses_a_size_hex_does_not_have(size):
-    from adapters.hex_train import EXIT
+    from engines.learn.hex.cli import EXIT
     r = run(["hex", "play", "--size", size, "--quiet"])
     one_line(r, EXIT["settings"][0], f"--size must be in 3..19, got {size}")
     assert "won" not in r.stdout

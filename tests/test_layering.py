@@ -25,7 +25,7 @@ GAME_WORDS = {"go", "go5", "gnugo", "littlego", "othello", "hex", "hexconv"}
 
 # the command line wires every verb, the local stand-ins' and training's included; everything else in
 # adapters/ is run by a harness
-COMMAND_LINE = {"cli.py", "hex_train.py"}
+COMMAND_LINE = {"cli.py"}
 
 
 def imported_modules(path: Path) -> set[str]:
