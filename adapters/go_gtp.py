@@ -19,7 +19,7 @@ from adapters.config import setting
 from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
 from engines.players.clock import TimeControl, TimeManager, TimeSettingsError, budget_problems
-from engines.players.coldstart import ColdStart, CompileFailed
+from engines.players.coldstart import COMPILE_FAILED, ColdStart
 from engines.players.go import GoSettings  # the settings only: no kernel at import
 from engines.players.go_record import GoRecord, SetupError, fallback_move
 from protocols import gtp, gtp_go
@@ -159,12 +159,12 @@ class GoSession(gtp_serve.Identity):
                                  through=lambda name, handler: lambda args: self.call(name, handler, args))
 
     def call(self, name: str, handler, args):
-        if self.player is None:  # cold: hand over once compiled (ColdStart.take_over), or wait for it
+        if self.player is None:  # cold: hand over once compiled; a command only the player answers waits
             untimed = name in GENMOVES and not self.game_clock.control.limited
-            try:
-                self.cold.take_over(wait=name not in FALLBACK_COMMANDS or untimed)
-            except CompileFailed as err:
-                raise ProtocolError(str(err)) from None
+            if name in FALLBACK_COMMANDS and not untimed:
+                self.cold.ready()
+            elif not self.cold.wait():
+                raise ProtocolError(COMPILE_FAILED)
         return handler(args)
 
     # ---- commands -----------------------------------------------------------------------------------

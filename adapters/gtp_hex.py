@@ -58,7 +58,7 @@ class HexSession(gtp_serve.Identity):
     """One GTP session: the game record (engines/players/hex_record.py: the board and its moves,
     mirrored into the player), MoHex's swap switch, and the player of the board's size once the
     kernels are compiled (``player``; until then genmove is the fallback search's, and the first
-    command after the compile hands the game over: ColdStart.take_over, the moves replayed)."""
+    command after the compile hands the game over: ColdStart.ready, the moves replayed)."""
 
     UNDO_REFUSAL = "cannot undo: no move has been played"
 
@@ -100,7 +100,7 @@ class HexSession(gtp_serve.Identity):
 
     def engine(self):
         """The player when it plays (taking the game over at the first call after the compile), else None."""
-        if self.player is None and self.cold.take_over():
+        if self.player is None and self.cold.ready():
             self.record.player = self.cold.player
         return self.player
 

@@ -75,7 +75,7 @@ class NBoardSession(OthelloRecord):
         """(the player or None, when the command's time starts): a GUI has no clock on a move, so a
         command that comes while the engine loads in the background waits for it, and the load (a few
         seconds, once) is not counted in its time."""
-        if self.cold is not None and not self.cold.ready() and self.cold.wait(None):
+        if self.cold is not None and not self.cold.ready() and self.cold.loading() and self.cold.wait():
             return self.cold.player, self.clock()
         return self.current(), received
 

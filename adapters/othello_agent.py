@@ -317,7 +317,8 @@ def main(settings_file=os.path.join(HERE, SETTINGS_FILE)) -> int:
     agent = PipeAgent(settings, log=note if settings.verbose else None, warn=note)
     agent.cold = cold = ColdStart("othello", settings.name, agent.warm_up, background=True)
     try:
-        cold.ready(block=True)  # a warm cache: the kernels loaded before the name goes out
+        if cold.compiler.ready():  # a warm cache: the kernels loaded before the name goes out
+            cold.wait()
         return serve(agent, LineChannel(sys.stdin.buffer, sys.stdout.buffer), note, settings.name)
     except KeyboardInterrupt:
         return EXIT_STATUS["done"][0]

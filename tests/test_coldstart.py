@@ -108,23 +108,33 @@ def _cold_start(make_player, compiler):
     return cold
 
 
-def test_take_over_hands_over_after_the_compile_and_waits_only_when_asked():
+def test_the_player_is_built_at_the_first_ready_after_the_compile_and_wait_blocks_for_the_compile():
     built = []
     compiler = _StubCompiler()
     cold = _cold_start(lambda: built.append("player") or "player", compiler)
-    assert cold.take_over() is False and compiler.waited == 0 and built == []   # a fallback command
-    assert cold.take_over(wait=True) is True and compiler.waited == 1             # a command for the player
-    assert cold.take_over() is True and built == ["player"] and cold.player == "player"  # built once
+    assert cold.ready() is False and compiler.waited == 0 and built == []   # a fallback command: no wait
+    assert cold.wait() is True and compiler.waited == 1                     # a command for the player
+    assert cold.ready() is True and built == ["player"] and cold.player == "player"  # built once
 
 
-def test_a_declined_player_is_asked_once_and_a_failed_compile_is_an_error():
-    from engines.players.coldstart import CompileFailed
+def test_a_declined_player_is_asked_once_and_a_failed_compile_waits_for_nothing():
     asked = []
     compiler = _StubCompiler()
     compiler.done = True
     cold = _cold_start(lambda: asked.append(1), compiler)   # make_player says None: it cannot play
-    assert cold.take_over() is False and cold.take_over(wait=True) is False and asked == [1]
+    assert cold.ready() is False and cold.wait() is False and cold.declined and asked == [1]
     failing = _cold_start(lambda: "player", _StubCompiler(succeeds=False))
-    with pytest.raises(CompileFailed):
-        failing.take_over(wait=True)
-    assert failing.player is None
+    assert failing.wait() is False and failing.player is None and not failing.declined
+
+
+def test_a_background_build_that_fails_is_said_once_and_declines_the_player():
+    compiler = _StubCompiler()
+    compiler.done = True
+    said = []
+    compiler.say = said.append
+    cold = _cold_start(lambda: 1 / 0, compiler)
+    cold.background = True
+    assert cold.ready() is False
+    cold._builder.join(60)
+    assert cold.declined and not cold.loading() and cold.wait() is False
+    assert cold.ready() is False and len(said) == 1 and "ZeroDivisionError" in said[0]

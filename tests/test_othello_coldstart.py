@@ -72,8 +72,11 @@ class FakeCompiler:
     def ready(self):
         return self.done
 
-    def _say(self, text):  # the Compiler's one line on stderr
+    def say(self, text):  # the Compiler's one line on stderr
         self.said.append(text)
+
+    def wait(self, timeout=None):
+        return self.done
 
 
 def cold_start(make_player, compiler):
@@ -166,7 +169,7 @@ def test_the_player_is_built_in_the_background_while_fallback_moves_go_on():
     agent.cold = ColdStart("othello", "test", agent.warm_up, start=False, background=True)
     agent.cold.compiler = FakeCompiler()
     agent.cold.compiler.done = True
-    assert agent.cold.ready(block=True) and set(agent._players) == set(othello_agent.WARM_UP_SIZES)
+    assert agent.cold.wait() and set(agent._players) == set(othello_agent.WARM_UP_SIZES)
 
 
 # ==== the pipe agent: the manager's board is the truth ===========================================

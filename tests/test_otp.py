@@ -563,8 +563,11 @@ class _WarmCompiler:
     def ready(self):
         return True
 
-    def _say(self, text):
+    def say(self, text):
         pass
+
+    def wait(self, timeout=None):
+        return True
 
 
 def test_the_engine_loads_in_the_background_and_never_delays_name_or_clear_board():

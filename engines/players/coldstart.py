@@ -48,11 +48,11 @@ class Compiler:
         if self.cold and start:
             self._start()
 
-    def _say(self, text: str) -> None:
+    def say(self, text: str) -> None:
         print(f"{self.name}: {text}", file=self.err, flush=True)
 
     def _start(self) -> None:
-        self._say(f"the compiled-kernel cache of {self.game} is cold (a first run after an install or an edit "
+        self.say(f"the compiled-kernel cache of {self.game} is cold (a first run after an install or an edit "
                   f"of the engine): compiling it in a background process that outlives this one, meanwhile "
                   f"moves come from a shallow fallback search. Run `{warmup.COMMAND}` (or `make warmup`) once "
                   f"to avoid this.")
@@ -63,7 +63,7 @@ class Compiler:
                                             preexec_fn=lambda: os.nice(5))
         except OSError as err:
             self.failed = True
-            self._say(f"cannot start the compile ({err}); playing fallback moves")
+            self.say(f"cannot start the compile ({err}); playing fallback moves")
 
     def ready(self) -> bool:
         """True once the engine's kernels of this game load from the cache (never blocks long: the
@@ -79,11 +79,11 @@ class Compiler:
         self._polled = now
         if warmup.is_warm(self.game):
             self.cold = False
-            self._say(f"the compile of {self.game} is done: the engine plays from now on")
+            self.say(f"the compile of {self.game} is done: the engine plays from now on")
             return True
         if code not in (None, 0):
             self.failed = True
-            self._say(f"the background compile failed (exit status {code}); playing fallback moves. "
+            self.say(f"the background compile failed (exit status {code}); playing fallback moves. "
                       f"Run `{warmup.COMMAND} --game {self.game}` to see why.")
         return False
 
@@ -106,8 +106,7 @@ class Compiler:
         self.process = None
 
 
-class CompileFailed(RuntimeError):
-    """A command that needs the player, and the compile failed: only fallback moves are left."""
+COMPILE_FAILED = "the engine's compile failed; only the fallback moves are available"
 
 
 class ColdStart:
@@ -117,64 +116,68 @@ class ColdStart:
 
     Loading the kernels and warming the player up takes a second or more, longer than a small move
     budget.  ``background=True`` builds it in a thread instead, started by the first ``ready()`` after
-    the compile: fallback moves go on (within their deadlines) until the player is there, so the move
-    at the hand-over keeps its budget too.  ``ready(block=True)`` builds it now (an adapter starting
-    with a warm cache, before its first message).  ``make_player`` may return None: the player is
-    declined (it cannot play this game, said by make_player) and fallback moves go on for good.
+    the compile: fallback moves go on (within their deadlines) until the player is there
+    (``loading()`` meanwhile), so the move at the hand-over keeps its budget too.  ``make_player``
+    may return None: the player is declined (it cannot play this game, said by make_player) and
+    fallback moves go on for good.
 
-    An adapter whose every command may hand the game over routes each through ``take_over`` (the
-    session's moves so far are replayed by make_player)."""
+    ``wait(timeout)`` is the one way to block: for the compile, then the player's build (an adapter
+    starting with a warm cache, before its first message; a command only the player answers; a move
+    while the player loads, checked with ``loading()`` first)."""
 
     def __init__(self, game: str, name: str, make_player, err=None, start: bool = True, background: bool = False):
         self.compiler = Compiler(game, name, err=err, start=start)
         self.make_player = make_player
         self.background = background
         self.player = None
-        self.declined = False  # make_player returned None: no player this session
+        self.declined = False  # make_player returned None (or failed): no player this session
         self.fallbacks = 0     # moves answered by the fallback search (figures and tests)
         self._builder = None
 
-    def ready(self, block: bool = False) -> bool:
-        if self.player is None and not self.declined and self.compiler.ready():
-            if block or not self.background:
-                if self._builder is not None:
-                    self._builder.join()
-                else:
-                    self.player = self.make_player()
-                    self.declined = self.player is None
-            elif self._builder is None:
-                self._builder = threading.Thread(target=self._build, name="player-build", daemon=True)
+    def ready(self) -> bool:
+        """True once the player plays; never blocks for the compile (a background build is started,
+        a foreground one is made here)."""
+        if self.player is None and not self.declined and self._builder is None and self.compiler.ready():
+            if self.background:
+                self._builder = threading.Thread(target=self._build_in_background, name="player-build", daemon=True)
                 self._builder.start()
+            else:
+                self._build()
         return self.player is not None
-
-    def take_over(self, wait: bool = False) -> bool:
-        """Whether the player plays now (built at the first call after the compile).  ``wait``: a
-        command only the player answers (or a move with no clock to keep) first waits for the
-        compile; CompileFailed when it failed."""
-        if wait and not self.declined and not self.ready():
-            if not self.compiler.wait() or not self.ready():
-                raise CompileFailed("the engine's compile failed; only the fallback moves are available")
-        return self.ready()
 
     def loading(self) -> bool:
         """True while the player is being built in the background thread."""
         return self.player is None and self._builder is not None and self._builder.is_alive()
 
-    def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for a player being built in the background (an adapter's
-        first move while the load started at connect is still running; None: until it ends); True
-        once it is there."""
-        builder = self._builder
-        if self.player is None and builder is not None:
-            builder.join(None if timeout is None else max(0.0, timeout))
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block up to ``timeout`` seconds (None: until settled) for the compile, then for the player's
+        build; True once the player plays (False at the timeout, after a failed compile, or when the
+        player was declined)."""
+        end = None if timeout is None else time.monotonic() + max(0.0, timeout)
+
+        def left():
+            return None if end is None else max(0.0, end - time.monotonic())
+
+        if self.player is None and not self.declined and self.compiler.wait(left()):
+            if self._builder is None:
+                self._build()  # here: the waiter wants the player now, not a thread's word that it is loaded
+            else:
+                self._builder.join(left())
         return self.player is not None
 
     def _build(self):
+        self.player = self.make_player()
+        self.declined = self.player is None
+
+    def _build_in_background(self):
         try:
-            self.player = self.make_player()
-            self.compiler._say("the player is loaded: the engine plays from the next move")
+            self._build()
         except Exception as err:  # noqa: BLE001 - said once; the adapter goes on with its fallback
-            self.compiler._say(f"the player could not be built ({type(err).__name__}: {err}); playing fallback moves")
+            self.declined = True
+            self.compiler.say(f"the player could not be built ({type(err).__name__}: {err}); playing fallback moves")
+            return
+        if self.player is not None:
+            self.compiler.say("the player is loaded: the engine plays from the next move")
 
     def close(self) -> None:
         self.compiler.close()

@@ -451,7 +451,7 @@ class OthelloRecord:
         if position.status == rules.MUST_PASS:
             return None
         player = self.current()
-        if player is None and self.cold is not None and wait_share > 0:
+        if player is None and self.cold is not None and self.cold.loading() and wait_share > 0:
             self.cold.wait(received + wait_share * seconds - self.clock())
             player = self.current()
         if player is None:  # loading or compiling: a shallow search over the reference rules, in the budget
