@@ -203,3 +203,78 @@ def test_the_cold_session_searches_within_the_deadline_then_hands_over_with_the_
     assert warm is not None and warm.time is session.time and cold.fallbacks == 1
     assert len(warm.moves) == 3 and warm.komi == 6.5 and warm.last_limits is not None
     assert warm.game_clock.report(1)[0] == left  # the cold moves' time stays counted
+
+
+# ==== an unstable root thinks on under a game clock (think_longer; issue 34, item 4) ==================
+
+class RootCounts:
+    """A searcher whose root visits the test sets; each search takes its whole time on the fake clock."""
+
+    def __init__(self, clock, visits):
+        self.clock, self.visits, self.times = clock, visits, []
+
+    def search(self, state, limits):
+        from engines.search.result import WIN_PROBABILITY, SearchResult
+        self.times.append(limits.time)
+        self.clock.now = (self.clock.now if limits.start is None else limits.start) + limits.time
+        moves = list(range(len(self.visits)))
+        return SearchResult(move=0, value=0.5, scale=WIN_PROBABILITY, moves=moves, visits=list(self.visits), values=[0.5] * len(moves),
+                            pv=[0], stats={"simulations": 10})
+
+
+def clocked_player(visits, think_longer=1.0, main=60.0, control=None):
+    """A 9x9 player under absolute time of ``main`` seconds (or ``control``; no game clock when both are
+    None), its searcher replaced by RootCounts; (player, clock, manager)."""
+    clock = FakeClock(0.0)
+    manager = TimeManager.per_move_or_game(1.0, 0.25, clock)
+    if main is not None or control is not None:
+        manager.game_clock.set_control(control or TimeControl.from_gtp(main, 0, 0))
+    p = GoPlayer(GoSettings(search="mcts", capacity=100_000, think_longer=think_longer), manager, None, clock=clock)
+    p.start(9)
+    p.searcher = RootCounts(clock, visits)
+    return p, clock, manager
+
+
+@pytest.mark.parametrize("visits, think_longer, main, searches", [
+    ([100, 60], 1.0, 60.0, 3),   # unstable (60 >= 0.5 x 100): two more slices of half the allocation
+    ([100, 40], 1.0, 60.0, 1),   # stable: the allocation only
+    ([100, 60], 0.0, 60.0, 1),   # think_longer off
+    ([100, 60], 1.0, None, 1),   # a fixed budget a move: nothing to stretch into
+])
+def test_an_unstable_root_thinks_on_within_its_bound(visits, think_longer, main, searches):
+    p, clock, manager = clocked_player(visits, think_longer, main)
+    state, arrival = p.game.initial_state(), clock.now
+    allocation = p.limits(0, 0, arrival).time
+    before = manager.game_clock.players[0].main
+    result = p.timed_search(state, 0, arrival)
+    spent = clock.now - arrival
+    assert len(p.searcher.times) == searches and result.stats.get("thought_on", 0) == searches - 1
+    assert spent == pytest.approx(allocation * (1 + 0.5 * (searches - 1)))
+    if main is not None:
+        assert manager.game_clock.players[0].main == pytest.approx(before - spent)  # charged on the clock
+
+
+def test_thinking_on_never_passes_the_clocks_ceiling():
+    # Japanese byo-yomi, 2 s of main time and 5 s periods: the allocation is about a period, the
+    # ceiling main time and a period
+    p, clock, manager = clocked_player([100, 90], 10.0, None, TimeControl.from_kgs(["byoyomi", "2", "5", "3"]))
+    arrival = clock.now
+    ceiling = manager.ceiling(0, 0, 81)
+    allocation = p.limits(0, 0, arrival).time
+    p.timed_search(p.game.initial_state(), 0, arrival)
+    assert ceiling < 11 * allocation and len(p.searcher.times) > 1  # the ceiling binds, after a slice
+    assert clock.now - arrival <= ceiling
+
+
+def test_a_canadian_period_has_nothing_to_stretch_into():
+    p, clock, manager = clocked_player([100, 90], 10.0, None, TimeControl.from_gtp(0, 10, 5))  # 2 s a stone
+    p.timed_search(p.game.initial_state(), 0, clock.now)
+    assert len(p.searcher.times) == 1
+
+
+def test_a_zero_allocation_does_not_think_on():
+    p, clock, manager = clocked_player([100, 90], think_longer=10.0, main=0.2)  # the margin eats the allocation
+    arrival = clock.now
+    assert p.limits(0, 0, arrival).time == 0
+    p.timed_search(p.game.initial_state(), 0, arrival)
+    assert len(p.searcher.times) == 1

@@ -219,6 +219,12 @@ class GameClock:
 
     def allocation(self, colour: int, moves_played: int, points: int) -> float | None:
         """Seconds for colour's next move (None: no time limit)."""
+        plan = self.plan(colour, moves_played, points)
+        return None if plan is None else plan[0]
+
+    def plan(self, colour: int, moves_played: int, points: int) -> tuple[float, float] | None:
+        """(the seconds colour's next move should take, the most it may take without losing on time)
+        (None: no time limit).  The most is what an unstable position may stretch to."""
         c = self.control
         if c.mode == NONE:
             return None
@@ -248,7 +254,7 @@ class GameClock:
                 spend = max(share, self._safe(per_stone))
                 limit = self._safe(p.main + per_stone)
                 spend = min(spend, limit)
-        return max(spend, self.floor)
+        return max(spend, self.floor), max(limit, spend, self.floor)
 
 
 @dataclass(frozen=True)
@@ -330,6 +336,14 @@ class TimeManager:
         if self.game_clock is not None and self.game_clock.control.limited:
             return self.game_clock.allocation(player, moves_played, points)
         return self.per_move
+
+    def ceiling(self, player: int = 0, moves_played: int = 0, points: int = 0) -> float | None:
+        """The most seconds the move may take, margin kept (None: no limit in seconds): the game
+        clock's limit (beyond the allocation: what an unstable position may stretch to), else the
+        budget a move."""
+        if self.game_clock is not None and self.game_clock.control.limited:
+            return max(self.game_clock.plan(player, moves_played, points)[1] - self.margin, 0.0)
+        return None if self.per_move is None else max(self.per_move - self.margin, 0.0)
 
     def deadline(self, player: int = 0, moves_played: int = 0, points: int = 0, start: float | None = None,
                  share: float = 1.0) -> Deadline | None:

@@ -298,7 +298,7 @@ class GoPlayer:
     def timed_search(self, state, colour: int, arrival: float):
         """A move's search on the clock: at least ``min_simulations``; its time charged to colour."""
         limits = self.limits(colour, self.game.nmoves(state), arrival)
-        result = self.search(state, limits)
+        result = self.think_on(state, colour, limits, self.search(state, limits))
         floor = self.settings.min_simulations
         searched = result.stats.get("simulations", 0)
         if limits.time is not None and searched < floor:
@@ -307,6 +307,32 @@ class GoPlayer:
             result.stats["floor"] = searched   # what the budget allowed before the floor
         self.time.charge(colour, self.clock() - arrival)
         self.last_limits = limits
+        return result
+
+    def unstable(self, result) -> bool:
+        """The runner-up's visits are at least unstable_ratio of the best move's: more search may change the move."""
+        visits = sorted(result.visits, reverse=True)
+        return len(visits) > 1 and visits[0] > 0 and visits[1] >= self.settings.unstable_ratio * visits[0]
+
+    def think_on(self, state, colour: int, limits: Limits, result):
+        """Under a game clock, an unstable root searches on (the tree grows) in slices of half its
+        allocation, up to ``think_longer`` times the allocation more and never past the clock's
+        ceiling (engines/players/clock.py TimeManager.ceiling); the later moves' allocations then
+        shrink by what it took.  A fixed budget a move has nothing to stretch into."""
+        game_clock = self.time.game_clock
+        if (self.settings.think_longer <= 0 or limits.time is None or limits.simulations is not None
+                or game_clock is None or not game_clock.control.limited):
+            return result
+        ceiling = self.time.ceiling(colour, self.game.nmoves(state), self.game.size * self.game.size)
+        end = limits.start + min(ceiling, limits.time * (1.0 + self.settings.think_longer))
+        searched, slices = result.stats.get("simulations", 0), 0
+        while self.unstable(result):
+            seconds = min(end - self.clock(), 0.5 * limits.time)
+            if seconds <= 0 or seconds < 0.25 * limits.time:  # too little left to change the counts
+                break
+            result = self.search(state, Limits(time=seconds, simulations=None, margin=0.0))
+            searched, slices = searched + result.stats.get("simulations", 0), slices + 1
+        result.stats["simulations"], result.stats["thought_on"] = searched, slices
         return result
 
     def analysis(self, state, seconds: float):

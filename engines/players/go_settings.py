@@ -34,6 +34,10 @@ class GoSettings:
     go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",
                                 choices=GO5_ROLLOUTS)
     min_simulations: int = setting(0, "a timed search searches at least this many simulations")
+    think_longer: float = setting(0.0, "under a game clock, an unstable root (the runner-up's visits at least "
+                                       "unstable_ratio of the best's) thinks on, up to this many times its "
+                                       "allocation more, within what the clock allows (0: never)")
+    unstable_ratio: float = setting(0.5, "the runner-up's share of the best move's visits that makes a root unstable")
     resign: bool = setting(True, "resign lost games (false: never, for course and tournament use)")
     resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
     resign_moves: int = setting(3, "... for this many of our moves in a row")
@@ -55,6 +59,8 @@ class GoSettings:
             problems.append(f"go5_rollouts must be one of {', '.join(GO5_ROLLOUTS)}, got {self.go5_rollouts!r}")
         if not 0 <= self.resign_threshold < 1 or self.resign_moves < 1:
             problems.append("resign_threshold must be in 0..1 and resign_moves >= 1")
+        if not (0 <= self.think_longer <= 10 and 0 < self.unstable_ratio <= 1):
+            problems.append("think_longer must be in 0..10 and unstable_ratio in (0, 1]")
         if self.ownership_playouts < 1 or not 1 <= self.threads <= 64 or not 0 <= self.dead_threshold < 1:
             problems.append("ownership_playouts >= 1, threads 1..64 and dead_threshold in 0..1 are needed")
         return problems
