@@ -222,14 +222,15 @@ class RootCounts:
                             pv=[0], stats={"simulations": 10})
 
 
-def clocked_player(visits, think_longer=1.0, main=60.0, control=None):
+def clocked_player(visits, think_longer=1.0, main=60.0, control=None, stop_early=False):
     """A 9x9 player under absolute time of ``main`` seconds (or ``control``; no game clock when both are
     None), its searcher replaced by RootCounts; (player, clock, manager)."""
     clock = FakeClock(0.0)
     manager = TimeManager.per_move_or_game(1.0, 0.25, clock)
     if main is not None or control is not None:
         manager.game_clock.set_control(control or TimeControl.from_gtp(main, 0, 0))
-    p = GoPlayer(GoSettings(search="mcts", capacity=100_000, think_longer=think_longer), manager, None, clock=clock)
+    p = GoPlayer(GoSettings(search="mcts", capacity=100_000, think_longer=think_longer, stop_early=stop_early),
+                 manager, None, clock=clock)
     p.start(9)
     p.searcher = RootCounts(clock, visits)
     return p, clock, manager
@@ -278,3 +279,21 @@ def test_a_zero_allocation_does_not_think_on():
     assert p.limits(0, 0, arrival).time == 0
     p.timed_search(p.game.initial_state(), 0, arrival)
     assert len(p.searcher.times) == 1
+
+
+@pytest.mark.parametrize("visits, stop_early, searches", [
+    ([100, 60], True, 1),    # after a quarter (10 simulations): 3 quarters give 30 < the lead of 40
+    ([100, 75], True, 2),    # a lead of 25: out of reach with half left (20)
+    ([100, 85], True, 3),    # a lead of 15: out of reach only with a quarter left (10)
+    ([100, 99], True, 4),    # never out of reach: the whole allocation
+    ([100, 60], False, 1),   # off: one search of the whole allocation
+])
+def test_a_move_stops_early_once_the_runner_up_cannot_catch_up(visits, stop_early, searches):
+    p, clock, manager = clocked_player(visits, think_longer=0.0, stop_early=stop_early)
+    arrival = clock.now
+    allocation = p.limits(0, 0, arrival).time
+    result = p.timed_search(p.game.initial_state(), 0, arrival)
+    assert len(p.searcher.times) == searches
+    spent = clock.now - arrival
+    assert spent == pytest.approx(allocation * (searches / 4 if stop_early and searches < 4 else 1))
+    assert result.stats["simulations"] == 10 * searches

@@ -298,7 +298,7 @@ class GoPlayer:
     def timed_search(self, state, colour: int, arrival: float):
         """A move's search on the clock: at least ``min_simulations``; its time charged to colour."""
         limits = self.limits(colour, self.game.nmoves(state), arrival)
-        result = self.think_on(state, colour, limits, self.search(state, limits))
+        result = self.think_on(state, colour, limits, self.allocated_search(state, limits))
         floor = self.settings.min_simulations
         searched = result.stats.get("simulations", 0)
         if limits.time is not None and searched < floor:
@@ -307,6 +307,32 @@ class GoPlayer:
             result.stats["floor"] = searched   # what the budget allowed before the floor
         self.time.charge(colour, self.clock() - arrival)
         self.last_limits = limits
+        return result
+
+    def on_game_clock(self, limits: Limits) -> bool:
+        """A timed search with no simulation cap under a game clock: time saved or borrowed on this
+        move is what the later moves get or give."""
+        game_clock = self.time.game_clock
+        return (limits.time is not None and limits.simulations is None and game_clock is not None
+                and game_clock.control.limited)
+
+    def allocated_search(self, state, limits: Limits, checks: int = 4):
+        """The search of the move's allocation; with ``stop_early`` under a game clock, in ``checks``
+        slices, stopped when the most visited move leads the runner-up by more visits than the time
+        left could give at the rate so far (the move cannot change: it is the most visited that plays)."""
+        if not (self.settings.stop_early and self.on_game_clock(limits)):
+            return self.search(state, limits)
+        end, searched = limits.start + limits.time, 0
+        for k in range(1, checks + 1):
+            result = self.search(state, Limits(time=max(limits.start + limits.time * k / checks - self.clock(), 0.0),
+                                               simulations=None, margin=0.0))
+            searched += result.stats.get("simulations", 0)
+            now = self.clock()
+            visits = sorted(result.visits, reverse=True) + [0]
+            if k < checks and visits[0] - visits[1] > searched / max(now - limits.start, 1e-6) * (end - now):
+                result.stats["stopped_early"] = k
+                break
+        result.stats["simulations"] = searched
         return result
 
     def unstable(self, result) -> bool:
@@ -319,9 +345,7 @@ class GoPlayer:
         allocation, up to ``think_longer`` times the allocation more and never past the clock's
         ceiling (engines/players/clock.py TimeManager.ceiling); the later moves' allocations then
         shrink by what it took.  A fixed budget a move has nothing to stretch into."""
-        game_clock = self.time.game_clock
-        if (self.settings.think_longer <= 0 or limits.time is None or limits.simulations is not None
-                or game_clock is None or not game_clock.control.limited):
+        if self.settings.think_longer <= 0 or not self.on_game_clock(limits):
             return result
         ceiling = self.time.ceiling(colour, self.game.nmoves(state), self.game.size * self.game.size)
         end = limits.start + min(ceiling, limits.time * (1.0 + self.settings.think_longer))

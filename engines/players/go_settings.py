@@ -38,6 +38,8 @@ class GoSettings:
                                        "unstable_ratio of the best's) thinks on, up to this many times its "
                                        "allocation more, within what the clock allows (0: never)")
     unstable_ratio: float = setting(0.5, "the runner-up's share of the best move's visits that makes a root unstable")
+    stop_early: bool = setting(False, "under a game clock, a move stops when its most visited move can no longer be "
+                                      "overtaken in the time left (checked at each quarter of its allocation)")
     resign: bool = setting(True, "resign lost games (false: never, for course and tournament use)")
     resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
     resign_moves: int = setting(3, "... for this many of our moves in a row")
