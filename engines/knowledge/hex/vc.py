@@ -210,6 +210,18 @@ def _remove_supersets(work, lists, counts, p, i, words):
 
 
 @nb.njit(cache=True)
+def _has_subset(work, lists, counts, p, bits, words):
+    """Does the list p of lists hold a connection whose carrier is inside bits (then a connection
+    with carrier bits adds nothing)?  Each check counts as one carrier operation."""
+    st = work.stats
+    for k in range(counts[p]):
+        st[S_OPS] += 1
+        if _subset(work.carrier[lists[p, k]], bits, words):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def _take(work, lists, counts, p, i, keep_smallest):
     """Puts i into the list p: first come, at the end if there is room (else i is dropped); ordered
     by size, after the carriers not larger, the largest dropped when the list was full (the caller
@@ -251,10 +263,8 @@ def _add_full(work, x, y, bits, words, edge, keep_smallest):
     e = work.partners.shape[0]
     p = _pair(x, y, e)
     st = work.stats
-    for k in range(work.nfulls[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.fulls[p, k]], bits, words):
-            return -1
+    if _has_subset(work, work.fulls, work.nfulls, p, bits, words):
+        return -1
     if _no_room(work, work.fulls, work.nfulls, p, bits, words, keep_smallest):
         return -1
     i = _store(work, x, y, bits, words, FULL, -1)  # after the checks (_link wants the old counts)
@@ -319,15 +329,9 @@ def _add_semi(work, x, y, bits, key, words, limits, edge, inter, union, start):
     carriers contain it); then applies the OR rule.  Returns its pool index or -1."""
     e = work.partners.shape[0]
     p = _pair(x, y, e)
-    st = work.stats
-    for k in range(work.nfulls[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.fulls[p, k]], bits, words):
-            return -1
-    for k in range(work.nsemis[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.semis[p, k]], bits, words):
-            return -1
+    if (_has_subset(work, work.fulls, work.nfulls, p, bits, words)
+            or _has_subset(work, work.semis, work.nsemis, p, bits, words)):
+        return -1
     keep_smallest = limits.keep_smallest
     if _no_room(work, work.semis, work.nsemis, p, bits, words, keep_smallest):
         return -1
