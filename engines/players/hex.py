@@ -236,7 +236,7 @@ class HexPlayer:
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
-            from engines.knowledge.hex.registered import ConnectionRoot
+            from engines.knowledge.hex.root import ConnectionRoot
             self.connections = ConnectionRoot(self.searcher, self.game, clock=clock)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "

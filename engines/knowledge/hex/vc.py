@@ -565,6 +565,18 @@ def winning_key_kernel(s, work, limits):
     return -1
 
 
+@nb.njit(cache=True)
+def root_kernel(s, work, limits, out):
+    """What the connections say at a root, in one call: (move, count): move >= 0 wins for the side
+    to move (winning_key_kernel; then count is -1); else count is must_play_kernel's for the side to
+    move (out: the cells; 0: lost; -1: no threat).  The mover's search runs first and the
+    opponent's only when the mover has no win."""
+    move = winning_key_kernel(s, work, limits)
+    if move >= 0:
+        return move, -1
+    return -1, must_play_kernel(s, s[TO_MOVE], work, limits, out)
+
+
 # ==== Python side ================================================================================
 
 class HSearch:
@@ -605,6 +617,15 @@ class HSearch:
         """A move that wins for the side to move by its connections, or None."""
         m = winning_key_kernel(self._state(state), self.work, self.limits)
         return None if m < 0 else int(m)
+
+    def root(self, state):
+        """(winning move or None, must-play cells or None) for the side to move, from one call
+        (root_kernel): the must-play cells only when there is no winning move."""
+        out = np.empty(self.n * self.n, dtype=np.int64)
+        move, m = root_kernel(self._state(state), self.work, self.limits, out)
+        if move >= 0:
+            return int(move), None
+        return None, (None if m < 0 else [int(x) for x in out[:m]])
 
     def connections(self, x: int, y: int, kind: int = FULL) -> list:
         """The carriers (sorted cell lists) of the last run's kind connections between endpoints x
@@ -651,6 +672,7 @@ def warm_up(game):
     search.connected(state, 0)
     search.must_play(state, 1)
     search.winning_move(state)
+    search.root(state)
 
 
 __all__ = ["HLimits", "HSearch", "connected", "must_play", "DEFAULT_LIMITS", "FULL", "SEMI"]
