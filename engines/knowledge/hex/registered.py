@@ -158,3 +158,5 @@ def warm_up(game):
     root_prior.warm_up(game)
     from engines.knowledge.hex import vc
     vc.warm_up(game)
+    from engines.knowledge.hex import dfpn
+    dfpn.warm_up(game)
