@@ -17,11 +17,11 @@ def names(game, moves):
     return sorted(format_cell(game.coords(m), game.size) for m in moves)
 
 
-def random_positions(n, count, seed):
+def random_positions(n, count, seed, least=0):
     game, rng, out = Hex(n), np.random.default_rng(seed), []
     while len(out) < count:
         s = game.initial_state()
-        for _ in range(int(rng.integers(0, n * n // 2 + 1))):
+        for _ in range(int(rng.integers(least, n * n // 2 + 1))):
             s = game.play(s, int(rng.choice(game.legal_moves(s))))
             if game.is_terminal(s):
                 break
@@ -135,3 +135,67 @@ def test_budgets_and_bad_input():
         HexDfpn(game, epsilon=-1)
     with pytest.raises(ValueError):
         HexDfpn(object())
+
+
+# ==== at the root of the player's search (root.ConnectionRoot with a SolverUse) ===================
+
+class _Scripted:
+    """A searcher that answers with fixed visit counts (its move: the most visited)."""
+
+    def __init__(self, visits):
+        self.visits, self.calls = visits, 0
+
+    def search(self, state, limits):
+        from engines.search.result import WIN_PROBABILITY, SearchResult
+        self.calls += 1
+        moves = sorted(self.visits)
+        best = max(moves, key=self.visits.get)
+        return SearchResult(move=best, value=0.5, scale=WIN_PROBABILITY, moves=moves,
+                            visits=[self.visits[m] for m in moves], values=[0.5] * len(moves), stats={})
+
+    def advance(self, move):
+        pass
+
+    def reset(self):
+        pass
+
+
+def test_the_root_plays_the_solvers_win_without_searching():
+    """On random 6x6 positions (12 to 18 stones) that H-search does not decide, a position the
+    solver proves won is answered with a winning move (exact solver) without searching."""
+    from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+    from engines.search import Limits
+    game = Hex(6)
+    exact = HexSolver(game, table_bits=20)
+    played = 0
+    for s in random_positions(6, 30, seed=5, least=12):
+        win, must = ConnectionRoot(_Scripted({}), game).hsearch.root(s)
+        if win is not None or must == []:
+            continue
+        searcher = _Scripted({int(m): 1 for m in game.legal_moves(s)})
+        root = ConnectionRoot(searcher, game, solver=SolverUse(empties=36, share=1.0, max_nodes=300))
+        result = root.search(s, Limits(simulations=10))
+        if root.solved:
+            played += 1
+            assert searcher.calls == 0 and not exact.solve(game.play(s, result.move)).mover_wins
+        else:
+            assert searcher.calls == 1
+    assert played > 0
+
+
+def test_the_root_avoids_a_move_the_solver_proved_lost():
+    """7x7's a1 loses (benzene and plies agree); once the root's solver table holds that, a
+    searcher that prefers a1 on the empty board is overruled, within a budget of one node (no proof
+    of the root); with too few empty cells for the solver, the searcher's a1 stands."""
+    from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+    from engines.search import Limits
+    game = Hex(7)
+    empty = game.initial_state()
+    searcher = _Scripted({0: 100, 24: 5, 23: 7})
+    root = ConnectionRoot(searcher, game, solver=SolverUse(empties=49, share=1.0, max_nodes=1))
+    assert root.dfpn.solve(game.play(empty, 0), max_nodes=20_000).mover_wins  # a1: white wins
+    result = root.search(empty, Limits(simulations=10))
+    assert result.move == 23 and root.avoided == 1 and root.restricted == 1 and searcher.calls == 1
+    fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=48, share=1.0, max_nodes=1))
+    fewer.dfpn = root.dfpn
+    assert fewer.search(empty, Limits(simulations=10)).move == 0 and fewer.avoided == 0
