@@ -8,13 +8,20 @@
    bench/results/hex_benzene_solver.jsonl (say so in the table).  Per move: each verdict, nodes
    (plies: evaluations; benzene: MID calls) and seconds (plies: CPU and wall; benzene: its own
    elapsed and the GTP wall); then how many each solved within the cap and whether the verdicts agree.
-2. Endgames (--endgames SIZE...): positions of random play with E empty cells (not decided by
-   stones), for each E of --empties; how many plies' DFPN proves within --endgame-cap seconds each
+2. Endgames (--endgames SIZE...): positions with E empty cells (not decided by stones) of the Hex
+   player's self-play games (--source selfplay, 500 simulations a move) or of random play (--source
+   random, nearly always decided by the connections at once), for each E of --empties; how many plies' DFPN proves within --endgame-cap seconds each
    (and how many the root's connections alone decide), median nodes and seconds of the proven.
 
     nice -n 15 .venv/bin/python -m bench.hex_dfpn --size 6 --cap 20
     PLIES_MOHEX=... nice -n 15 .venv/bin/python -m bench.hex_dfpn --size 7 --cap 15
     nice -n 15 .venv/bin/python -m bench.hex_dfpn --endgames 9 11 --empties 10 20 30 40 --positions 10
+    nice -n 15 .venv/bin/python -m bench.hex_dfpn --games 40 --time 0.5 --match-size 9
+3. Strength (--games N): the Hex player's default searcher with H-search at its root and the DFPN
+   solver (HexSettings' defaults: root_solver) against the same without the solver (root_solver
+   off), --time seconds a move each (the solver's time is part of the move's), colours alternating,
+   no swap: the win rate with its 95 % Wilson interval, both sides' seconds a move (median, max),
+   the moves the solver decided and the moves it changed by avoiding a proven loss.
 
 Records: one JSON line per position in bench/results/hex_dfpn.jsonl (appended); the markdown table of
 each run is appended to bench/results/hex_dfpn.md.
@@ -139,23 +146,52 @@ def random_endgame(game, empties, rng):
     return s
 
 
-def endgames(sizes, empties_list, count, cap, seed, records):
+def selfplay_endgames(game, empties_list, count, seed, simulations=500):
+    """{empties: [positions]}: the positions with that many empty cells of self-play games of the
+    Hex player (HexSettings' defaults at `simulations` a move, seeds from `seed`), skipping games
+    decided by stones before."""
+    from engines.players.hex import HexPlayer, HexSettings
+    out = {e: [] for e in empties_list}
+    g = 0
+    while min(len(v) for v in out.values()) < count and g < 20 * count:
+        player = HexPlayer(HexSettings(time=0, simulations=simulations, seed=seed + g), game.size)
+        g += 1
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            empties = game.num_actions - int(s[3])
+            if empties in out and len(out[empties]) < count:
+                out[empties].append(s.copy())
+            if empties < min(empties_list):
+                break
+            result = player.connections.search(s, player.limits())
+            s = game.play(s, result.move)
+            player.connections.advance(result.move)
+    return out
+
+
+def endgames(sizes, empties_list, count, cap, seed, records, source):
     rows = []
     for n in sizes:
         game = Hex(n)
         dfpn = HexDfpn(game)
         rng = np.random.default_rng(seed + n)
+        pool = selfplay_endgames(game, empties_list, count, seed) if source == "selfplay" else None
         for empties in empties_list:
             found = 0
             tries = 0
             while found < count and tries < 50 * count:
                 tries += 1
-                s = random_endgame(game, empties, rng)
+                if pool is not None:
+                    if not pool[empties]:
+                        break
+                    s = pool[empties].pop()
+                else:
+                    s = random_endgame(game, empties, rng)
                 if s is None:
                     continue
                 found += 1
                 verdict, nodes, cpu, wall = plies_solve(dfpn, s, cap)
-                row = {"part": "endgame", "size": n, "empties": empties, "cap": cap, "verdict": verdict,
+                row = {"part": "endgame", "source": source, "size": n, "empties": empties, "cap": cap, "verdict": verdict,
                        "nodes": nodes, "cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
                 rows.append(row)
                 records.write(json.dumps(row) + "\n")
@@ -164,9 +200,11 @@ def endgames(sizes, empties_list, count, cap, seed, records):
     return rows
 
 
-def endgames_table(rows, cap, command):
-    lines = [f"## Random-play endgames, cap {cap:g} s a position", "", f"Command: `{command}`.  Random play to E empty "
-             "cells (positions decided by stones skipped); \"at the root\": proven by the first evaluation (the "
+def endgames_table(rows, cap, command, source):
+    how = ("the Hex player's self-play games (HexSettings' defaults, 500 simulations a move, root connections), "
+           "the position with E empty cells of each game" if source == "selfplay" else "random play to E empty cells")
+    lines = [f"## Endgames ({source}), cap {cap:g} s a position", "", f"Command: `{command}`.  Positions: {how} "
+             "(positions decided by stones skipped); \"at the root\": proven by the first evaluation (the "
              "connections or an empty must-play) without a search.", "",
              "| size | empties | positions | proven in the cap | at the root | by search | median nodes (searched) "
              "| median CPU s (proven) | max CPU s (proven) |", "|---|---|---|---|---|---|---|---|---|"]
@@ -183,6 +221,46 @@ def endgames_table(rows, cap, command):
     return "\n".join(lines) + "\n"
 
 
+def match(size, games, move_time, first_game, records, solver=None):
+    from bench.hex_knowledge import play
+    from bench.strength import wilson
+    from engines.players.hex import HexPlayer, HexSettings
+    game = Hex(size)
+    wins, played, seconds = [0, 0], [0, 0], {"ours": [], "theirs": []}
+    solved = avoided = 0
+    for g in range(first_game - 1, first_game - 1 + games):
+        colour = g % 2  # ours
+        ours = HexPlayer(HexSettings(seed=1000 + g, **(solver or {})), size).connections
+        theirs = HexPlayer(HexSettings(seed=2000 + g, root_solver=False), size).connections
+        engines = (ours, theirs) if colour == 0 else (theirs, ours)
+        moves = ([], [])
+        winner = play(game, engines, move_time, moves)
+        played[colour] += 1
+        wins[colour] += int(winner == colour)
+        seconds["ours"] += [t for t, _ in moves[colour]]
+        seconds["theirs"] += [t for t, _ in moves[1 - colour]]
+        solved += ours.solved
+        avoided += ours.avoided
+        row = {"part": "match", "size": size, "game": g + 1, "ours_colour": colour, "won": winner == colour,
+               "time": move_time, "solved": ours.solved, "avoided": ours.avoided,
+               "max_s_ours": max(t for t, _ in moves[colour]), "max_s_theirs": max(t for t, _ in moves[1 - colour])}
+        records.write(json.dumps(row) + "\n")
+        records.flush()
+        print(f"game {g + 1}: ours as {'first' if colour == 0 else 'second'} {'won' if winner == colour else 'lost'}; "
+              f"{sum(wins)}/{sum(played)}; solved {ours.solved}, avoided {ours.avoided}", flush=True)
+    n, total = sum(played), sum(wins)
+    low, high = wilson(total / n, n)
+    return (f"| {size}x{size} | {move_time:g} s | {n} (from game {first_game}) | {total} ({100 * total / n:.0f} %, 95 % "
+            f"{100 * low:.0f}-{100 * high:.0f} %) | {wins[0]}/{played[0]} | {wins[1]}/{played[1]} "
+            f"| {statistics.median(seconds['ours']):.2f} / {max(seconds['ours']):.2f} "
+            f"| {statistics.median(seconds['theirs']):.2f} / {max(seconds['theirs']):.2f} | {solved} | {avoided} |")
+
+
+MATCH_HEAD = ("| size | time a move | games | with the solver won | as first | as second | ours s/move median / max "
+              "| theirs s/move median / max | moves the solver won at once | moves it changed (avoided a loss) |\n"
+              "|---|---|---|---|---|---|---|---|---|---|")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=0, help="first moves of this size (0: none)")
@@ -192,7 +270,15 @@ def main(argv=None):
     ap.add_argument("--empties", type=int, nargs="*", default=[10, 20, 30, 40])
     ap.add_argument("--positions", type=int, default=10, help="endgame positions per size and empties")
     ap.add_argument("--endgame-cap", type=float, default=1.0)
+    ap.add_argument("--source", choices=("selfplay", "random"), default="selfplay",
+                    help="endgame positions from the player's self-play (500 simulations a move) or random play")
     ap.add_argument("--seed", type=int, default=33)
+    ap.add_argument("--games", type=int, default=0, help="strength games (0: none)")
+    ap.add_argument("--time", type=float, default=0.5, help="seconds a move in the strength games")
+    ap.add_argument("--match-size", type=int, default=9)
+    ap.add_argument("--first-game", type=int, default=1, help="number of the first game (runs in parts)")
+    ap.add_argument("--solver-empties", type=int, help="ours' solver_empties (default: HexSettings')")
+    ap.add_argument("--solver-share", type=float, help="ours' solver_share (default: HexSettings')")
     ap.add_argument("--out", default=str(RESULTS / "hex_dfpn"))
     args = ap.parse_args(argv)
     command = "nice -n 15 python -m bench.hex_dfpn " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -209,8 +295,16 @@ def main(argv=None):
             rows = first_moves(n, args.cap, moves, records)
             text += first_moves_table(n, args.cap, rows, command)
         if args.endgames:
-            rows = endgames(args.endgames, args.empties, args.positions, args.endgame_cap, args.seed, records)
-            text += endgames_table(rows, args.endgame_cap, command)
+            rows = endgames(args.endgames, args.empties, args.positions, args.endgame_cap, args.seed, records,
+                            args.source)
+            text += endgames_table(rows, args.endgame_cap, command, args.source)
+        if args.games:
+            solver = {k: v for k, v in (("solver_empties", args.solver_empties), ("solver_share", args.solver_share))
+                      if v is not None}
+            row = match(args.match_size, args.games, args.time, args.first_game, records, solver)
+            text += (f"## Strength: the root solver against none, at equal time ({solver or 'defaults'})\n\n"
+                     f"Command: `{command}`\n\n"
+                     f"{MATCH_HEAD}\n{row}\n")
     with out.with_suffix(".md").open("a") as f:
         if f.tell() == 0:
             f.write("# DFPN with H-search (bench/hex_dfpn.py)\n\nMachine shared (2 cores, other sessions' load): "
