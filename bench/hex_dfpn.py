@@ -49,12 +49,13 @@ def cell_name(n, a):
 
 
 def plies_solve(dfpn, state, cap):
-    """(verdict or None, nodes, cpu s, wall s) for the side to move, a fresh table."""
+    """(verdict or None, nodes, cpu s, wall s) for the side to move, a fresh table; cap: CPU seconds
+    (dfpn's clock is the process's CPU time: the machine is shared, and a wall cap measures the load)."""
     dfpn.clear()
     nodes0 = dfpn.nodes
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        verdict = dfpn.solve(state, deadline=time.perf_counter() + cap).mover_wins
+        verdict = dfpn.solve(state, deadline=time.process_time() + cap).mover_wins
     except DfpnBudgetExceeded:
         verdict = None
     return verdict, dfpn.nodes - nodes0, time.process_time() - cpu, time.perf_counter() - wall
@@ -74,7 +75,7 @@ def recorded_benzene(size):
 
 def first_moves(size, cap, moves, records):
     game = Hex(size)
-    dfpn = HexDfpn(game)
+    dfpn = HexDfpn(game, clock=time.process_time)
     binary = os.environ.get("PLIES_MOHEX")
     benzene, recorded = None, {}
     if binary:
@@ -114,7 +115,7 @@ def first_moves_table(size, cap, rows, command):
     both = [r for r in rows if r["plies_first_wins"] is not None and r.get("benzene_first_wins") is not None]
     disagree = [r["move"] for r in both if r["plies_first_wins"] != r["benzene_first_wins"]]
     source = sorted({r.get("benzene_source", "none") for r in rows})
-    lines = [f"## {size}x{size} first moves, cap {cap:g} s a move", "", f"Command: `{command}`; benzene: {', '.join(source)}.", "",
+    lines = [f"## {size}x{size} first moves, cap {cap:g} s a move (plies: CPU seconds; benzene: its dfpn timelimit)", "", f"Command: `{command}`; benzene: {', '.join(source)}.", "",
              f"plies solved {len(solved)} of {len(rows)} within the cap ({sum(r['plies_cpu_s'] for r in rows):.0f} CPU s, "
              f"{sum(r['plies_wall_s'] for r in rows):.0f} wall s in all); benzene {len(bz)} "
              f"({len(bz_in_cap)} within {cap:g} s of its own time; {sum((r.get('benzene_s') or 0) for r in bz):.0f} s in all); "
@@ -173,7 +174,7 @@ def endgames(sizes, empties_list, count, cap, seed, records, source):
     rows = []
     for n in sizes:
         game = Hex(n)
-        dfpn = HexDfpn(game)
+        dfpn = HexDfpn(game, clock=time.process_time)
         rng = np.random.default_rng(seed + n)
         pool = selfplay_endgames(game, empties_list, count, seed) if source == "selfplay" else None
         for empties in empties_list:
@@ -203,7 +204,7 @@ def endgames(sizes, empties_list, count, cap, seed, records, source):
 def endgames_table(rows, cap, command, source):
     how = ("the Hex player's self-play games (HexSettings' defaults, 500 simulations a move, root connections), "
            "the position with E empty cells of each game" if source == "selfplay" else "random play to E empty cells")
-    lines = [f"## Endgames ({source}), cap {cap:g} s a position", "", f"Command: `{command}`.  Positions: {how} "
+    lines = [f"## Endgames ({source}), cap {cap:g} CPU s a position", "", f"Command: `{command}`.  Positions: {how} "
              "(positions decided by stones skipped); \"at the root\": proven by the first evaluation (the "
              "connections or an empty must-play) without a search.", "",
              "| size | empties | positions | proven in the cap | at the root | by search | median nodes (searched) "

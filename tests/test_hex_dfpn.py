@@ -64,6 +64,17 @@ def test_the_winning_first_moves_of_5x5():
     assert dfpn.nodes <= 1000
 
 
+def test_a_small_table_forgets_and_still_proves():
+    """With room for 100 entries (the 5x5 first moves need about 300) the table forgets, stays
+    within its size and the answers stay right, for a few more nodes."""
+    game = Hex(5)
+    dfpn = HexDfpn(game, max_entries=100)
+    s = game.initial_state()
+    wins = [m for m in game.legal_moves(s) if not dfpn.solve(game.play(s, m), max_nodes=5000).mover_wins]
+    assert names(game, wins) == WINNING_5X5
+    assert len(dfpn.table) <= 100 and dfpn.nodes > 299
+
+
 def test_a_stored_result_is_reused():
     """A second solve of a position visits no node; a position met inside the first proof (the
     winning reply) costs none either; clear() forgets."""

@@ -133,7 +133,8 @@ class DfpnResult:
 class HexDfpn:
     """DFPN for one Hex board size; the table is kept between calls (see the module docstring).
     epsilon: the 1+epsilon trick's (0: plain DFPN); limits: H-search's; max_entries: the table is
-    cleared of its unproven entries when it grows past this (proven ones are kept)."""
+    cleared of its unproven entries when it grows past this (proven ones are kept, unless they fill
+    half of it: then all go).  An entry takes about 250 bytes."""
 
     def __init__(self, game, limits: HLimits = DEFAULT_LIMITS, epsilon: float = 0.25,
                  max_entries: int = 2_000_000, clock=time.perf_counter):
@@ -183,6 +184,8 @@ class HexDfpn:
         # then counts such a child as new and evaluates it again)
         for key in [k for k, e in self.table.items() if e[2] is not None]:
             del self.table[key]
+        if len(self.table) >= self.max_entries // 2:  # mostly proofs: start afresh rather than scan each time
+            self.table.clear()
 
     # ---- the search ------------------------------------------------------------------------------
     def _mid(self, state, entry, th_phi: int, th_delta: int) -> None:

@@ -21,6 +21,9 @@ from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
 from engines.search.result import WIN_PROBABILITY, SearchResult
 
 
+PLAYER_TABLE = 200_000  # the root solver's table entries (about 50 MB), kept from move to move
+
+
 class SolverUse(NamedTuple):
     """When and how long the DFPN solver runs at the root."""
     empties: int = 40      # at most this many empty cells
@@ -41,7 +44,7 @@ class ConnectionRoot:
         self.clock = perf_counter if clock is None else clock
         self.solver = solver
         self.dfpn = None if solver is None else HexDfpn(game, DEFAULT_LIMITS if limits is None else limits,
-                                                         clock=self.clock)
+                                                         max_entries=PLAYER_TABLE, clock=self.clock)
         self.decided = 0    # moves played from a proven win (the connections' or the solver's)
         self.restricted = 0  # moves the must-play cells (or the solver's lost moves) changed
         self.solved = 0     # moves the solver proved won
