@@ -195,18 +195,19 @@ def test_the_root_plays_the_solvers_win_without_searching():
 
 
 def test_the_root_avoids_a_move_the_solver_proved_lost():
-    """7x7's a1 loses (benzene and plies agree); once the root's solver table holds that, a
-    searcher that prefers a1 on the empty board is overruled, within a budget of one node (no proof
-    of the root); with too few empty cells for the solver, the searcher's a1 stands."""
+    """6x6's a1 loses (benzene and plies agree; about 30 nodes); once the root's solver table holds
+    that, a searcher that prefers a1 on the empty board is overruled, within a budget of one node
+    (no proof of the root); with too few empty cells for the solver, the searcher's a1 stands."""
     from engines.knowledge.hex.root import ConnectionRoot, SolverUse
     from engines.search import Limits
-    game = Hex(7)
+    game = Hex(6)
     empty = game.initial_state()
-    searcher = _Scripted({0: 100, 24: 5, 23: 7})
-    root = ConnectionRoot(searcher, game, solver=SolverUse(empties=49, share=1.0, max_nodes=1))
-    assert root.dfpn.solve(game.play(empty, 0), max_nodes=20_000).mover_wins  # a1: white wins
+    searcher = _Scripted({0: 100, 14: 5, 15: 7})
+    root = ConnectionRoot(searcher, game, solver=SolverUse(empties=36, share=1.0, max_nodes=1))
+    assert root.hsearch.root(empty) == (None, None)
+    assert root.dfpn.solve(game.play(empty, 0), max_nodes=2000).mover_wins  # a1: white wins
     result = root.search(empty, Limits(simulations=10))
-    assert result.move == 23 and root.avoided == 1 and root.restricted == 1 and searcher.calls == 1
-    fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=48, share=1.0, max_nodes=1))
+    assert result.move == 15 and root.avoided == 1 and root.restricted == 1 and searcher.calls == 1
+    fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=35, share=1.0, max_nodes=1))
     fewer.dfpn = root.dfpn
     assert fewer.search(empty, Limits(simulations=10)).move == 0 and fewer.avoided == 0
