@@ -97,7 +97,7 @@ class HexSettings:
                                       "nodes: a proven win played at once, moves proven lost avoided")
     solver_empties: int = setting(40, "the root solver runs when at most this many cells are empty")
     solver_share: float = setting(0.3, "the root solver's share of the move's time (0..1)")
-    solver_nodes: int = setting(5000, "the root solver's nodes a move, at most")
+    solver_nodes: int = setting(1000, "the root solver's nodes a move, at most (the only bound without a time limit)")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
 

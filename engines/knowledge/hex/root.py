@@ -28,7 +28,7 @@ class SolverUse(NamedTuple):
     """When and how long the DFPN solver runs at the root."""
     empties: int = 40      # at most this many empty cells
     share: float = 0.3     # of the move's time (from its start), when the move has a time limit
-    max_nodes: int = 5000  # evaluations a move, at most (the only bound without a time limit)
+    max_nodes: int = 1000  # evaluations a move, at most (the only bound without a time limit)
 
 
 class ConnectionRoot:
@@ -36,7 +36,8 @@ class ConnectionRoot:
     it plays it without searching; otherwise the searcher searches (within the same limits, counted
     from the same start, so the connections' time is part of the move's) and its move is kept to the
     must-play cells: the most visited of them.  An empty must-play (the position is lost) leaves the
-    searcher's move.  advance / reset go to the searcher (it notices a root it did not search)."""
+    searcher's move.  With a SolverUse, the DFPN solver runs between the two (see the module's
+    docstring).  advance / reset go to the searcher (it notices a root it did not search)."""
 
     def __init__(self, searcher, game, limits=None, clock=None, solver: SolverUse | None = None):
         self.searcher, self.game = searcher, game
