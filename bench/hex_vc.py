@@ -8,7 +8,7 @@
    the opponent connected or the mover's must-play empty (a loss); beside vc_winner.  A decision that
    disagrees with the solver is counted as wrong (it must stay 0).
 3. Strength (--games N): today's default Hex searcher (RAVE with the knowledge and the shipped prior,
-   HexSettings' defaults) with H-search at its root (registered.ConnectionRoot: a proven win played at
+   HexSettings' defaults) with H-search at its root (root.ConnectionRoot: a proven win played at
    once, the move kept to must-play) against the same searcher without it, --time seconds a move
    each (H-search's time counted in the move's), colours alternating, no swap; the win rate with its
    95 % Wilson interval, both sides' seconds a move (median, max).
@@ -120,7 +120,7 @@ def decided(n, count, policies, seed=2, budget=2_000_000):
 def match(size, games, move_time, first_game=1):
     from bench.hex_knowledge import play
     from bench.strength import wilson
-    from engines.knowledge.hex.registered import ConnectionRoot
+    from engines.knowledge.hex.root import ConnectionRoot
     from engines.players.hex import HexPlayer, HexSettings
     game = Hex(size)
     wins, played, seconds = [0, 0], [0, 0], {"ours": [], "theirs": []}

@@ -334,7 +334,7 @@ def test_bad_arguments_are_refused():
         HSearch(2)
 
 
-# ==== at the root of a search (registered.ConnectionRoot) ========================================
+# ==== at the root of a search (root.ConnectionRoot) ========================================
 
 class _ScriptedSearcher:
     """Answers every search with a fixed move and visit counts; records what it was asked."""
@@ -358,7 +358,7 @@ class _ScriptedSearcher:
 
 
 def test_the_root_plays_a_proven_win_without_searching():
-    from engines.knowledge.hex.registered import ConnectionRoot
+    from engines.knowledge.hex.root import ConnectionRoot
     from engines.search import Limits
     n = 5
     s = position(n, black=[(1, 2), (3, 1)], white=[(2, 1)], to_move=BLACK)  # Black: the bridge's key wins
@@ -373,7 +373,7 @@ def test_the_root_plays_a_proven_win_without_searching():
 def test_the_root_keeps_the_move_to_must_play():
     """White must take the bridge's other cell; a search that prefers another move is overruled by the
     most visited must-play cell, and a search that chose inside must-play is left alone."""
-    from engines.knowledge.hex.registered import ConnectionRoot
+    from engines.knowledge.hex.root import ConnectionRoot
     from engines.search import Limits
     n = 7
     s = position(n, black=[(1, 3), (3, 2), (5, 1)], white=[(2, 2)], to_move=WHITE)
@@ -387,3 +387,25 @@ def test_the_root_keeps_the_move_to_must_play():
     inner = _ScriptedSearcher(key, {0: 50, key: 3})
     root = ConnectionRoot(inner, Hex(n), limits)
     assert root.search(s, Limits(time=1.0)).move == key and root.restricted == 0
+
+
+def test_one_root_call_answers_as_the_two_queries_do():
+    """HSearch.root (the root's one call a move) gives winning_move's answer, and must_play's for the
+    mover only when there is no win, on random positions of 5x5 and 7x7."""
+    rng = np.random.default_rng(33)
+    seen = {"win": 0, "must": 0, "none": 0}
+    for n in (5, 7):
+        game, hs = Hex(n), HSearch(n)
+        for _ in range(40):
+            s = game.initial_state()
+            for _ in range(int(rng.integers(2, n * n // 2))):
+                s = game.play(s, int(rng.choice(game.legal_moves(s))))
+                if game.is_terminal(s):
+                    break
+            if game.is_terminal(s):
+                continue
+            win, must = hs.root(s)
+            assert win == hs.winning_move(s)
+            assert must == (None if win is not None else hs.must_play(s, int(s[1])))
+            seen["win" if win is not None else ("must" if must is not None else "none")] += 1
+    assert min(seen.values()) > 0, seen

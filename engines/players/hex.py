@@ -12,6 +12,9 @@ deadline, and owns the Hex policies:
     cannot call it below the root);
   * the swap: white swaps right after black's first stone when its best win rate is below
     ``swap_below`` (whether swap is allowed at all is the session's rule: ``may_swap``);
+  * H-search's connections at the root (root_connections: a proven win at once, the move kept to
+    the must-play cells) and, once few cells are empty, the DFPN solver within a share of the move's
+    time (root_solver: a proven win at once, moves proven lost avoided; its table kept all game);
   * greedy (the network's best move, no search) or search: RAVE with the Hex knowledge by default, MCTS
     on request, MCTS in the network's playouts (and/or PUCT over its priors) with a network.
 
@@ -89,6 +92,12 @@ class HexSettings:
     root_connections: bool = setting(True, "H-search's virtual connections at the root of each search: a proven "
                                            "win played at once, the move kept to the must-play cells (the "
                                            "carriers of the opponent's winning threats)")
+    root_solver: bool = setting(True, "with root_connections: the DFPN solver at the root once few cells are empty "
+                                      "(solver_empties), within solver_share of the move's time and solver_nodes "
+                                      "nodes: a proven win played at once, moves proven lost avoided")
+    solver_empties: int = setting(40, "the root solver runs when at most this many cells are empty")
+    solver_share: float = setting(0.3, "the root solver's share of the move's time (0..1)")
+    solver_nodes: int = setting(1000, "the root solver's nodes a move, at most (the only bound without a time limit)")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
 
@@ -102,7 +111,9 @@ class HexSettings:
             problems.append("expand_visits must be >= 0")
         if not (self.margin >= 0 and self.uct_c >= 0 and self.puct_c >= 0):
             problems.append("margin, uct_c and puct_c must be at least 0")
-        for name in ("epsilon", "swap_below"):
+        if self.solver_empties < 0 or self.solver_nodes < 1:
+            problems.append("solver_empties must be >= 0 and solver_nodes >= 1")
+        for name in ("epsilon", "swap_below", "solver_share"):
             if not 0 <= getattr(self, name) <= 1:
                 problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
         problems += self.search_problems()
@@ -236,8 +247,10 @@ class HexPlayer:
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
-            from engines.knowledge.hex.registered import ConnectionRoot
-            self.connections = ConnectionRoot(self.searcher, self.game, clock=clock)
+            from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+            solver = (SolverUse(settings.solver_empties, settings.solver_share, settings.solver_nodes)
+                      if settings.root_solver else None)
+            self.connections = ConnectionRoot(self.searcher, self.game, clock=clock, solver=solver)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")

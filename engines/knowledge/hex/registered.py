@@ -100,53 +100,6 @@ def network_experience(s, actions, n, visits, wins, params):
         wins[i] = params[0] * rate
 
 
-class ConnectionRoot:
-    """A searcher with H-search's connections at its root (engines/knowledge/hex/vc.py, issue 33):
-    when the side to move has a proven win (an edge-to-edge semi's key, or a full connection) it plays
-    it at once without searching; otherwise the searcher searches (within the same limits, counted from
-    the same start, so the connections' time is part of the move's) and its move is kept to the
-    must-play cells (the opponent's edge-to-edge semis' carriers meet there): the most visited of them.
-    An empty must-play (the position is lost) leaves the searcher's move.  advance / reset go to the
-    searcher (it notices a root it did not search itself)."""
-
-    def __init__(self, searcher, game, limits=None, clock=None):
-        from time import perf_counter
-        from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
-        self.searcher, self.game = searcher, game
-        self.hsearch = HSearch(game.size, DEFAULT_LIMITS if limits is None else limits)
-        self.clock = perf_counter if clock is None else clock
-        self.decided = 0    # moves played from a proven win
-        self.restricted = 0  # moves the must-play cells changed
-
-    def search(self, state, limits):
-        from dataclasses import replace
-        from engines.search.result import WIN_PROBABILITY, SearchResult
-        started = self.clock()
-        win = self.hsearch.winning_move(state)
-        if win is not None:
-            self.decided += 1
-            return SearchResult(move=win, value=1.0, scale=WIN_PROBABILITY, moves=[win], visits=[0], values=[1.0],
-                                pv=[win], stats={"time": self.clock() - started, "simulations": 0})
-        must = self.hsearch.must_play(state, int(self.game.to_move(state)))
-        result = self.searcher.search(state, replace(limits, start=started if limits.start is None else limits.start))
-        if must and result.move not in must:
-            visits = {m: v for m, v in zip(result.moves, result.visits) if m in must}
-            result.move = max(visits, key=visits.get) if visits else must[0]
-            if result.move not in result.moves:  # a result names the values of the move it plays
-                result.moves, result.visits = [*result.moves, result.move], [*result.visits, 0]
-                result.values = [*result.values, result.value]
-            result.pv = [result.move]
-            self.restricted += 1
-        result.stats["time"] = self.clock() - started
-        return result
-
-    def advance(self, move):
-        self.searcher.advance(move)
-
-    def reset(self):
-        self.searcher.reset()
-
-
 RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were measured with; Go's is tuned on Go)
 
 
@@ -205,3 +158,5 @@ def warm_up(game):
     root_prior.warm_up(game)
     from engines.knowledge.hex import vc
     vc.warm_up(game)
+    from engines.knowledge.hex import dfpn
+    dfpn.warm_up(game)

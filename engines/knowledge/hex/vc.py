@@ -210,6 +210,18 @@ def _remove_supersets(work, lists, counts, p, i, words):
 
 
 @nb.njit(cache=True)
+def _has_subset(work, lists, counts, p, bits, words):
+    """Does the list p of lists hold a connection whose carrier is inside bits (then a connection
+    with carrier bits adds nothing)?  Each check counts as one carrier operation."""
+    st = work.stats
+    for k in range(counts[p]):
+        st[S_OPS] += 1
+        if _subset(work.carrier[lists[p, k]], bits, words):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
 def _take(work, lists, counts, p, i, keep_smallest):
     """Puts i into the list p: first come, at the end if there is room (else i is dropped); ordered
     by size, after the carriers not larger, the largest dropped when the list was full (the caller
@@ -251,10 +263,8 @@ def _add_full(work, x, y, bits, words, edge, keep_smallest):
     e = work.partners.shape[0]
     p = _pair(x, y, e)
     st = work.stats
-    for k in range(work.nfulls[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.fulls[p, k]], bits, words):
-            return -1
+    if _has_subset(work, work.fulls, work.nfulls, p, bits, words):
+        return -1
     if _no_room(work, work.fulls, work.nfulls, p, bits, words, keep_smallest):
         return -1
     i = _store(work, x, y, bits, words, FULL, -1)  # after the checks (_link wants the old counts)
@@ -319,15 +329,9 @@ def _add_semi(work, x, y, bits, key, words, limits, edge, inter, union, start):
     carriers contain it); then applies the OR rule.  Returns its pool index or -1."""
     e = work.partners.shape[0]
     p = _pair(x, y, e)
-    st = work.stats
-    for k in range(work.nfulls[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.fulls[p, k]], bits, words):
-            return -1
-    for k in range(work.nsemis[p]):
-        st[S_OPS] += 1
-        if _subset(work.carrier[work.semis[p, k]], bits, words):
-            return -1
+    if (_has_subset(work, work.fulls, work.nfulls, p, bits, words)
+            or _has_subset(work, work.semis, work.nsemis, p, bits, words)):
+        return -1
     keep_smallest = limits.keep_smallest
     if _no_room(work, work.semis, work.nsemis, p, bits, words, keep_smallest):
         return -1
@@ -561,6 +565,18 @@ def winning_key_kernel(s, work, limits):
     return -1
 
 
+@nb.njit(cache=True)
+def root_kernel(s, work, limits, out):
+    """What the connections say at a root, in one call: (move, count): move >= 0 wins for the side
+    to move (winning_key_kernel; then count is -1); else count is must_play_kernel's for the side to
+    move (out: the cells; 0: lost; -1: no threat).  The mover's search runs first and the
+    opponent's only when the mover has no win."""
+    move = winning_key_kernel(s, work, limits)
+    if move >= 0:
+        return move, -1
+    return -1, must_play_kernel(s, s[TO_MOVE], work, limits, out)
+
+
 # ==== Python side ================================================================================
 
 class HSearch:
@@ -601,6 +617,15 @@ class HSearch:
         """A move that wins for the side to move by its connections, or None."""
         m = winning_key_kernel(self._state(state), self.work, self.limits)
         return None if m < 0 else int(m)
+
+    def root(self, state):
+        """(winning move or None, must-play cells or None) for the side to move, from one call
+        (root_kernel): the must-play cells only when there is no winning move."""
+        out = np.empty(self.n * self.n, dtype=np.int64)
+        move, m = root_kernel(self._state(state), self.work, self.limits, out)
+        if move >= 0:
+            return int(move), None
+        return None, (None if m < 0 else [int(x) for x in out[:m]])
 
     def connections(self, x: int, y: int, kind: int = FULL) -> list:
         """The carriers (sorted cell lists) of the last run's kind connections between endpoints x
@@ -647,6 +672,7 @@ def warm_up(game):
     search.connected(state, 0)
     search.must_play(state, 1)
     search.winning_move(state)
+    search.root(state)
 
 
 __all__ = ["HLimits", "HSearch", "connected", "must_play", "DEFAULT_LIMITS", "FULL", "SEMI"]

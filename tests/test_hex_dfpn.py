@@ -1,0 +1,213 @@
+"""The DFPN solver with H-search (engines/knowledge/hex/dfpn.py) against the exact solver
+(engines/knowledge/hex/solver.py) and the brute force of the tests, in nodes (evaluations), never
+seconds; cell names as protocols/hex_gtp.py's (a column letter, a row number from 1 at the top)."""
+import numpy as np
+import pytest
+
+from engines.games.hex import Hex
+from engines.knowledge.hex.dfpn import LOSS, OPEN, WIN, DfpnBudgetExceeded, HexDfpn, evaluate
+from engines.knowledge.hex.solver import HexSolver
+from hex_solver import hex_mover_wins
+from protocols.hex_gtp import format_cell
+
+WINNING_5X5 = ["a4", "a5", "b2", "b3", "b4", "c2", "c3", "c4", "d2", "d3", "d4", "e1", "e2"]
+
+
+def names(game, moves):
+    return sorted(format_cell(game.coords(m), game.size) for m in moves)
+
+
+def random_positions(n, count, seed, least=0):
+    game, rng, out = Hex(n), np.random.default_rng(seed), []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(least, n * n // 2 + 1))):
+            s = game.play(s, int(rng.choice(game.legal_moves(s))))
+            if game.is_terminal(s):
+                break
+        if not game.is_terminal(s):
+            out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("n, count, budget", [(3, 30, 50), (4, 40, 400), (5, 40, 4000)])
+def test_agrees_with_the_exact_solver_on_random_positions(n, count, budget):
+    """Every verdict equals the exact solver's, each within a node budget; both answers occur."""
+    game = Hex(n)
+    dfpn, exact = HexDfpn(game), HexSolver(game, table_bits=16)
+    verdicts = set()
+    for s in random_positions(n, count, seed=n):
+        dfpn.clear()
+        got = dfpn.solve(s, max_nodes=budget)
+        assert got.mover_wins == exact.solve(s).mover_wins
+        assert got.nodes <= budget
+        verdicts.add(got.mover_wins)
+    assert verdicts == {True, False}
+
+
+def test_small_boards_against_the_brute_force():
+    for n in (3, 4):
+        game = Hex(n)
+        dfpn = HexDfpn(game)
+        for s in random_positions(n, 12, seed=10 + n):
+            assert dfpn.solve(s).mover_wins == hex_mover_wins(s)
+
+
+def test_the_winning_first_moves_of_5x5():
+    """The empty 5x5 board's 13 winning first moves (every other cell loses), within 1000 nodes in
+    all (about 300 today)."""
+    game = Hex(5)
+    dfpn = HexDfpn(game)
+    s = game.initial_state()
+    wins = [m for m in game.legal_moves(s) if not dfpn.solve(game.play(s, m), max_nodes=1000).mover_wins]
+    assert names(game, wins) == WINNING_5X5
+    assert dfpn.nodes <= 1000
+
+
+def test_a_small_table_forgets_and_still_proves():
+    """With room for 100 entries (the 5x5 first moves need about 300) the table forgets, stays
+    within its size and the answers stay right, for a few more nodes."""
+    game = Hex(5)
+    dfpn = HexDfpn(game, max_entries=100)
+    s = game.initial_state()
+    wins = [m for m in game.legal_moves(s) if not dfpn.solve(game.play(s, m), max_nodes=5000).mover_wins]
+    assert names(game, wins) == WINNING_5X5
+    assert len(dfpn.table) <= 100 and dfpn.nodes > 299
+
+
+def test_a_stored_result_is_reused():
+    """A second solve of a position visits no node; a position met inside the first proof (the
+    winning reply) costs none either; clear() forgets."""
+    game = Hex(5)
+    dfpn = HexDfpn(game)
+    for m in game.legal_moves(game.initial_state()):  # the first black opening that takes a search
+        s = game.play(game.initial_state(), m)
+        first = dfpn.solve(s)
+        if first.nodes > 5:
+            break
+    assert first.nodes > 5
+    assert dfpn.solve(s).nodes == 0
+    verdict, move, lost = dfpn.root(s)
+    assert verdict is first.mover_wins
+    if verdict:
+        assert dfpn.solve(game.play(s, move)).nodes == 0
+    dfpn.clear()
+    assert dfpn.solve(s).nodes == first.nodes
+
+
+def test_the_root_names_a_winning_move_and_the_lost_ones():
+    """root(): the move it calls winning wins (exact solver), every move it calls lost loses; a
+    lost position says so; a budget too small gives no verdict and no exception."""
+    game = Hex(5)
+    exact = HexSolver(game, table_bits=16)
+    checked = {True: 0, False: 0}
+    for s in random_positions(5, 25, seed=7):
+        dfpn = HexDfpn(game)
+        verdict, move, lost = dfpn.root(s)
+        assert verdict == exact.solve(s).mover_wins
+        checked[verdict] += 1
+        if verdict:
+            child = game.play(s, move)
+            assert game.is_terminal(child) or not exact.solve(child).mover_wins
+        for m in lost:
+            assert exact.solve(game.play(s, m)).mover_wins
+    assert min(checked.values()) > 0
+    verdict, move, lost = HexDfpn(Hex(7)).root(Hex(7).initial_state(), max_nodes=3)
+    assert verdict is None and move is None
+
+
+def test_must_play_prunes_and_the_connections_decide():
+    """evaluate: Black's three stones joined by bridges from edge to edge are a loss for White to
+    move and a win for Black to move; the children of an open position come best first by the
+    distance (the centre first on an empty board)."""
+    n = 5
+    game = Hex(n)
+    dfpn = HexDfpn(game)
+    cells = np.zeros((n, n), np.int8)
+    for r, c in [(0, 2), (2, 1), (4, 0)]:  # bridges down the board, edge templates at both ends
+        cells[r, c] = 1
+    for colour, verdict in ((1, LOSS), (0, WIN)):
+        s = game.state_from_cells(cells, colour)
+        assert evaluate(s, dfpn.hwork, dfpn.limits, dfpn.scratch, dfpn.out, False)[0] == verdict
+    s = game.initial_state()
+    verdict, count = evaluate(s, dfpn.hwork, dfpn.limits, dfpn.scratch, dfpn.out, True)
+    assert verdict == OPEN and count > 1 and dfpn.out[0] == 2 * n + 2
+
+
+def test_budgets_and_bad_input():
+    game = Hex(7)
+    dfpn = HexDfpn(game)
+    with pytest.raises(DfpnBudgetExceeded):
+        dfpn.solve(game.play(game.initial_state(), 0), max_nodes=5)
+    assert dfpn.nodes == 6  # the sixth evaluation is refused
+    with pytest.raises(ValueError):
+        dfpn.solve(Hex(5).initial_state())
+    with pytest.raises(ValueError):
+        HexDfpn(game, epsilon=-1)
+    with pytest.raises(ValueError):
+        HexDfpn(object())
+
+
+# ==== at the root of the player's search (root.ConnectionRoot with a SolverUse) ===================
+
+class _Scripted:
+    """A searcher that answers with fixed visit counts (its move: the most visited)."""
+
+    def __init__(self, visits):
+        self.visits, self.calls = visits, 0
+
+    def search(self, state, limits):
+        from engines.search.result import WIN_PROBABILITY, SearchResult
+        self.calls += 1
+        moves = sorted(self.visits)
+        best = max(moves, key=self.visits.get)
+        return SearchResult(move=best, value=0.5, scale=WIN_PROBABILITY, moves=moves,
+                            visits=[self.visits[m] for m in moves], values=[0.5] * len(moves), stats={})
+
+    def advance(self, move):
+        pass
+
+    def reset(self):
+        pass
+
+
+def test_the_root_plays_the_solvers_win_without_searching():
+    """On random 6x6 positions (12 to 18 stones) that H-search does not decide, a position the
+    solver proves won is answered with a winning move (exact solver) without searching."""
+    from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+    from engines.search import Limits
+    game = Hex(6)
+    exact = HexSolver(game, table_bits=20)
+    played = 0
+    for s in random_positions(6, 30, seed=5, least=12):
+        win, must = ConnectionRoot(_Scripted({}), game).hsearch.root(s)
+        if win is not None or must == []:
+            continue
+        searcher = _Scripted({int(m): 1 for m in game.legal_moves(s)})
+        root = ConnectionRoot(searcher, game, solver=SolverUse(empties=36, share=1.0, max_nodes=300))
+        result = root.search(s, Limits(simulations=10))
+        if root.solved:
+            played += 1
+            assert searcher.calls == 0 and not exact.solve(game.play(s, result.move)).mover_wins
+        else:
+            assert searcher.calls == 1
+    assert played > 0
+
+
+def test_the_root_avoids_a_move_the_solver_proved_lost():
+    """6x6's a1 loses (benzene and plies agree; about 30 nodes); once the root's solver table holds
+    that, a searcher that prefers a1 on the empty board is overruled, within a budget of one node
+    (no proof of the root); with too few empty cells for the solver, the searcher's a1 stands."""
+    from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+    from engines.search import Limits
+    game = Hex(6)
+    empty = game.initial_state()
+    searcher = _Scripted({0: 100, 14: 5, 15: 7})
+    root = ConnectionRoot(searcher, game, solver=SolverUse(empties=36, share=1.0, max_nodes=1))
+    assert root.hsearch.root(empty) == (None, None)
+    assert root.dfpn.solve(game.play(empty, 0), max_nodes=2000).mover_wins  # a1: white wins
+    result = root.search(empty, Limits(simulations=10))
+    assert result.move == 15 and root.avoided == 1 and root.restricted == 1 and searcher.calls == 1
+    fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=35, share=1.0, max_nodes=1))
+    fewer.dfpn = root.dfpn
+    assert fewer.search(empty, Limits(simulations=10)).move == 0 and fewer.avoided == 0
