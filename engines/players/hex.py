@@ -92,9 +92,10 @@ class HexSettings:
     root_connections: bool = setting(True, "H-search's virtual connections at the root of each search: a proven "
                                            "win played at once, the move kept to the must-play cells (the "
                                            "carriers of the opponent's winning threats)")
-    root_solver: bool = setting(True, "with root_connections: the DFPN solver at the root once few cells are empty "
-                                      "(solver_empties), within solver_share of the move's time and solver_nodes "
-                                      "nodes: a proven win played at once, moves proven lost avoided")
+    root_solver: bool = setting(False, "with root_connections: the DFPN solver at the root once few cells are empty "
+                                       "(solver_empties), within solver_share of the move's time and solver_nodes "
+                                       "nodes: a proven win played at once, moves proven lost avoided (off: no gain "
+                                       "measured on 9x9 at 0.5 s a move, bench/results/hex_dfpn.md)")
     solver_empties: int = setting(40, "the root solver runs when at most this many cells are empty")
     solver_share: float = setting(0.3, "the root solver's share of the move's time (0..1)")
     solver_nodes: int = setting(1000, "the root solver's nodes a move, at most (the only bound without a time limit)")
