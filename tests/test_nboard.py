@@ -240,13 +240,10 @@ def exact_values(position) -> dict:
     values = {}
     for point in position.legal():
         child = game.state_from_cells(position.play(point).board, position.play(point).to_move - 1)
-        if not game.is_terminal(child) and list(game.legal_moves(child)) == [game.pass_action]:
-            child = game.play(child, game.pass_action)  # the opponent passes
         if game.is_terminal(child):
             margin = game.score(child) * (1 if position.to_move == rules.DARK else -1)
         else:
-            solved = solve_endgame(child).score
-            margin = -solved if game.to_move(child) != position.to_move - 1 else solved
+            margin = -solve_endgame(child).score  # the opponent's (a pass when it has no placement)
         values[point] = margin
     return values
 

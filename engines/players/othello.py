@@ -330,9 +330,7 @@ class OthelloPlayer:
         mover = game.to_move(state)
         found = []
         for i, move in enumerate(legal):
-            child = game.play(state, move)
-            while not game.is_terminal(child) and list(game.legal_moves(child)) == [game.pass_action]:
-                child = game.play(child, game.pass_action)  # a forced pass: the solver and search start after it
+            child = game.play(state, move)  # the opponent may have to pass there: the solver and search take that
             if game.is_terminal(child):
                 margin = game.score(child) * (1 if mover == 0 else -1)
                 found.append({"move": move, "value": margin, "depth": 0, "exact": True, "wld": False, "pv": [move]})
