@@ -761,6 +761,23 @@ class EndgameSolver:
             ctrl[_NODES] -= 1  # the node that stopped the slice was not searched
 
 
+# The solver's cost by empties, for a player deciding whether a solve fits its time: positions of
+# self-played games (a depth-3 pattern search from 6 random plies), 15-23 empties, solved with the guess
+# of a depth-6 search, grow about 2.4x a square; the median exact solve at 20 empties visits 3.5 M nodes,
+# the largest of them 7 M; a win/loss/draw solve about half as many (/tmp calibration of 2026-11-27,
+# bench/othello_time.py).  The estimate is the larger figure: a solve that does not fit wastes its time.
+PREDICT_NODES_AT_20 = 7.0e6
+PREDICT_GROWTH = 2.4
+PREDICT_WLD_SHARE = 0.5
+
+
+def predicted_nodes(empties: int, wld: bool = False) -> float:
+    """A generous estimate of the nodes an exact (wld: win/loss/draw) solve of a position of a game with
+    that many empty squares visits, its table empty."""
+    nodes = PREDICT_NODES_AT_20 * PREDICT_GROWTH ** (empties - 20)
+    return nodes * (PREDICT_WLD_SHARE if wld else 1.0)
+
+
 def state_bits(state) -> tuple:
     """(mover's bits, opponent's bits) of an 8x8 bitboard Othello state that is not final (the mover
     can place, or must pass to an opponent who can)."""
