@@ -27,7 +27,7 @@ def deepen(pacer, moves, values, base=0.001, growth=3.0):
             return pacer.deadline - pacer.start, depth  # cut short by the hard limit
         now += cost
         depth += 1
-        if not pacer.go_on(depth, moves[depth - 1], values[depth - 1], now):
+        if not pacer.deepen(depth, moves[depth - 1], values[depth - 1], now):
             break
     return now - pacer.start, depth
 
@@ -105,7 +105,7 @@ class StopAfter:
     def __init__(self, depth):
         self.depth, self.told = depth, []
 
-    def go_on(self, depth, move, value, now):
+    def deepen(self, depth, move, value, now):
         self.told.append((depth, move))
         return depth < self.depth
 

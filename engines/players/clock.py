@@ -398,7 +398,7 @@ class IterationPacer:
     iteration's own time); ``decisions`` counts each verdict (unstable / obvious / normal) and
     ``stopped`` says why the search was stopped (None: a limit of the search itself stopped it).
 
-    The decision (``go_on``), before depth d + 1:
+    The decision (``deepen``), before depth d + 1:
       * its time is predicted from the last depths' growth, parity-aware (Othello's and most games'
         iteration times alternate between odd and even depths): t(d+1) = t(d-1) * t(d) / t(d-2), at
         least t(d) and at most PACE_MAX_GROWTH * t(d); with two depths only, t(d) * t(d) / t(d-1);
@@ -483,7 +483,7 @@ class IterationPacer:
             return self.hard
         return self.soft * (self.obvious_share if verdict == "obvious" else 1.0)
 
-    def go_on(self, depth: int, move: int, value: float, now: float | None = None) -> bool:
+    def deepen(self, depth: int, move: int, value: float, now: float | None = None) -> bool:
         """Depth ``depth`` completed with this best move and value at ``now`` (default: the clock):
         start depth + 1?"""
         now = self.clock() if now is None else now

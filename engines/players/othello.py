@@ -6,15 +6,24 @@ table size, optional ProbCut; or one of the MCTS algorithms), warms their kernel
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
   * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
-    exact solve is tried (node budgets growing by ``solve_growth`` while the retry's predicted time
-    fits in ``solve_share`` of the time left), then up to ``wld_extra`` empties earlier (or when the
-    exact one does not fit) a win/loss/draw solve; a lost position, or a solve that does not fit, is
-    searched.  A depth limit given by the harness (the manager's -l) is a request for a depth-limited
-    search and is honoured: no solve then;
-  * time: the opening (fewer discs than ``opening_fill`` of the squares, no depth limit) gets
-    ``opening_share`` of the move's budget, the rest all of it; the deadline comes from
-    engines.players.clock.TimeManager (the budget from the request's arrival, less ``margin``).  The
-    search itself stops once the game is solved and starts no iteration it cannot finish (``stop_share``).
+    exact solve, up to ``wld_extra`` empties earlier (or when the exact one does not fit) a win/loss/draw
+    solve.  With ``pacing`` (the default) a solve is started only when its predicted time
+    (engines/knowledge/othello/endgame.py: predicted_nodes, at the rate this player's solves measured)
+    fits ``solve_fit`` of the time left less ``solve_reserve``, with that reserve kept for a midgame
+    search, which answers when the solve does not finish; one solver table a kind lives along the game.
+    Without it: node budgets growing by ``solve_growth`` while the retry's predicted time fits in
+    ``solve_share`` of the time left, a fresh table each.  A lost position, or a solve that does not
+    fit, is searched.  A depth limit given by the harness (the manager's -l) is a request for a
+    depth-limited search and is honoured: no solve then;
+  * time: with ``pacing``, engines.players.clock.IterationPacer: the hard limit is the budget (from the
+    request's arrival) less ``margin``, never passed; the soft target ``soft_share`` of it (a game
+    clock's ``time_left``: an even share over our moves still to come); after each completed depth the
+    search goes on to the hard limit when the root is unstable (the best move changed, or the value fell
+    by more than ``unstable_drop``), stops at ``obvious_share`` of the target when the move is obvious,
+    and starts no depth of which ``finish_share`` of its predicted time does not fit.  Without it, the
+    deadline comes from engines.players.clock.TimeManager and the search starts no iteration
+    predicted not to finish (``stop_share``).  Either way the opening (fewer discs than
+    ``opening_fill`` of the squares, no depth limit) gets ``opening_share`` of the (soft) budget.
 
 Data: a state is the engine's flat int64 array (engines/games/othello.py), a move an action (r*n + c,
 the pass n*n); ``OthelloSettings`` is one frozen dataclass of every tunable, whose fields the adapters'

@@ -790,7 +790,7 @@ class AlphaBeta:
             complete = bool(self._ply_ints[0, CUT_BELOW] == 0)
             if complete:
                 break
-            if limits.pacer is not None and depth < max_depth and not limits.pacer.go_on(depth, move, value,
+            if limits.pacer is not None and depth < max_depth and not limits.pacer.deepen(depth, move, value,
                                                                                        self.clock()):
                 break  # the time manager's verdict: the next depth is not worth starting
         if config.use_cache and done_depth > 0:

@@ -49,7 +49,7 @@ class Limits:
     depth: int | None = None        # alpha-beta depth limit (plies)
     nodes: int | None = None        # alpha-beta node budget
     pacer: object = None            # alpha-beta on a clock: after each completed iteration,
-    #                                 pacer.go_on(depth, move, value, now) says whether to start the next
+    #                                 pacer.deepen(depth, move, value, now) says whether to start the next
     #                                 (a time manager's; None: the config's stop_share rule)
 
     def __post_init__(self):
