@@ -761,19 +761,20 @@ class EndgameSolver:
             ctrl[_NODES] -= 1  # the node that stopped the slice was not searched
 
 
-# The solver's cost by empties, for a player deciding whether a solve fits its time: positions of
-# self-played games (a depth-3 pattern search from 6 random plies), 15-23 empties, solved with the guess
-# of a depth-6 search, grow about 2.4x a square; the median exact solve at 20 empties visits 3.5 M nodes,
-# the largest of them 7 M; a win/loss/draw solve about half as many (/tmp calibration of 2026-11-27,
-# bench/othello_time.py).  The estimate is the larger figure: a solve that does not fit wastes its time.
+# The solver's cost by empties, for a player deciding whether a solve fits its time
+# (bench/othello_solve_cost.py, bench/results/othello_solve_cost.md: positions of self-played games,
+# 15-23 empties, six each): an exact solve grows about 2.4x a square, its median 5.8 M nodes at 20 empties
+# (the largest of six 25 M); the estimate below is about that median (a solve that does not finish
+# leaves the player's reserve to a search).  A win/loss/draw solve's median is a tenth of the exact one
+# or less; the estimate takes half (its largest cases are of that order).
 PREDICT_NODES_AT_20 = 7.0e6
 PREDICT_GROWTH = 2.4
 PREDICT_WLD_SHARE = 0.5
 
 
 def predicted_nodes(empties: int, wld: bool = False) -> float:
-    """A generous estimate of the nodes an exact (wld: win/loss/draw) solve of a position of a game with
-    that many empty squares visits, its table empty."""
+    """An estimate of the nodes an exact (wld: win/loss/draw) solve of a position of a game with that many
+    empty squares visits, its table empty (about the median exact solve; see above)."""
     nodes = PREDICT_NODES_AT_20 * PREDICT_GROWTH ** (empties - 20)
     return nodes * (PREDICT_WLD_SHARE if wld else 1.0)
 
