@@ -22,6 +22,7 @@ import argparse
 import os
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,16 +138,26 @@ class NBoardSession(OthelloRecord):
         if self.position.is_over():
             raise ProtocolError("the game is over: no move to hint")
         lines = [f"status {self.settings.name} is thinking"]
-        if player is None:  # no evaluation without the engine: the fallback's move, valued 0
-            point = self.choose_point(self.settings.time, received)
-            lines.append(nboard.format_search(point, 0.0, "0") + " fallback search")
-        else:
-            state = player.game.state_from_cells(self.position.board, self.position.to_move - 1)
-            for h in player.hints(state, self.settings.time, received, self.depth, count):
-                depth = "100%W" if h["wld"] else ("100%" if h["exact"] else str(h["depth"]))
-                pv = "".join(nboard.format_move(player.game.point_of(a)) for a in h["pv"][1:])
-                lines.append(nboard.format_search(player.game.point_of(h["move"]), h["value"] or 0.0, depth, pv))
+        try:
+            lines += self._hint_lines(player, received, count)
+        except Exception as err:  # an engine bug: the GUI waits for the closing status, so it still gets it
+            traceback.print_exc(file=sys.stderr)
+            lines.append(nboard.format_error(f"internal error: {type(err).__name__}: {err}"))
         return "\n".join(lines + ["status"])
+
+    def _hint_lines(self, player, received: float, count: int) -> list:
+        """The search lines of a hint: the player's best ``count`` moves (the fallback's move, valued 0,
+        while the engine is not there)."""
+        if player is None:  # no evaluation without the engine
+            point = self.choose_point(self.settings.time, received)
+            return [nboard.format_search(point, 0.0, "0") + " fallback search"]
+        lines = []
+        state = player.game.state_from_cells(self.position.board, self.position.to_move - 1)
+        for h in player.hints(state, self.settings.time, received, self.depth, count):
+            depth = "100%W" if h["wld"] else ("100%" if h["exact"] else str(h["depth"]))
+            pv = "".join(nboard.format_move(player.game.point_of(a)) for a in h["pv"][1:])
+            lines.append(nboard.format_search(player.game.point_of(h["move"]), h["value"] or 0.0, depth, pv))
+        return lines
 
     def quit(self, args):
         raise Quit()

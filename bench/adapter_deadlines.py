@@ -10,6 +10,8 @@ each adapter plays ``--games`` games at ``--seconds`` a move through the stand-i
              (standins/otp_judge.py); seconds: the judge's genmove latency (its limit is 10 s);
   othello    the pipe agent (adapters/othello_agent.py, PLIES_OTHELLO_TIME=S) against randy, through
              the game manager (standins/othello_manager.py); seconds: from the board line to the answer;
+  nboard     plies-nboard ``--time S`` through the stand-in GUI (standins/nboard_gui.py) at ``set depth 60``
+             (so the time decides), its go for both colours; seconds: from go to the === line;
   littlego   my_player3.py (``me`` with a CPU budget of S) against ``random``, through the Little-Go host
              (standins/littlego_host.py), a fresh process a move; seconds: wall time of the process
              (spawn to exit) and its CPU time, which the host grades (limit 10 s of CPU);
@@ -38,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
-ADAPTERS = ("otp", "othello", "littlego", "gtp-go", "gtp-hex", "oht")
+ADAPTERS = ("otp", "othello", "nboard", "littlego", "gtp-go", "gtp-hex", "oht")
 BUSY = "while 1: pass"
 
 
@@ -79,6 +81,16 @@ def run_othello(games: int, seconds: float, args) -> tuple:
         result = othello_manager.play_game(a, b, size=8, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         times += [m.seconds for m in result.moves if m.color == colour]
     return times, None, othello_manager.TIMEOUT, ""
+
+
+def run_nboard(games: int, seconds: float, args) -> tuple:
+    from standins import nboard_gui
+    command = [sys.executable, "-m", "adapters.nboard", "--time", str(seconds)]
+    report = nboard_gui.run(command, games=games, depth=60, hints=0, limit=60.0 + 120 * seconds, cwd=ROOT)
+    first = report.moves[0][1] if report.moves else 0.0  # NBoard has no clock: the first go waits for the load
+    return ([s for _, s in report.moves[1:]], None, None,
+            f"go at set depth 60 (the time decides), both colours; the first go ({first:.2f} s, the engine's "
+            f"load, which a GUI waits for) left out")
 
 
 def run_littlego(games: int, seconds: float, args) -> tuple:
@@ -146,7 +158,7 @@ def run_oht(games: int, seconds: float, args) -> tuple:
     return list(result.client_times), None, S.MOVE_TIMEOUT, "7x7 against the server's random opponent"
 
 
-RUNS = {"otp": run_otp, "othello": run_othello, "littlego": run_littlego, "gtp-go": run_gtp_go,
+RUNS = {"otp": run_otp, "othello": run_othello, "nboard": run_nboard, "littlego": run_littlego, "gtp-go": run_gtp_go,
         "gtp-hex": run_gtp_hex, "oht": run_oht}
 
 

@@ -185,6 +185,21 @@ def test_bad_commands_get_an_error_line_and_change_nothing():
     assert engine.handle("ping 3") == "pong 3"  # the session goes on
 
 
+def test_a_hint_that_fails_inside_the_engine_is_still_closed(capsys):
+    """NBoard waits for the empty status that ends a hint: an engine bug gives an error line between
+    the two status lines (its traceback on stderr), and the session goes on."""
+    session, engine, player = scripted_session()
+    talk(engine, "set game " + DOC_GAME)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the search broke")
+    player.hints = broken
+    reply = engine.handle("hint 2")
+    assert reply == "status plies is thinking\nerror internal error: RuntimeError: the search broke\nstatus"
+    assert "RuntimeError: the search broke" in capsys.readouterr().err
+    assert engine.handle("ping 4") == "pong 4" and not engine.finished
+
+
 def test_version_one_bare_moves_and_the_pass():
     session, engine, _ = scripted_session()
     assert talk(engine, "F5", "f6") == [None, None]
@@ -240,13 +255,10 @@ def exact_values(position) -> dict:
     values = {}
     for point in position.legal():
         child = game.state_from_cells(position.play(point).board, position.play(point).to_move - 1)
-        if not game.is_terminal(child) and list(game.legal_moves(child)) == [game.pass_action]:
-            child = game.play(child, game.pass_action)  # the opponent passes
         if game.is_terminal(child):
             margin = game.score(child) * (1 if position.to_move == rules.DARK else -1)
         else:
-            solved = solve_endgame(child).score
-            margin = -solved if game.to_move(child) != position.to_move - 1 else solved
+            margin = -solve_endgame(child).score  # the opponent's (a pass when it has no placement)
         values[point] = margin
     return values
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import DATA
 from engines.games.othello import Othello, bb_flips, bb_moves
 from engines.knowledge.othello.registered import SolveBudgetExceeded, solve_endgame
-from engines.knowledge.othello.endgame import (EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
+from engines.knowledge.othello.endgame import (PASS, EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
                                                state_bits)
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -283,6 +283,34 @@ def test_solve_endgame_keeps_its_contract():
         assert solved.score == brute(P, O, 0, 0) and GAME.is_legal(s, solved.move)
     with pytest.raises(ValueError):
         solve_endgame(Othello(6).initial_state())
+
+
+def test_a_mover_who_must_pass_is_solved_through_the_pass():
+    """A position whose mover must pass (a hint's child after a move that leaves the opponent no
+    placement) is solved: the move PASS, the mover's score after the opponent's best, exact and
+    win/loss/draw, in both variants' sense; a final position is refused."""
+    rng = np.random.default_rng(5)
+    found = 0
+    while found < 3:
+        s = GAME.initial_state()
+        while not GAME.is_terminal(s) and not (GAME.must_pass(s) and int((GAME.cells(s) == 0).sum()) <= 12):
+            moves = GAME.legal_moves(s)
+            s = GAME.play(s, int(moves[rng.integers(len(moves))]))
+        if GAME.is_terminal(s):
+            continue
+        found += 1
+        P, O = (int(b) for b in state_bits(s))
+        solved = solve_endgame(s, guess=5)
+        assert solved.move == PASS == GAME.pass_action
+        assert solved.score == brute(np.uint64(P), np.uint64(O), 0, 0) == -solve_endgame(GAME.play(s, PASS)).score
+        wld = EndgameSolver(tt_bits=16).solve(P, O, wld=True)
+        assert wld.move == PASS and np.sign(wld.score) == np.sign(solved.score)
+        with pytest.raises(ValueError, match="not final"):  # the manager's variant has no pass: the game is over
+            EndgameSolver(tt_bits=16, stuck_ends=True).solve(P, O)
+    while not GAME.is_terminal(s):
+        s = GAME.play(s, int(GAME.legal_moves(s)[0]))
+    with pytest.raises(ValueError, match="not final"):
+        solve_endgame(s)
 
 
 def test_stable_discs_never_flip():

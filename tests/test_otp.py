@@ -325,7 +325,8 @@ def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, em
     state = position(14, 2)
     exact = solve_endgame(state, guess=estimate_bits(*state_bits(state)))  # the player's first window
     settings = OtpSettings(first_solve_nodes=-(-exact.nodes // 16), solve_growth=2, solve_share=share,
-                           solve_empties=empties, wld_extra=0)  # the exact solve alone (win/loss/draw: test_otp_time)
+                           solve_empties=empties, wld_extra=0,  # the exact solve alone (win/loss/draw: test_otp_time)
+                           pacing=False)  # the retries of the unpaced policy (the paced one: test_othello_time)
     clock = StepClock()
     player = Player(settings, clock=clock)
     move = player.choose(state, seconds, 0.0)

@@ -397,3 +397,122 @@ def cpu_backstop(limit: float) -> None:
                 resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
     except (ValueError, OSError):
         pass  # the watchdog alone, then
+
+
+# ---- the time of one iterative-deepening search ------------------------------------------------------
+PACE_MIN_SECONDS = 0.005  # iterations shorter than this predict nothing (their times are noise)
+PACE_MAX_GROWTH = 8.0     # an iteration is predicted to take at most this many times the last one
+
+
+class IterationPacer:
+    """When an iterative-deepening search stops: a soft target and a hard limit, in seconds from
+    ``start`` on ``clock``, and the decision, after each completed depth, whether to start the next.
+
+    Data: ``history`` is one (depth, move, value, seconds) row per completed iteration (seconds: that
+    iteration's own time); ``decisions`` counts each verdict (unstable / obvious / normal) and
+    ``stopped`` says why the search was stopped (None: a limit of the search itself stopped it).
+
+    The decision (``deepen``), before depth d + 1:
+      * its time is predicted from the last depths' growth, parity-aware (Othello's and most games'
+        iteration times alternate between odd and even depths): t(d+1) = t(d-1) * t(d) / t(d-2), at
+        least t(d) and at most PACE_MAX_GROWTH * t(d); with two depths only, t(d) * t(d) / t(d-1);
+      * the root is *unstable* when the best move changed at the last depth, or its value fell by more
+        than ``drop`` since the last depth of the same parity: the target is then the hard limit;
+        *obvious* when the best move stayed best for the last ``obvious_depths`` depths and its value
+        moved by at most ``drop``: the target is ``obvious_share`` of the soft target; else the soft
+        target;
+      * the depth is started only if ``finish_share`` of its predicted time fits before the target
+        (1: it must finish; a smaller share: the part that a cut-short iteration can still answer
+        with, its first move, must fit); for an unstable root half that share (a deeper look, even
+        cut short, may still change the move).
+    The search itself stops at the hard limit (its deadline) whatever is decided here.
+    """
+
+    def __init__(self, soft: float, hard: float, start: float, clock=time.perf_counter, *, drop: float = 2.0,
+                 obvious_depths: int = 5, obvious_share: float = 0.5, finish_share: float = 0.5):
+        if not (math.isfinite(soft) and math.isfinite(hard) and 0 <= soft <= hard):
+            raise ValueError(f"need 0 <= soft <= hard seconds, got soft {soft!r}, hard {hard!r}")
+        if not (drop >= 0 and obvious_depths >= 3 and 0 <= obvious_share <= 1 and 0 < finish_share <= 1):
+            raise ValueError("drop >= 0, obvious_depths >= 3, 0 <= obvious_share <= 1 and 0 < finish_share <= 1 "
+                             "are needed")
+        self.soft, self.hard, self.start, self.clock = soft, hard, start, clock
+        self.drop, self.obvious_depths = drop, obvious_depths
+        self.obvious_share, self.finish_share = obvious_share, finish_share
+        self.history, self.stopped = [], None
+        self.decisions = {"unstable": 0, "obvious": 0, "normal": 0}
+        self._last_done = start
+
+    @classmethod
+    def for_budget(cls, seconds: float, start: float, clock=time.perf_counter, *, margin: float = 0.0,
+                   soft_share: float = 1.0, **options) -> "IterationPacer":
+        """A fixed budget per move: the hard limit is ``seconds`` less ``margin``, the soft target
+        ``soft_share`` of it (time saved on one move cannot be spent on another)."""
+        hard = max(seconds - margin, 0.0)
+        return cls(min(max(soft_share, 0.0), 1.0) * hard, hard, start, clock, **options)
+
+    @classmethod
+    def for_game_clock(cls, left: float, moves_left: float, start: float, clock=time.perf_counter, *,
+                       margin: float = 0.0, hard_factor: float = 3.0, **options) -> "IterationPacer":
+        """A game clock with ``left`` seconds for ``moves_left`` moves of ours (this one included): the
+        soft target is an even share of what is left, the hard limit ``hard_factor`` times it, never
+        past what is left less ``margin`` a move still to come."""
+        if not (math.isfinite(left) and moves_left >= 1 and hard_factor >= 1):
+            raise ValueError("need finite seconds left, moves_left >= 1 and hard_factor >= 1")
+        usable = max(left - margin * moves_left, 0.0)
+        soft = usable / moves_left
+        hard = max(min(hard_factor * soft, left - margin), 0.0)
+        return cls(min(soft, hard), hard, start, clock, **options)
+
+    @property
+    def deadline(self) -> float:
+        """The hard limit as a reading of the clock."""
+        return self.start + self.hard
+
+    def predicted(self) -> float | None:
+        """Seconds the next depth is predicted to take (None: too few or too short depths to tell)."""
+        times = [row[3] for row in self.history]
+        if len(times) < 2 or times[-1] < PACE_MIN_SECONDS or times[-2] <= 0:
+            return None
+        if len(times) >= 3 and times[-3] > 0:
+            guess = times[-2] * times[-1] / times[-3]
+        else:
+            guess = times[-1] * times[-1] / times[-2]
+        return min(max(guess, times[-1]), PACE_MAX_GROWTH * times[-1])
+
+    def verdict(self) -> str:
+        """unstable, obvious or normal, from the completed depths (see the class)."""
+        rows = self.history
+        if len(rows) >= 2 and rows[-1][1] != rows[-2][1]:
+            return "unstable"
+        if len(rows) >= 3 and rows[-1][2] < rows[-3][2] - self.drop:
+            return "unstable"
+        recent = rows[-self.obvious_depths:]
+        if (len(recent) == self.obvious_depths and len({row[1] for row in recent}) == 1
+                and abs(rows[-1][2] - rows[-3][2]) <= self.drop):
+            return "obvious"
+        return "normal"
+
+    def target(self, verdict: str) -> float:
+        if verdict == "unstable":
+            return self.hard
+        return self.soft * (self.obvious_share if verdict == "obvious" else 1.0)
+
+    def deepen(self, depth: int, move: int, value: float, now: float | None = None) -> bool:
+        """Depth ``depth`` completed with this best move and value at ``now`` (default: the clock):
+        start depth + 1?"""
+        now = self.clock() if now is None else now
+        self.history.append((depth, move, value, max(now - self._last_done, 0.0)))
+        self._last_done = now
+        verdict = self.verdict()
+        self.decisions[verdict] += 1
+        elapsed, cost = now - self.start, self.predicted()
+        target = self.target(verdict)
+        share = self.finish_share * (0.5 if verdict == "unstable" else 1.0)
+        if elapsed >= target or (cost is not None and elapsed + share * cost > target):
+            self.stopped = verdict
+            return False
+        return True
+
+    def summary(self) -> dict:
+        """What a player reports of the pacing (its ``last``): targets, verdicts, why it stopped."""
+        return {"soft": self.soft, "hard": self.hard, "stopped": self.stopped, **self.decisions}

@@ -6,15 +6,24 @@ table size, optional ProbCut; or one of the MCTS algorithms), warms their kernel
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
   * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
-    exact solve is tried (node budgets growing by ``solve_growth`` while the retry's predicted time
-    fits in ``solve_share`` of the time left), then up to ``wld_extra`` empties earlier (or when the
-    exact one does not fit) a win/loss/draw solve; a lost position, or a solve that does not fit, is
-    searched.  A depth limit given by the harness (the manager's -l) is a request for a depth-limited
-    search and is honoured: no solve then;
-  * time: the opening (fewer discs than ``opening_fill`` of the squares, no depth limit) gets
-    ``opening_share`` of the move's budget, the rest all of it; the deadline comes from
-    engines.players.clock.TimeManager (the budget from the request's arrival, less ``margin``).  The
-    search itself stops once the game is solved and starts no iteration it cannot finish (``stop_share``).
+    exact solve, up to ``wld_extra`` empties earlier (or when the exact one does not fit) a win/loss/draw
+    solve.  With ``pacing`` (the default) a solve is started only when its predicted time
+    (engines/knowledge/othello/endgame.py: predicted_nodes, at the rate this player's solves measured)
+    fits ``solve_fit`` of the time left less ``solve_reserve``, with that reserve kept for a midgame
+    search, which answers when the solve does not finish; one solver table a kind lives along the game.
+    Without it: node budgets growing by ``solve_growth`` while the retry's predicted time fits in
+    ``solve_share`` of the time left, a fresh table each.  A lost position, or a solve that does not
+    fit, is searched.  A depth limit given by the harness (the manager's -l) is a request for a
+    depth-limited search and is honoured: no solve then;
+  * time: with ``pacing``, engines.players.clock.IterationPacer: the hard limit is the budget (from the
+    request's arrival) less ``margin``, never passed; the soft target ``soft_share`` of it (a game
+    clock's ``time_left``: an even share over our moves still to come); after each completed depth the
+    search goes on to the hard limit when the root is unstable (the best move changed, or the value fell
+    by more than ``unstable_drop``), stops at ``obvious_share`` of the target when the move is obvious,
+    and starts no depth of which ``finish_share`` of its predicted time does not fit.  Without it, the
+    deadline comes from engines.players.clock.TimeManager and the search starts no iteration
+    predicted not to finish (``stop_share``).  Either way the opening (fewer discs than
+    ``opening_fill`` of the squares, no depth limit) gets ``opening_share`` of the (soft) budget.
 
 Data: a state is the engine's flat int64 array (engines/games/othello.py), a move an action (r*n + c,
 the pass n*n); ``OthelloSettings`` is one frozen dataclass of every tunable, whose fields the adapters'
@@ -46,6 +55,7 @@ MIN_SIZE, MAX_SIZE = 4, 16   # the board sizes the engine plays (others: the ref
 SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
 WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
 WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
+EXACT_TABLE_BITS = 21        # the paced exact solves' table: 2**21 entries (48 MiB)
 LOADING_FALLBACK_SHARE = 0.7  # while the player loads in a thread (which holds the interpreter for long stretches:
 #                               compiled calls, code loading) a fallback move ends by this share of its budget
 WIN_SCORE = 1e4             # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
@@ -72,6 +82,24 @@ class OthelloSettings:
     opening_share: float = setting(0.5, "default: share of the budget a move of the opening spends")
     opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
                                        "squares are on the board")
+    pacing: bool = setting(True, "default: the time manager of iterative deepening and of the endgame solves "
+                                 "(engines/players/clock.py: IterationPacer; off: the stop_share rule and the "
+                                 "solves' growing node budgets)")
+    soft_share: float = setting(1.0, "default (pacing): the soft target, a share of the hard limit (the move's "
+                                     "budget less margin: a fixed budget's time cannot be saved for later); an "
+                                     "unstable root may go on to the hard limit")
+    obvious_share: float = setting(0.5, "default (pacing): share of the soft target an obvious move spends (the same "
+                                        "best move at the last 5 depths, its value steady)")
+    finish_share: float = setting(0.5, "default (pacing): a depth is started only when this share of its predicted "
+                                       "time fits before the target (1: it must finish)")
+    unstable_drop: float = setting(2.0, "default (pacing): a fall of the root's value by more than this many discs "
+                                        "since the last depth of the same parity makes the root unstable")
+    solve_fit: float = setting(1.0, "default (pacing): a solve is started when its predicted time is at most this "
+                                    "share of the time it may take")
+    solve_reserve: float = setting(0.2, "default (pacing): share of the time left kept for a midgame search when "
+                                        "a solve is started (its move if the solve does not finish in time)")
+    solve_rate: float = setting(1e7, "default (pacing): nodes a second the solver is assumed to visit until "
+                                     "this player has measured it")
     solve_empties: int = setting(22, "default: empty squares from which the exact endgame solve is tried (8x8)")
     first_solve_nodes: int = setting(1 << 16, "default: node budget of the first endgame solve")
     solve_growth: int = setting(4, "default: each retry of the solve has this many times the nodes")
@@ -97,6 +125,15 @@ class OthelloSettings:
         check_number("opening_share", self.opening_share, 0.0, 1.0)
         check_number("opening_fill", self.opening_fill, 0.0, 1.0)
         check_number("stop_share", self.stop_share, 0.0)
+        check_number("soft_share", self.soft_share, 0.0, 1.0)
+        check_number("obvious_share", self.obvious_share, 0.0, 1.0)
+        if not 0 < check_number("finish_share", self.finish_share, 0.0, 1.0):
+            raise ValueError("finish_share must be above 0")
+        check_number("unstable_drop", self.unstable_drop, 0.0)
+        check_number("solve_fit", self.solve_fit, 0.0)
+        check_number("solve_reserve", self.solve_reserve, 0.0, 0.9)
+        if not 0 < check_number("solve_rate", self.solve_rate, 0.0):
+            raise ValueError("solve_rate must be above 0")
         check_number("exploration", self.exploration, 0.0)
         check_number("rd", self.rd, 0.0)
         check_int("min_samples", self.min_samples, 1)
@@ -146,6 +183,8 @@ class OthelloPlayer:
         self._searchers = {}      # alpha-beta options (the manager's flags) -> searcher
         self._knowledge = None
         self._wld_solver = None   # the win/loss/draw solves' EndgameSolver, made at the first
+        self._exact_solver = None  # the paced exact solves' (its table kept: its bounds stay true)
+        self.solve_rate = settings.solve_rate  # nodes a second of this player's solves (measured)
         self.searcher = self.searcher_for({})
 
     # ---- assembly ----------------------------------------------------------------------------------
@@ -206,14 +245,33 @@ class OthelloPlayer:
         return self
 
     # ---- a move ------------------------------------------------------------------------------------
+    def pacer(self, seconds: float, start: float, empties: int, share: float = 1.0,
+              time_left: float | None = None):
+        """The move's IterationPacer (engines/players/clock.py): the hard limit ``seconds`` less margin
+        from ``start``, the soft target soft_share x share of it; with ``time_left`` (seconds on a game
+        clock) the soft target is an even share of it over our moves still to come (half the empty
+        squares) and the hard limit three times that, within ``seconds`` still."""
+        from engines.players.clock import IterationPacer
+        s = self.settings
+        options = {"drop": s.unstable_drop, "obvious_share": s.obvious_share, "finish_share": s.finish_share}
+        fixed = IterationPacer.for_budget(seconds, start, self.clock, margin=s.margin, soft_share=s.soft_share * share,
+                                          **options)
+        if time_left is None:
+            return fixed
+        paced = IterationPacer.for_game_clock(time_left, max(1, math.ceil(empties / 2)), start, self.clock,
+                                              margin=s.margin, **options)
+        hard = min(paced.hard, fixed.hard)
+        return IterationPacer(min(paced.soft, hard), hard, start, self.clock, **options)
+
     def choose(self, state, seconds: float, start: float | None = None, depth: int | None = None,
-               search: dict | None = None, solve: bool | None = None) -> int:
+               search: dict | None = None, solve: bool | None = None, time_left: float | None = None) -> int:
         """The action to play (the state must not be final): at most ``seconds`` from ``start`` on the
         clock (default: now).  ``depth``: a depth limit of the harness (the budget still bounds it; no
         opening share, and no solve unless ``solve``); ``search``: AlphaBetaConfig fields for this
         move's search (the manager's flags); ``solve``: try the endgame solves (default: when no depth
-        is given; a harness whose depth is a midgame depth asks for them with True).  The MCTS
-        algorithms take none of these (they run on the clock)."""
+        is given; a harness whose depth is a midgame depth asks for them with True); ``time_left``:
+        seconds left on a game clock (the move then gets its share of them, within ``seconds``).
+        The MCTS algorithms take none of these (they run on the clock)."""
         legal = self.game.legal_moves(state)
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
@@ -226,15 +284,68 @@ class OthelloPlayer:
         cells = self.game.cells(state)
         empties = int((cells == 0).sum())
         share = time_share(s, cells.size - empties, cells.size) if s.algo == "default" and depth is None else 1.0
-        deadline = TimeManager(seconds, margin=s.margin, clock=self.clock).deadline(start=start, share=share)
+        if s.algo == "default" and s.pacing:
+            pacer = self.pacer(seconds, start, empties, share, time_left)
+            hard = pacer.deadline
+            if depth is not None:
+                pacer = None  # the harness's depth is a request: searched to it (or to the hard limit)
+        else:
+            pacer = None
+            hard = TimeManager(seconds, margin=s.margin, clock=self.clock).deadline(start=start, share=share).at
         if self.solves and (depth is None if solve is None else solve):
-            move = self._endgame(state, empties, deadline.at)
+            move = self._endgame_paced(state, empties, hard) if s.pacing else self._endgame(state, empties, hard)
             if move is not None:
                 return move
         searcher = self.searcher_for(search) if search else self.searcher
-        result = searcher.search(state, Limits(time=deadline.at - start, start=start, margin=0.0, depth=depth))
+        result = searcher.search(state, Limits(time=max(hard - start, 0.0), start=start, margin=0.0, depth=depth,
+                                               pacer=pacer))
         self.last, self.result = {"solved": False, **result.stats}, result
+        if pacer is not None:
+            self.last["pace"] = pacer.summary()
         return int(result.move)
+
+    def _endgame_paced(self, state, empties: int, deadline: float) -> int | None:
+        """The paced solve policy: the exact solve when its predicted time (endgame.predicted_nodes at
+        the measured rate) fits solve_fit of the time left less solve_reserve, else the win/loss/draw
+        solve when it fits so; each with the deadline that leaves the reserve to a midgame search.  The
+        solve's move; None (search instead) when none fits, when it does not finish, or when the
+        position is lost (a win/loss/draw solve whose every move loses)."""
+        from engines.knowledge.othello.endgame import (EndgameSolver, SolveBudgetExceeded, predicted_nodes,
+                                                       state_bits, stuck_ends)
+        from engines.knowledge.othello.patterns import estimate_bits
+        s = self.settings
+        if empties > s.solve_empties + s.wld_extra:
+            return None
+        began = self.clock()
+        usable = (deadline - began) * (1.0 - s.solve_reserve)
+        for wld in (False, True):
+            if (empties <= s.solve_empties or wld) and predicted_nodes(empties, wld) / self.solve_rate <= s.solve_fit * usable:
+                break
+        else:
+            self.last = {"solved": False, "solve_skipped": True}
+            return None
+        bits = state_bits(state)
+        solver = self._wld_solver if wld else self._exact_solver
+        if solver is None:  # one table a kind for every solve of the game (its entries stay true)
+            solver = EndgameSolver(tt_bits=WLD_TABLE_BITS if wld else EXACT_TABLE_BITS, clock=self.clock,
+                                   slice_nodes=WLD_SLICE, stuck_ends=stuck_ends(state))
+            if wld:
+                self._wld_solver = solver
+            else:
+                self._exact_solver = solver
+        try:
+            solved = solver.solve(*bits, deadline=began + usable, wld=wld, guess=0 if wld else estimate_bits(*bits))
+        except SolveBudgetExceeded:
+            return None  # it did not finish: the reserve goes to the midgame search
+        spent = self.clock() - began
+        if spent >= 0.05:  # long enough to measure the rate (a warm table makes it look faster: that is true too)
+            self.solve_rate = 0.5 * self.solve_rate + 0.5 * solved.nodes / spent
+        if wld and solved.score < 0:
+            return None  # lost: the search picks the move that loses least by its evaluation
+        self.last = ({"solved": True, "wld": True, "score": solved.score, "nodes": solved.nodes} if wld
+                     else {"solved": True, "score": solved.score, "nodes": solved.nodes})
+        self.result = None
+        return solved.move
 
     def _endgame(self, state, empties: int, deadline: float) -> int | None:
         """The solve policy: the exact solve's move, else a win/loss/draw solve's winning or drawing
@@ -330,9 +441,7 @@ class OthelloPlayer:
         mover = game.to_move(state)
         found = []
         for i, move in enumerate(legal):
-            child = game.play(state, move)
-            while not game.is_terminal(child) and list(game.legal_moves(child)) == [game.pass_action]:
-                child = game.play(child, game.pass_action)  # a forced pass: the solver and search start after it
+            child = game.play(state, move)  # the opponent may have to pass there: the solver and search take that
             if game.is_terminal(child):
                 margin = game.score(child) * (1 if mover == 0 else -1)
                 found.append({"move": move, "value": margin, "depth": 0, "exact": True, "wld": False, "pv": [move]})

@@ -584,7 +584,8 @@ class AlphaBeta:
       pv           principal variation (triangular table, extended from the transposition table)
       stats        nodes, depth, time, tt_hits, complete, iterations (meanings: result.STATS_KEYS)
     Limits: depth (plies; None = up to terminal states / max_ply, a full solve), time (with start and
-    margin: a deadline), nodes (a budget over the whole search).  At least one must be set;
+    margin: a deadline), nodes (a budget over the whole search), pacer (a time manager asked after each
+    completed iteration whether to start the next; it replaces the config's stop_share rule).  At least one must be set;
     simulations (an MCTS budget) is refused.
 
     The transposition table lives for one search() call, so ``advance`` and ``reset`` have nothing
@@ -759,7 +760,8 @@ class AlphaBeta:
                 began = self.clock()
                 if began >= deadline:
                     break
-                if config.stop_share > 0 and len(times) >= 2 and times[-2] > 0 and times[-1] >= STOP_MIN_SECONDS:
+                if (limits.pacer is None and config.stop_share > 0 and len(times) >= 2 and times[-2] > 0
+                        and times[-1] >= STOP_MIN_SECONDS):
                     growth = min(max(1.0, times[-1] / times[-2]), STOP_MAX_GROWTH)
                     if times[-1] * growth * config.stop_share > deadline - began:
                         break  # this iteration is not expected to finish in the time left
@@ -788,6 +790,9 @@ class AlphaBeta:
             complete = bool(self._ply_ints[0, CUT_BELOW] == 0)
             if complete:
                 break
+            if limits.pacer is not None and depth < max_depth and not limits.pacer.deepen(depth, move, value,
+                                                                                       self.clock()):
+                break  # the time manager's verdict: the next depth is not worth starting
         if config.use_cache and done_depth > 0:
             pv = self._extend_pv(state, pv, done_depth)
         stats = {"nodes": int(control[NODES]), "depth": done_depth, "time": self.clock() - started,

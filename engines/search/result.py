@@ -48,6 +48,9 @@ class Limits:
     margin: float = 0.05            # seconds kept in reserve for process noise and the reply
     depth: int | None = None        # alpha-beta depth limit (plies)
     nodes: int | None = None        # alpha-beta node budget
+    pacer: object = None            # alpha-beta on a clock: after each completed iteration,
+    #                                 pacer.deepen(depth, move, value, now) says whether to start the next
+    #                                 (a time manager's; None: the config's stop_share rule)
 
     def __post_init__(self):
         for name in ("simulations", "depth", "nodes"):

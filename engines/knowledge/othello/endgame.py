@@ -48,8 +48,8 @@ import numpy as np
 
 from engines import kernels as K
 from engines.bits import lowest_bit_index, popcount
-from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MANAGER, MOVES_BB, SIZE, STATUS, TO_MOVE, VARIANT,
-                                   WHITE_BB, bb_flips, bb_moves)
+from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MANAGER, OVER, SIZE, STATUS, TO_MOVE, VARIANT, WHITE_BB,
+                                   bb_flips, bb_moves)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -621,10 +621,13 @@ def _solve_root(P, O, alpha, beta, ctrl, tt, scratch, score, w):
 
 # ==== Python side ================================================================================
 
+PASS = 64  # Solve.move of a mover who must pass (the 8x8 game's pass action, n*n)
+
+
 @dataclass(frozen=True)
 class Solve:
-    """An exact endgame solve: the best move (action r*8 + c), the final disc difference for the
-    mover with best play, and the nodes visited."""
+    """An exact endgame solve: the best move (action r*8 + c, or PASS), the final disc difference for
+    the mover with best play, and the nodes visited."""
     move: int
     score: int
     nodes: int
@@ -696,7 +699,8 @@ class EndgameSolver:
 
     def solve(self, P: int, O: int, node_budget: int = 1 << 62, deadline: float | None = None,
               wld: bool = False, guess: int = 0) -> Solve:
-        """Best move and score of the mover of (P, O), who must have a placement.  wld: only the sign
+        """Best move and score of the mover of (P, O), who must have a placement or pass to an opponent
+        who has one (the move is then PASS, the score the mover's after the opponent's best).  wld: only the sign
         of the score is exact (-1 loss, 0 draw, 1 win, or any score of the right sign).
         guess: the expected score; an exact solve searches aspiration windows around it (ASPIRATION
         wide, doubled after each miss): narrow windows cut far more than (-64, 64), and a miss still
@@ -705,7 +709,11 @@ class EndgameSolver:
         once the clock reads deadline or later between two slices."""
         P, O = _check_bits(P, O)
         if bb_moves(P, O, ALL) == U0:
-            raise ValueError("the endgame solver needs a position where the side to move can place a disc")
+            if self.stuck_ends or bb_moves(O, P, ALL) == U0:
+                raise ValueError("the endgame solver needs a position that is not final (a side to move that "
+                                 "can place a disc, or that must pass to an opponent who can)")
+            after = self.solve(O, P, node_budget, deadline, wld, -guess)  # the forced pass, solved from the opponent
+            return Solve(PASS, -after.score, after.nodes)
         ctrl = np.array([0, node_budget, 0, self.rule, int(self.stuck_ends)], dtype=np.int64)
         if wld:
             square, score = self._search(P, O, -1, 1, ctrl, node_budget, deadline)
@@ -753,12 +761,31 @@ class EndgameSolver:
             ctrl[_NODES] -= 1  # the node that stopped the slice was not searched
 
 
+# The solver's cost by empties, for a player deciding whether a solve fits its time
+# (bench/othello_solve_cost.py, bench/results/othello_solve_cost.md: positions of self-played games,
+# 15-23 empties, six each): an exact solve grows about 2.4x a square, its median 5.8 M nodes at 20 empties
+# (the largest of six 25 M); the estimate below is about that median (a solve that does not finish
+# leaves the player's reserve to a search).  A win/loss/draw solve's median is a tenth of the exact one
+# or less; the estimate takes half (its largest cases are of that order).
+PREDICT_NODES_AT_20 = 7.0e6
+PREDICT_GROWTH = 2.4
+PREDICT_WLD_SHARE = 0.5
+
+
+def predicted_nodes(empties: int, wld: bool = False) -> float:
+    """An estimate of the nodes an exact (wld: win/loss/draw) solve of a position of a game with that many
+    empty squares visits, its table empty (about the median exact solve; see above)."""
+    nodes = PREDICT_NODES_AT_20 * PREDICT_GROWTH ** (empties - 20)
+    return nodes * (PREDICT_WLD_SHARE if wld else 1.0)
+
+
 def state_bits(state) -> tuple:
-    """(mover's bits, opponent's bits) of an 8x8 bitboard Othello state whose mover can place."""
+    """(mover's bits, opponent's bits) of an 8x8 bitboard Othello state that is not final (the mover
+    can place, or must pass to an opponent who can)."""
     if state[LAYOUT] != BITBOARD or state[SIZE] != 8:
         raise ValueError("the endgame solver takes 8x8 bitboard states")
-    if state[STATUS] != 0 or np.uint64(state[MOVES_BB]) == U0:
-        raise ValueError("the endgame solver needs a position where the side to move can place a disc")
+    if state[STATUS] == OVER:
+        raise ValueError("the endgame solver needs a position that is not final")
     B, W = np.uint64(state[BLACK_BB]), np.uint64(state[WHITE_BB])
     return (B, W) if state[TO_MOVE] == 0 else (W, B)
 

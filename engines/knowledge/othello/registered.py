@@ -63,7 +63,8 @@ def warm_up(game):
 
 def solve_endgame(state, node_budget: int = 1 << 62, *, deadline: float | None = None,
                   clock=time.perf_counter, guess: int = 0) -> Solve:
-    """Exact solve of an 8x8 standard-variant bitboard state (side to move must have a placement);
+    """Exact solve of an 8x8 bitboard state that is not final (a side to move that must pass gets the
+    move endgame.PASS and its score after the opponent's best);
     SolveBudgetExceeded when node_budget runs out first.  With a deadline (on clock), the clock is
     read between slices of the search and SolveDeadlineExceeded (a SolveBudgetExceeded) ends a solve
     still running then.  guess: the expected score, the centre of the first aspiration window (see
