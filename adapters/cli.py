@@ -4,9 +4,10 @@ verbs around the harness adapters: ``plies littlego`` (install the player, run t
 (training, tournaments of networks, the local tournament server and client).
 
 The adapters a harness runs have their own entry points (plies-go5, plies-otp, plies-gtp-hex,
-my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file) is the only part of adapters/ that may import the local stand-ins
-(standins/) or the training package (engines.learn: the training verbs live beside the training,
-engines/learn/hex/cli.py as Go's mm.py and Othello's train.py).
+my_player3.py, othello_agent.py, the tournament subclasses); the command line (this file) is the
+only part of adapters/ that may import the local stand-ins (standins/) or the training package
+(engines.learn: the training verbs live beside the training, engines/learn/hex/cli.py as Go's mm.py
+and Othello's train.py).
 
 Exit statuses (``main`` maps the outcomes; each failure is one line on stderr naming the cause and
 the fix; the ``plies hex`` commands document their own further statuses):
@@ -198,8 +199,9 @@ def add_go_parser(sub):
 
 
 def add_hex_parser(sub):
-    """``plies hex``: the training verbs (engines/learn/hex/cli.py, beside the training as Go's and Othello's) and the local Online Hex Tournament's
-    server, client and demo (a stand-in: standins/oht_server.py); each module adds its verbs."""
+    """``plies hex``: the training verbs (engines/learn/hex/cli.py, beside the training as Go's and
+    Othello's) and the local Online Hex Tournament's server, client and demo (a stand-in:
+    standins/oht_server.py); each module adds its verbs."""
     from engines.learn.hex import cli as hex_train  # the training verbs, beside the training
     from standins import oht_server
     p = sub.add_parser("hex", help="Hex: train networks, run their tournament, serve a local Hex tournament")

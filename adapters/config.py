@@ -122,3 +122,35 @@ def describe(cls, env_prefix: str | None = None) -> str:
         env = f" [{env_name(env_prefix, f.name)}]" if env_prefix else ""
         lines.append(f"  {f.name} = {f.default!r}{env}: {f.metadata.get('meaning', '')}")
     return "\n".join(lines)
+
+
+# ==== the command line of an adapter: a flag per key, --config FILE, the settings they make ===========
+def settings_parser(prog: str, description: str, settings_class, config_example: str, epilog: str,
+                    skip=()) -> argparse.ArgumentParser:
+    """A flag for every key of settings_class but ``skip`` (add_setting_flags; left at None when not
+    given: the file and environment decide), and --config FILE."""
+    p = argparse.ArgumentParser(prog=prog, description=description,
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
+    p.add_argument("--config", type=Path,
+                   help=f"a TOML file of settings, the keys of the flags below ({config_example})")
+    add_setting_flags(p, settings_class, skip)
+    return p
+
+
+def settings_epilog(env_prefix: str, env_example: str, exit_status: dict) -> str:
+    """The --help text after the flags: the environment variables and the exit statuses."""
+    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in exit_status.values())
+    return (f"Every key can also be set in the environment as {env_prefix}_<KEY> (e.g. "
+            f"{env_prefix}_{env_example});\nflags override the environment, which overrides the --config file."
+            f"\n\nexit status:\n{statuses}")
+
+
+def command_line_settings(settings_class, args: argparse.Namespace, env_prefix: str, env=os.environ):
+    """The settings of a command line: its flags over the environment over --config FILE over the
+    defaults.  ConfigError for a bad key or value, naming it and where it came from."""
+    if args.config is not None and not args.config.is_file():
+        if args.config.is_dir():
+            raise ConfigError(f"--config: {args.config} is a directory, not a TOML file")
+        raise ConfigError(f"--config: no file {args.config}")
+    return load(settings_class, file=args.config, env_prefix=env_prefix, env=env,
+                flags=setting_flags(args, settings_class))

@@ -328,7 +328,7 @@ def start(args) -> Go5Session:
     if args.num_total_sim < 1:
         raise Refused("--num_total_sim must be at least 1")
     try:
-        settings = gtp_serve.load_settings(Settings, args, ENV_PREFIX)
+        settings = config.command_line_settings(Settings, args, ENV_PREFIX)
     except ConfigError as err:
         raise Refused(str(err)) from None
     knowledge = args.in_tree_knowledge == "probabilistic"

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters import gtp_serve
+from adapters import config, gtp_serve
 from adapters.config import setting
 from engines.errors import IllegalMove
 from engines.games.reference import go as go_rules
@@ -344,12 +344,12 @@ class GoSession(gtp_serve.Identity):
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (left at None when not given: the file and environment decide)."""
-    return gtp_serve.build_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5",
-                                  gtp_serve.epilog(ENV_PREFIX, "TIME=2", EXIT_STATUS), skip=GO5_KEYS)
+    return config.settings_parser("plies-gtp", __doc__.splitlines()[0], Settings, "komi = 6.5",
+                                  config.settings_epilog(ENV_PREFIX, "TIME=2", EXIT_STATUS), skip=GO5_KEYS)
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
-    return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
+    return config.command_line_settings(Settings, args, ENV_PREFIX, env)
 
 
 make_engine = gtp_serve.make_engine

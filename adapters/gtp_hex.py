@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from adapters import gtp_serve
+from adapters import config, gtp_serve
 from adapters.config import setting
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players import hex as hex_player
@@ -246,12 +246,12 @@ make_engine = gtp_serve.make_engine
 
 def build_parser() -> argparse.ArgumentParser:
     """A flag for every key of Settings (None when not given: the file and environment decide)."""
-    return gtp_serve.build_parser("plies-gtp-hex", __doc__.splitlines()[0], Settings, "size = 7",
-                                  gtp_serve.epilog(ENV_PREFIX, "SIMULATIONS=2000", EXIT_STATUS))
+    return config.settings_parser("plies-gtp-hex", __doc__.splitlines()[0], Settings, "size = 7",
+                                  config.settings_epilog(ENV_PREFIX, "SIMULATIONS=2000", EXIT_STATUS))
 
 
 def load_settings(args: argparse.Namespace, env=os.environ) -> Settings:
-    return gtp_serve.load_settings(Settings, args, ENV_PREFIX, env)
+    return config.command_line_settings(Settings, args, ENV_PREFIX, env)
 
 
 def open_session(settings: Settings):

@@ -9,9 +9,7 @@ import select
 import sys
 import traceback
 from importlib import metadata
-from pathlib import Path
 
-from adapters import config
 from adapters.config import ConfigError
 from protocols import gtp, gtp_go
 from protocols.common import ProtocolError, Quit
@@ -174,32 +172,3 @@ class Identity:
 def make_engine(session) -> gtp.GtpEngine:
     """The GTP engine over session's command table (ids echoed, "unknown command" for the others)."""
     return gtp.GtpEngine(session.commands(), echo_ids=True, unknown="unknown command")
-
-
-def build_parser(prog: str, description: str, settings_class, config_example: str, epilog: str,
-                 skip=()) -> argparse.ArgumentParser:
-    """A flag for every key of settings_class but ``skip`` (adapters/config.py: add_setting_flags; left
-    at None when not given: the file and environment decide), and --config FILE."""
-    p = argparse.ArgumentParser(prog=prog, description=description,
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog)
-    p.add_argument("--config", type=Path,
-                   help=f"a TOML file of settings, the keys of the flags below ({config_example})")
-    config.add_setting_flags(p, settings_class, skip)
-    return p
-
-
-def epilog(env_prefix: str, env_example: str, exit_status: dict) -> str:
-    """The --help text after the flags: the environment variables and the exit statuses."""
-    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in exit_status.values())
-    return (f"Every key can also be set in the environment as {env_prefix}_<KEY> (e.g. "
-            f"{env_prefix}_{env_example});\nflags override the environment, which overrides the --config file."
-            f"\n\nexit status:\n{statuses}")
-
-
-def load_settings(settings_class, args: argparse.Namespace, env_prefix: str, env=os.environ):
-    """The settings of a command line: its flags over the environment over --config FILE over the
-    defaults.  ConfigError for a bad key or value, naming it and where it came from."""
-    if args.config is not None and not args.config.is_file():
-        raise ConfigError(f"--config: no file {args.config}")
-    return config.load(settings_class, file=args.config, env_prefix=env_prefix, env=env,
-                       flags=config.setting_flags(args, settings_class))

@@ -18,13 +18,10 @@ starts once it is loaded.  With a cold compiled-kernel cache the shallow fallbac
 reference rules plays until the detached compile is done (engines/players/coldstart.py).
 Settings: ``NBoardSettings`` (the player's plus time, depth, name): --config, PLIES_NBOARD_<KEY>, flags.
 """
-import argparse
 import os
 import sys
 import time
-import traceback
 from dataclasses import dataclass
-from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError, setting
@@ -34,7 +31,7 @@ from engines.players.coldstart import ColdStart
 from engines.players.othello import OthelloRecord, OthelloSettings, make_player
 from engines.validate import check_int, check_number
 from protocols import nboard
-from protocols.common import EndOfInput, ProtocolError, Quit
+from protocols.common import EndOfInput, ProtocolError, Quit, internal_error
 
 ENV_PREFIX = "PLIES_NBOARD"
 EXIT_STATUS = {"quit": (0, "quit, or the end of stdin"), "refused": (2, "bad arguments or settings"),
@@ -138,26 +135,19 @@ class NBoardSession(OthelloRecord):
         if self.position.is_over():
             raise ProtocolError("the game is over: no move to hint")
         lines = [f"status {self.settings.name} is thinking"]
-        try:
-            lines += self._hint_lines(player, received, count)
-        except Exception as err:  # an engine bug: the GUI waits for the closing status, so it still gets it
-            traceback.print_exc(file=sys.stderr)
-            lines.append(nboard.format_error(f"internal error: {type(err).__name__}: {err}"))
+        try:  # an engine bug still closes the hint: NBoard waits for the empty status
+            if player is None:  # no evaluation without the engine: the fallback's move, valued 0
+                point = self.choose_point(self.settings.time, received)
+                lines.append(nboard.format_search(point, 0.0, "0") + " fallback search")
+            else:
+                state = player.game.state_from_cells(self.position.board, self.position.to_move - 1)
+                for h in player.hints(state, self.settings.time, received, self.depth, count):
+                    depth = "100%W" if h["wld"] else ("100%" if h["exact"] else str(h["depth"]))
+                    pv = "".join(nboard.format_move(player.game.point_of(a)) for a in h["pv"][1:])
+                    lines.append(nboard.format_search(player.game.point_of(h["move"]), h["value"] or 0.0, depth, pv))
+        except Exception as err:  # noqa: BLE001 - said on stderr; the session goes on
+            lines.append(nboard.format_error(internal_error(err, sys.stderr)))
         return "\n".join(lines + ["status"])
-
-    def _hint_lines(self, player, received: float, count: int) -> list:
-        """The search lines of a hint: the player's best ``count`` moves (the fallback's move, valued 0,
-        while the engine is not there)."""
-        if player is None:  # no evaluation without the engine
-            point = self.choose_point(self.settings.time, received)
-            return [nboard.format_search(point, 0.0, "0") + " fallback search"]
-        lines = []
-        state = player.game.state_from_cells(self.position.board, self.position.to_move - 1)
-        for h in player.hints(state, self.settings.time, received, self.depth, count):
-            depth = "100%W" if h["wld"] else ("100%" if h["exact"] else str(h["depth"]))
-            pv = "".join(nboard.format_move(player.game.point_of(a)) for a in h["pv"][1:])
-            lines.append(nboard.format_search(player.game.point_of(h["move"]), h["value"] or 0.0, depth, pv))
-        return lines
 
     def quit(self, args):
         raise Quit()
@@ -176,18 +166,10 @@ def serve(engine: nboard.NBoardEngine, channel) -> int:
 
 
 def parse(argv, env=os.environ) -> NBoardSettings:
-    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
-    p = argparse.ArgumentParser(prog="plies-nboard", description="Othello engine for the NBoard GUI "
-                                "(add it in NBoard's engine list as the command plies-nboard)",
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=f"Every key can also be set as {ENV_PREFIX}_<KEY>.\n\nexit status:\n{statuses}")
-    p.add_argument("--config", type=Path, help="a TOML file of settings (the keys of the flags below)")
-    config.add_setting_flags(p, NBoardSettings)
-    args = p.parse_args(argv)
-    if args.config is not None and not args.config.is_file():
-        raise ConfigError(f"--config: no file {args.config}")
-    return config.load(NBoardSettings, file=args.config, env_prefix=ENV_PREFIX, env=env,
-                       flags=config.setting_flags(args, NBoardSettings))
+    p = config.settings_parser("plies-nboard", "Othello engine for the NBoard GUI (add it in NBoard's engine list "
+                               "as the command plies-nboard)", NBoardSettings, "depth = 10",
+                               config.settings_epilog(ENV_PREFIX, "TIME=5", EXIT_STATUS))
+    return config.command_line_settings(NBoardSettings, p.parse_args(argv), ENV_PREFIX, env)
 
 
 def main(argv=None) -> int:

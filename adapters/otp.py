@@ -29,7 +29,6 @@ import os
 import socket
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 from adapters import config
 from adapters.config import ConfigError, setting
@@ -200,20 +199,12 @@ def run(engine: otp.OtpEngine, channel) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """HOST PORT, --config, and a flag for every key of OtpSettings (None when not given: the file
     and the environment decide)."""
-    p = argparse.ArgumentParser(prog="plies-otp", description="Othello engine for the OTP judge "
-                                "(TCP client with HOST PORT, else stdin/stdout)",
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=epilog())
+    p = config.settings_parser("plies-otp", "Othello engine for the OTP judge (TCP client with HOST PORT, else "
+                               "stdin/stdout)", OtpSettings, "time = 5.0",
+                               config.settings_epilog(ENV_PREFIX, "TIME=5", EXIT_STATUS))
     p.add_argument("host", nargs="?", help="the judge's address (omit both for stdin/stdout)")
     p.add_argument("port", nargs="?", type=int, help="the judge's port")
-    p.add_argument("--config", type=Path, help="a TOML file of settings, the keys of the flags below (time = 5.0)")
-    config.add_setting_flags(p, OtpSettings)
     return p
-
-
-def epilog() -> str:
-    statuses = "\n".join(f"  {status}  {meaning}" for status, meaning in EXIT_STATUS.values())
-    return (f"Every key can also be set in the environment as {ENV_PREFIX}_<KEY> (e.g. {ENV_PREFIX}_TIME=5);\n"
-            f"flags override the environment, which overrides the --config file.\n\nexit status:\n{statuses}")
 
 
 def parse(argv, env=os.environ) -> tuple[argparse.Namespace, OtpSettings]:
@@ -223,12 +214,7 @@ def parse(argv, env=os.environ) -> tuple[argparse.Namespace, OtpSettings]:
     args = parser.parse_args(argv)
     if (args.host is None) != (args.port is None):
         parser.error("give both HOST and PORT, or neither for stdin/stdout")
-    if args.config is not None and not args.config.is_file():
-        if args.config.is_dir():
-            raise ConfigError(f"--config: {args.config} is a directory, not a TOML file")
-        raise ConfigError(f"--config: no file {args.config}")
-    flags = config.setting_flags(args, OtpSettings)
-    return args, config.load(OtpSettings, file=args.config, env_prefix=ENV_PREFIX, env=env, flags=flags)
+    return args, config.command_line_settings(OtpSettings, args, ENV_PREFIX, env)
 
 
 def main(argv=None) -> int:

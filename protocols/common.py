@@ -150,8 +150,13 @@ class Session:
             self.finished = True
             return self.failure(request, str(end))
         except Exception as err:  # an engine bug: reply, show it on stderr, keep serving
-            traceback.print_exc(file=self.stderr)
-            return self.failure(request, f"internal error: {type(err).__name__}: {err}")
+            return self.failure(request, internal_error(err, self.stderr))
+
+
+def internal_error(err: Exception, stderr) -> str:
+    """The reply text of an engine bug, its traceback shown on stderr (the session goes on)."""
+    traceback.print_exc(file=stderr)
+    return f"internal error: {type(err).__name__}: {err}"
 
 
 def quiet_stdout() -> None:
