@@ -985,7 +985,8 @@ def _critical_bonus(s, c, params, bonus_n, bonus_w):
     a critical chain: an own chain of CRITICAL_STONES or more with 2 liberties: each liberty after
     which it has 3 or more, and each capture that gives it air; a liberty race, an own chain of 2-3
     liberties against a neighbouring opponent chain of 2-3 (one of the two CRITICAL_STONES or
-    more): the own chain's liberty-gaining moves, and each outside liberty of the opponent's (not
+    more): the own chain's liberty-gaining moves, and, when the opponent's has no more liberties
+    than the own (c, to move, wins the race by filling them), each of its outside liberties (not
     shared with the own chain) that c can fill without a self-atari."""
     size = s[SIZE]
     nn = size * size
@@ -1033,6 +1034,8 @@ def _critical_bonus(s, c, params, bonus_n, bonus_w):
             if n2 < 2 or n2 > 3:
                 continue
             racing = True
+            if n2 > nl:
+                continue  # filling its liberties loses the race: the own chain is taken first
             for j in range(n2):
                 m = theirs[j]
                 if _holds(libs, nl, m) or marked[m]:
