@@ -8,9 +8,13 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
      >= 3 liberties, or 2 liberties and no working ladder (``_ladder_move``);
   2. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
      reading): an atari on the opponent's chain where its way out does not run free, an extension
-     of an own chain that surely gives it 3 liberties (``_two_lib_moves``);
+     of an own chain that surely gives it 3 liberties (``_two_lib_moves``); with
+     params[P_TWOLIB_READ] != 0 read instead (``_two_lib_read_moves``): the atari that catches
+     the opponent's chain in a ladder or net, the escapes of an own chain a ladder would catch;
   3. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
-     the last move (``_nakade_point``: it kills for one side, makes two eyes for the other);
+     the last move (``_nakade_point``: it kills for one side, makes two eyes for the other); with
+     params[P_NAKADE_FILLED] != 0 also of an eye space that holds the attacker's stones
+     (``_filled_nakade_point``);
   4. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
      side patterns; both colours, all 8 symmetries) on an empty point next to the last move;
   5. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
@@ -28,7 +32,11 @@ bonuses, the 3x3 pattern bonus, a self-atari malus, the closeness to the last mo
 adds nothing, so a move the weights never saw keeps its chances).  Reading (``_reading_bonus``):
 every chain of 2 liberties on the board is read with the ladder reader: the capture bonus for the
 atari that catches an opponent's, the escape bonus for each move that saves an own one the
-opponent could catch; E_NAKADE won visits at the vital point of every eye space.
+opponent could catch; E_NAKADE won visits at the vital point of every eye space (also of those
+holding the attacker's stones when E_NAKADE_FILLED != 0).  Critical chains (``_critical_bonus``,
+when E_CRITICAL > 0): E_CRITICAL won visits for the moves that give air to an own chain of 4+
+stones and 2 liberties, and for the moves of a liberty race of an own chain of 2-3 liberties
+against an opponent's of 2-3 (one of them 4+ stones).
 
 Ownership (``go_ownership``, engines.kernels.SIG_OWNERSHIP): +1 per point owned by Black (a black
 stone, or an empty point whose on-board neighbours are all black), -1 by White, action order.
