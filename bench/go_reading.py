@@ -90,7 +90,7 @@ def report(args) -> str:
     for item in args.runs:
         name, _, path = item.partition("=")
         if path.endswith(".log"):
-            lines.append(log_row(name, Path(path)))
+            lines.append(log_row(name, Path(path), args.log_times))
             continue
         s = json.loads(Path(path).read_text())
         a, b = s["engines"]["A"], s["engines"]["B"]
@@ -105,20 +105,20 @@ def report(args) -> str:
     return "\n".join(lines) + "\n"
 
 
-def log_row(name: str, path: Path) -> str:
+def log_row(name: str, path: Path, times: str) -> str:
     """A row from a match's per-game lines (a match stopped before its table: no genmove seconds)."""
     points = {0: [0.0, 0], 1: [0.0, 0]}  # A's colour -> [score, games]
     for line in path.read_text().splitlines():
-        if not line.startswith("game "):
-            continue
+        if not line.split(" ", 1)[-1].startswith("game ") and not line.startswith("game "):
+            continue  # (bench.go_gnugo's lines start with the board size)
         colour = 0 if "A Black" in line else 1
-        points[colour][0] += 1.0 if line.endswith("A wins") else (0.0 if line.endswith("B wins") else 0.5)
+        points[colour][0] += 1.0 if ", A wins" in line else (0.0 if ", B wins" in line else 0.5)  # else a draw
         points[colour][1] += 1
     score, games = points[0][0] + points[1][0], points[0][1] + points[1][1]
     rate = score / games if games else 0.0
     lo, hi = wilson(rate, games)
     return (f"| {name} | {games} (stopped) | {score:g} | {100 * rate:.1f} % | {100 * lo:.1f}-{100 * hi:.1f} % "
-            f"| {points[0][0]:g}/{points[0][1]} | {points[1][0]:g}/{points[1][1]} | (--time 0.5) | (--time 0.5) |")
+            f"| {points[0][0]:g}/{points[0][1]} | {points[1][0]:g}/{points[1][1]} | {' | '.join(times.split('|'))} |")
 
 
 def main(argv=None):
@@ -133,6 +133,8 @@ def main(argv=None):
     sp.add_argument("--out", required=True)
     rp = sub.add_parser("report")
     rp.add_argument("runs", nargs="+", metavar="NAME=FILE.json")
+    rp.add_argument("--log-times", default="(--time 0.5)|(--time 0.5)",
+                    help="the two seconds-a-move cells of a row read from a log (A|B)")
     rp.add_argument("--out", required=True)
     args = p.parse_args(argv)
     text = speed(args) if args.command == "speed" else report(args)
