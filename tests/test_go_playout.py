@@ -357,3 +357,164 @@ def test_the_move_weights_count_more_on_large_boards():
     (v13, w13), (v9, w9) = gained
     assert np.allclose(v13 - w13, v9 - w9)  # the bonus is won visits only
     assert (w13 - w9).max() == pytest.approx(20.0) and (w13 - w9).min() >= 0.0
+
+
+# ---- reading for critical groups (issue 34 item 1): filled eye spaces, ladder-read two-liberty
+# answers in the playouts, the critical-chain prior ------------------------------------------------
+@pytest.mark.parametrize("shape, vital", [
+    (["X X X X", "O . . X"], (1, 1)),                                  # straight three, a stone at its end
+    (["X X X X", "O . O X"], (1, 1)),                                  # ... a stone at each end
+    (["X X X .", ". O X .", ". X X ."], (1, 0)),                       # bent three
+    (["X X X X .", ". . O X .", "X . X X ."], (1, 1)),                 # pyramid four
+    (["X X X .", ". O X .", ". . X .", ". X X ."], (2, 0)),            # bulky five
+    (["X X X .", "X O X X", ". . . X", "X . X X"], (2, 1)),            # crossed five
+    (["X X X .", ". . X .", "O . X .", ". X X ."], None),              # the stone on the vital point
+    (["X X X X X", "O . . . X"], None),                                # straight four: alive
+])
+def test_vital_point_of_eye_spaces_holding_attacker_stones(shape, vital):
+    """The attacker's (White's) stones inside Black's eye space no longer hide its vital point;
+    the empty-only rule sees two colours around and finds nothing."""
+    g, s = eye_space(shape)
+    h = len(shape)
+    start = point_of(9, g.action(8, shape[-1].split().index(".")))
+    region = np.empty(6, dtype=np.int64)
+    want = -1 if vital is None else point_of(9, g.action(9 - h + vital[0], vital[1]))
+    assert gp._vital_point(s, start, region, True) == want
+    assert gp._vital_point(s, start, region, False) == -1
+
+
+def test_vital_points_of_empty_eye_spaces_are_the_same_when_filled():
+    for shape in (["X X X X", ". . . X"], ["X X X .", ". . X .", ". . X .", ". X X ."], ["X X X X X", ". . . . X"]):
+        g, s = eye_space(shape)
+        start = point_of(9, g.action(8, 0))
+        region = np.empty(6, dtype=np.int64)
+        assert gp._vital_point(s, start, region, True) == gp._nakade_point(s, start, region)
+
+
+# Black has thrown in at a2 inside White's bulky five a1-b1-c1-a2-b2; White's vital point is b1.
+BULKY = [". . . . . . . . .",
+         ". . . . . . . . .",
+         ". . . . . . . . .",
+         ". . . . . . . . .",
+         ". . . . . . . . .",
+         "O O O O O . . . .",
+         "O O O O O . . . .",
+         "X . O O O . . . .",
+         ". . . O O . . . ."]
+
+
+def test_playout_answers_a_placement_inside_an_eye_space_at_its_vital_point():
+    g, s = position(BULKY, to_move=1, last=(7, 0))
+    b1 = g.action(8, 1)
+    # (the two-liberty rule's atari at b2 is left out: it answers first either way)
+    filled = first_moves(g, s, playout_params(twolib=0.0, nakade_filled=1.0)).count(b1)
+    empty_only = first_moves(g, s, playout_params(twolib=0.0)).count(b1)
+    assert filled >= 0.6 * 300 and empty_only <= 0.2 * 300, (filled, empty_only)
+
+
+def test_priors_favour_the_vital_point_of_a_filled_eye_space_for_both_sides():
+    for to_move in (0, 1):
+        g, s = position(BULKY, to_move=to_move)
+        b1 = g.action(8, 1)
+        filled, empty_only = priors(g, s, nakade_filled=1.0), priors(g, s)
+        assert filled[b1][1] - empty_only[b1][1] == 30.0
+        assert all(filled[a] == empty_only[a] for a in filled if a != b1)
+
+
+def test_playout_reads_the_ladder_of_a_chain_of_two_liberties():
+    """White's e5 (just played) has two liberties: the read rule plays the ladder's atari f5; with
+    ladder breakers on both ladder paths it no longer does; the shallow rule splits between the two
+    ataris (e4 does not work) whatever the breakers."""
+    g, s = position(LADDER_START, to_move=0, last=(4, 4))
+    f5, e4 = g.action(4, 5), g.action(5, 4)
+    read = first_moves(g, s, playout_params(twolib_read=1.0))
+    shallow = first_moves(g, s, playout_params())
+    assert read.count(f5) >= 0.85 * 300 and read.count(e4) <= 0.05 * 300, (read.count(f5), read.count(e4))
+    assert shallow.count(e4) >= 0.3 * 300, shallow.count(e4)
+    broken = list(LADDER_START)
+    broken[7] = ". . O . . . . . ."
+    broken[1] = ". . . . . . O . ."
+    g, s = position(broken, to_move=0, last=(4, 4))
+    read = first_moves(g, s, playout_params(twolib_read=1.0))
+    assert read.count(f5) <= 0.4 * 300, read.count(f5)
+
+
+def two_lib_answers(rows, last, to_move=0):
+    """(the read rule's, the shallow rule's) answers to the chains of two liberties at last."""
+    from engines.games.go import action_of
+    g, s = position(rows, to_move=to_move, last=last)
+    cands, scratch = np.empty(32, dtype=np.int64), np.empty(10, dtype=np.int64)
+    work, budget = np.empty((gp.LADDER_DEPTH, s.shape[0]), dtype=np.int64), np.empty(1, dtype=np.int64)
+    k = gp._two_lib_read_moves(s, to_move + 1, cands, scratch, work, budget)
+    read = sorted(g.move_label(action_of(9, int(p))) for p in cands[:k])
+    k = gp._two_lib_moves(s, to_move + 1, cands, scratch)
+    return read, sorted(g.move_label(action_of(9, int(p))) for p in cands[:k])
+
+
+def test_two_liberty_answers_are_read():
+    """Black's e5 could be caught in a ladder after White's e6: both rules extend (e4, f5); with
+    ladder breakers on both paths it need not run: the read rule leaves it, the shallow one still
+    extends.  White's e5 (colours back): the read rule plays only the atari that works, f5."""
+    swap = str.maketrans("XO", "OX")
+    rows = [r.translate(swap) for r in LADDER_START]
+    assert two_lib_answers(rows, (3, 4)) == (["e4", "f5"], ["e4", "f5"])
+    rows[7], rows[1] = ". . X . . . . . .", ". . . . . . X . ."
+    assert two_lib_answers(rows, (3, 4)) == ([], ["e4", "f5"])
+    assert two_lib_answers(LADDER_START, (4, 4)) == (["f5"], ["e4", "f5"])
+
+
+def critical_gains(rows, to_move=0):
+    """{move label: won visits the critical-chain prior (20) adds} for the player to move."""
+    g, s = position(rows, to_move=to_move)
+    on, off = priors(g, s, critical=20.0), priors(g, s)
+    assert all(on[a][0] - off[a][0] == on[a][1] - off[a][1] for a in on)  # won visits only
+    return {g.move_label(a): on[a][1] - off[a][1] for a in on if on[a] != off[a]}
+
+
+# Black's four stones d5-g5 have two liberties, f4 and g4: only g4 gives them a third.
+CRITICAL = [". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . O O O O . .",
+            ". . O X X X X O .",
+            ". . . O O . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . .",
+            ". . . . . . . . ."]
+# Black's five stones b5-e5-e4 (liberties e3, f4) against White's f5 (three: f4, f6, g5).
+RACE = [". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". O O O O . . . .",
+        "O X X X X O . . .",
+        "O O O O X . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . . .",
+        ". . . . . . . . ."]
+
+
+def test_critical_prior_saves_a_big_chain_of_two_liberties():
+    assert critical_gains(CRITICAL) == {"g4": 20.0}
+    # three stones are not critical
+    small = list(CRITICAL)
+    small[3], small[4] = ". . . . O O O . .", ". . . O X X X O ."
+    assert critical_gains(small) == {}
+
+
+def test_critical_prior_plays_a_liberty_race():
+    # Black (2 liberties) cannot win by filling f5's 3: it gains liberties (e3 and f4, the shared one)
+    assert critical_gains(RACE) == {"e3": 20.0, "f4": 20.0}
+    # colours swapped, Black to move: its f5 (3 liberties) races White's big chain (2): Black fills
+    # the outside liberty e3 and the shared f4, and extends f5 (f6, g5)
+    swap = str.maketrans("XO", "OX")
+    assert critical_gains([r.translate(swap) for r in RACE]) == {"e3": 20.0, "f4": 20.0, "f6": 20.0, "g5": 20.0}
+
+
+def test_player_settings_reach_the_knowledge():
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    g = Go(9, komi=7.0)
+    assert GoPlayer(GoSettings()).knowledge("rave", g) is None  # the search's default knowledge
+    kn = GoPlayer(GoSettings(twolib_reading=True, nakade_filled=True, critical_prior=25.0)).knowledge("rave", g)
+    assert kn.playout_params[gp.P_TWOLIB_READ] == 1.0 and kn.playout_params[gp.P_NAKADE_FILLED] == 1.0
+    assert kn.experience_params[gp.E_NAKADE_FILLED] == 1.0 and kn.experience_params[gp.E_CRITICAL] == 25.0

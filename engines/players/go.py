@@ -245,15 +245,31 @@ class GoPlayer:
         """The search's knowledge: its default (None: rave's heavy Go knowledge with the newest shipped
         weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
         s = self.settings
-        if s.weights is None and not (s.legal_children and name == "rave"):
+        playout_changes, prior_changes = self.reading_changes()
+        if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes)):
             return None
         if name != "rave":
             raise ValueError(f"the {name} search takes no weights file")
         from engines.knowledge.go.registered import heavy_knowledge
-        knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None)
+        knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None,
+                                    playout_changes=playout_changes, prior_changes=prior_changes)
         if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
             knowledge = dataclasses.replace(knowledge, children=game.kernels.legal)
         return knowledge
+
+    def reading_changes(self) -> tuple[dict, dict]:
+        """The reading settings as changes of the heavy knowledge's playout and prior defaults
+        (engines/knowledge/go/registered.py), only those that differ from the defaults."""
+        s = self.settings
+        playout, prior = {}, {}
+        if s.twolib_reading:
+            playout["twolib_read"] = 1.0
+        if s.nakade_filled:
+            playout["nakade_filled"] = 1.0
+            prior["nakade_filled"] = 1.0
+        if s.critical_prior:
+            prior["critical"] = s.critical_prior
+        return playout, prior
 
     def go5_config(self) -> dict:
         """Go5's search: UCT over the children K(X) then the pass, the first most visited move."""

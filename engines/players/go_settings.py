@@ -29,6 +29,13 @@ class GoSettings:
     seed: int = setting(0, "random seed of the search and the ownership playouts")
     weights: str | None = setting(None, "a move-weights file: rave's priors, go5's priors and rollouts (none: the "
                                         "search's default knowledge)", kind=str)
+    twolib_reading: bool = setting(False, "rave's playouts: answer a chain of 2 liberties next to the last move "
+                                          "with the ladder reader (the ladder's atari, the escape that works) "
+                                          "instead of the shallow rule")
+    nakade_filled: bool = setting(False, "rave: the vital point also of an eye space that already holds the "
+                                         "attacker's stones (playouts and priors)")
+    critical_prior: float = setting(0.0, "rave: won visits of the prior for a move that saves a critical own chain "
+                                         "(4+ stones, 2 liberties) or plays a liberty race (0: none)")
     legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
     go5_knowledge: bool = setting(False, "go5: new nodes start from the weights' priors (in_tree_knowledge)")
     go5_rollouts: str = setting("random", "go5: random or probabilistic (drawn by the move weights) rollouts",

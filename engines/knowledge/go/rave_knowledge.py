@@ -8,9 +8,13 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
      >= 3 liberties, or 2 liberties and no working ladder (``_ladder_move``);
   2. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
      reading): an atari on the opponent's chain where its way out does not run free, an extension
-     of an own chain that surely gives it 3 liberties (``_two_lib_moves``);
+     of an own chain that surely gives it 3 liberties (``_two_lib_moves``); with
+     params[P_TWOLIB_READ] != 0 read instead (``_two_lib_read_moves``): the atari that catches
+     the opponent's chain in a ladder or net, the escapes of an own chain a ladder would catch;
   3. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
-     the last move (``_nakade_point``: it kills for one side, makes two eyes for the other);
+     the last move (``_nakade_point``: it kills for one side, makes two eyes for the other); with
+     params[P_NAKADE_FILLED] != 0 also of an eye space that holds the attacker's stones
+     (``_filled_nakade_point``);
   4. with probability params[P_PATTERN]: a 3x3 pattern move (michi's hand-coded set: hane, cut,
      side patterns; both colours, all 8 symmetries) on an empty point next to the last move;
   5. otherwise a uniformly random legal point (libEGO style, as engines.games.go.playout).
@@ -28,7 +32,11 @@ bonuses, the 3x3 pattern bonus, a self-atari malus, the closeness to the last mo
 adds nothing, so a move the weights never saw keeps its chances).  Reading (``_reading_bonus``):
 every chain of 2 liberties on the board is read with the ladder reader: the capture bonus for the
 atari that catches an opponent's, the escape bonus for each move that saves an own one the
-opponent could catch; E_NAKADE won visits at the vital point of every eye space.
+opponent could catch; E_NAKADE won visits at the vital point of every eye space (also of those
+holding the attacker's stones when E_NAKADE_FILLED != 0).  Critical chains (``_critical_bonus``,
+when E_CRITICAL > 0): E_CRITICAL won visits for the moves that give air to an own chain of 4+
+stones and 2 liberties, and for the moves of a liberty race of an own chain of 2-3 liberties
+against an opponent's of 2-3 (one of them 4+ stones).
 
 Ownership (``go_ownership``, engines.kernels.SIG_OWNERSHIP): +1 per point owned by Black (a black
 stone, or an empty point whose on-board neighbours are all black), -1 by White, action order.
@@ -46,13 +54,13 @@ from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES, images
 from engines.rng import below, uniform
 
 # ---- the playout params vector ----------------------------------------------------------------
-P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE = range(7)
-PLAYOUT_HEAD = 8
+P_CAPTURE, P_PATTERN, P_SELFATARI_1, P_HEAVY, P_LADDER, P_TWOLIB, P_NAKADE, P_TWOLIB_READ, P_NAKADE_FILLED = range(9)
+PLAYOUT_HEAD = 10
 PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the michi 3x3 table (1.0 = a pattern move)
 # ---- the experience params vector ----------------------------------------------------------------
 (E_EVEN, E_CAPTURE_ONE, E_CAPTURE_MANY, E_PAT3, E_SELFATARI, E_CFG1, E_CFG2, E_CFG3, E_EMPTYAREA,
- E_GAMMA, E_PASS_WINRATE, E_ESCAPE, E_NAKADE, E_TWOLIB, E_CFG_LONE) = range(15)
-EXPERIENCE_HEAD = 16
+ E_GAMMA, E_PASS_WINRATE, E_ESCAPE, E_NAKADE, E_TWOLIB, E_CFG_LONE, E_NAKADE_FILLED, E_CRITICAL) = range(17)
+EXPERIENCE_HEAD = 18
 EXPERIENCE_LEN = EXPERIENCE_HEAD + PATTERN_CODES              # without gammas
 EXPERIENCE_GAMMA_LEN = EXPERIENCE_LEN + NUM_FEATURES + PATTERN_CODES  # with GoWeights
 
@@ -517,8 +525,73 @@ def _nakade_point(s, start, region):
 
 
 @nb.njit(cache=True)
-def _nakade_moves(s, c, cands, region):
-    """Vital points (``_nakade_point``) of the eye spaces touching the last move that c may play,
+def _enclosed(s, start, wall, region):
+    """The points reached from start through anything but wall's stones and the edge (empty points
+    and the other colour's stones), into region; their count, or -1 beyond 6."""
+    W = s[STRIDE]
+    region[0] = start
+    n = 1
+    i = 0
+    while i < n:
+        p = region[i]
+        i += 1
+        for t in (p - 1, p + 1, p - W, p + W):
+            v = s[HEADER + t]
+            if v == BORDER or v == wall or _holds(region, n, t):
+                continue
+            if n == 6:
+                return -1
+            region[n] = t
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _filled_nakade_point(s, start, region):
+    """``_nakade_point`` for an eye space that may already hold the attacker's stones: the region
+    of 3 to 6 points (empty or the attacker's) walled by the other colour's stones and the edge, its
+    one most-connected point when that point is empty, else -1.  (An attacker stone inside no longer
+    hides the vital point, so the owner answers a first placement inside and the attacker plays the
+    point that is left.)"""
+    W = s[STRIDE]
+    for wall in (BLACK, WHITE):
+        n = _enclosed(s, start, wall, region)
+        if n < 3:
+            continue
+        best = -1
+        best_degree = -1
+        ties = 0
+        for i in range(n):
+            p = region[i]
+            degree = 0
+            for j in range(n):
+                t = region[j]
+                if t == p - 1 or t == p + 1 or t == p - W or t == p + W:
+                    degree += 1
+            if degree > best_degree:
+                best = p
+                best_degree = degree
+                ties = 1
+            elif degree == best_degree:
+                ties += 1
+        if ties != 1 or s[HEADER + best] != EMPTY_CELL:
+            return -1
+        return best
+    return -1
+
+
+@nb.njit(cache=True)
+def _vital_point(s, start, region, filled):
+    """The vital point of the eye space of start: ``_filled_nakade_point`` when filled, else
+    ``_nakade_point`` (empty eye spaces only)."""
+    if filled:
+        return _filled_nakade_point(s, start, region)
+    return _nakade_point(s, start, region)
+
+
+@nb.njit(cache=True)
+def _nakade_moves(s, c, cands, region, filled):
+    """Vital points (``_vital_point``) of the eye spaces touching the last move that c may play,
     into cands; the count."""
     last = s[LAST]
     if last < 0:
@@ -528,10 +601,58 @@ def _nakade_moves(s, c, cands, region):
     for q in (last - 1, last + 1, last - W, last + W):
         if s[HEADER + q] != EMPTY_CELL:
             continue
-        v = _nakade_point(s, q, region)
+        v = _vital_point(s, q, region, filled)
         if v >= 0 and not _holds(cands, k, v) and _check(s, v, c, False) == OK:
             cands[k] = v
             k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _two_lib_read_moves(s, c, cands, heads, work, budget):
+    """c's answers to chains of 2 liberties touching the last move, read with the ladder reader,
+    into cands; the count: the atari that captures an opponent chain (``_ladder_move``: a ladder or
+    a net), and, for an own chain the opponent could capture so, each liberty that saves it
+    (``_escape_works``).  A chain both of whose liberties run free (``_runs_free``) is not read.
+    heads: int64[>= 5] scratch; work: the ladder reader's stack (rows of len(s))."""
+    last = s[LAST]
+    if last < 0:
+        return 0
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    o = 3 - c
+    libs = np.empty(3, dtype=np.int64)
+    nh = 0
+    k = 0
+    room = cands.shape[0]
+    for q in (last, last - 1, last + 1, last - W, last + W):
+        v = s[HEADER + q]
+        if v != BLACK and v != WHITE:
+            continue
+        h = s[hd + q]
+        if _holds(heads, nh, h):
+            continue
+        heads[nh] = h
+        nh += 1
+        if s[HEADER + A_LIBS * P + h] > 8 or _libs_of(s, h, -1, libs) != 2:
+            continue
+        l0 = libs[0]
+        l1 = libs[1]
+        if _runs_free(s, l0, l1) and _runs_free(s, l1, l0):
+            continue
+        work[0, :s.shape[0]] = s
+        budget[0] = LADDER_NODES
+        if v == o:
+            m = _ladder_move(work, 0, q, c, budget)
+            if m >= 0 and k < room:
+                cands[k] = m
+                k += 1
+        elif _ladder_move(work, 0, q, o, budget) >= 0:
+            for m in (l0, l1):
+                if k < room and _escape_works(s, m, c, work):
+                    cands[k] = m
+                    k += 1
     return k
 
 
@@ -581,6 +702,9 @@ def heavy_moves(s, rng, trace, params):
     cap = PLAYOUT_CAP_PER_POINT * n * n
     heavy = params[P_HEAVY] != 0.0
     ladders = params[P_LADDER] != 0.0
+    read_twolib = params[P_TWOLIB_READ] != 0.0
+    filled = params[P_NAKADE_FILLED] != 0.0
+    budget = np.empty(1, dtype=np.int64)
     cands = np.empty(32, dtype=np.int64)
     flags = np.empty(32, dtype=np.int64)
     scratch = np.empty(10, dtype=np.int64)
@@ -611,11 +735,16 @@ def heavy_moves(s, rng, trace, params):
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and params[P_TWOLIB] > 0.0 and uniform(rng) < params[P_TWOLIB]:
-                k = _two_lib_moves(s, c, cands, scratch)
+                if read_twolib:
+                    if work.shape[0] == 0:
+                        work = np.empty((depth, s.shape[0]), dtype=np.int64)
+                    k = _two_lib_read_moves(s, c, cands, scratch, work, budget)
+                else:
+                    k = _two_lib_moves(s, c, cands, scratch)
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and params[P_NAKADE] > 0.0 and uniform(rng) < params[P_NAKADE]:
-                k = _nakade_moves(s, c, cands, scratch)
+                k = _nakade_moves(s, c, cands, scratch, filled)
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and uniform(rng) < params[P_PATTERN]:
@@ -755,7 +884,7 @@ def _reading_bonus(s, c, params, bonus_n, bonus_w):
         v = s[HEADER + p]
         if v == EMPTY_CELL:
             if params[E_NAKADE] > 0.0:
-                vital = _nakade_point(s, p, region)
+                vital = _vital_point(s, p, region, params[E_NAKADE_FILLED] != 0.0)
                 # found from each point of its region: counted once
                 if vital >= 0 and not vitals[vital] and _check(s, vital, c, False) == OK:
                     vitals[vital] = True
@@ -788,6 +917,163 @@ def _reading_bonus(s, c, params, bonus_n, bonus_w):
                     b = scale * params[E_ESCAPE]
                     bonus_n[action_of(size, m)] += b
                     bonus_w[action_of(size, m)] += b
+    return 0
+
+
+CRITICAL_STONES = 4  # a chain this big is worth a reading prior of its own (``_critical_bonus``)
+
+
+@nb.njit(cache=True)
+def _libs_upto(s, h, out):
+    """Distinct liberties of the chain with head h, up to len(out), into out; the count."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    nx = HEADER + A_NEXT * P
+    cap = out.shape[0]
+    k = 0
+    q = h
+    while True:
+        for t in (q - 1, q + 1, q - W, q + W):
+            if s[HEADER + t] == EMPTY_CELL and not _holds(out, k, t):
+                out[k] = t
+                k += 1
+                if k == cap:
+                    return k
+        q = s[nx + q]
+        if q == h:
+            break
+    return k
+
+
+@nb.njit(cache=True)
+def _libs_with(s, p, c, found):
+    """The liberties (up to len(found)) of c's chain through p once a stone of c is at p, counted in
+    place; -1 when the stone would capture."""
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    cap = found.shape[0]
+    k = 0
+    heads = np.full(4, -1, dtype=np.int64)
+    nh = 0
+    for q in (p - 1, p + 1, p - W, p + W):
+        v = s[HEADER + q]
+        if v == EMPTY_CELL:
+            if not _holds(found, k, q):
+                found[k] = q
+                k += 1
+                if k == cap:
+                    return k
+        elif v == 3 - c:
+            if _in_atari(s, s[hd + q]):
+                return -1
+        elif v == c and not _holds(heads, nh, s[hd + q]):
+            heads[nh] = s[hd + q]
+            nh += 1
+    for i in range(nh):
+        h = heads[i]
+        x = h
+        while True:
+            for t in (x - 1, x + 1, x - W, x + W):
+                if s[HEADER + t] == EMPTY_CELL and t != p and not _holds(found, k, t):
+                    found[k] = t
+                    k += 1
+                    if k == cap:
+                        return k
+            x = s[nx + x]
+            if x == h:
+                break
+    return k
+
+
+@nb.njit(cache=True)
+def _critical_bonus(s, c, params, bonus_n, bonus_w):
+    """Adds params[E_CRITICAL] won visits (once a move) to the moves that read as saving or killing
+    a critical chain: an own chain of CRITICAL_STONES or more with 2 liberties: each liberty after
+    which it has 3 or more, and each capture that gives it air; a liberty race, an own chain of 2-3
+    liberties against a neighbouring opponent chain of 2-3 (one of the two CRITICAL_STONES or
+    more): the own chain's liberty-gaining moves, and, when the opponent's has no more liberties
+    than the own (c, to move, wins the race by filling them), each of its outside liberties (not
+    shared with the own chain) that c can fill without a self-atari."""
+    size = s[SIZE]
+    nn = size * size
+    P = s[PSIZE]
+    W = s[STRIDE]
+    hd = HEADER + A_HEAD * P
+    nx = HEADER + A_NEXT * P
+    cnt = HEADER + A_CNT * P
+    o = 3 - c
+    b = params[E_CRITICAL]
+    seen = np.zeros(P, dtype=np.bool_)
+    marked = np.zeros(P, dtype=np.bool_)
+    libs = np.empty(4, dtype=np.int64)
+    theirs = np.empty(4, dtype=np.int64)
+    found = np.empty(5, dtype=np.int64)
+    rivals = np.empty(16, dtype=np.int64)
+    for a in range(nn):
+        p = point_of(size, a)
+        if s[HEADER + p] != c:
+            continue
+        h = s[hd + p]
+        if seen[h]:
+            continue
+        seen[h] = True
+        nl = _libs_upto(s, h, libs)
+        if nl < 2 or nl > 3:
+            continue
+        big = s[cnt + h] >= CRITICAL_STONES
+        # the opponent chains of 2-3 liberties next to it (a race when one of the two is big)
+        nr = 0
+        x = h
+        while True:
+            for t in (x - 1, x + 1, x - W, x + W):
+                if s[HEADER + t] == o:
+                    r = s[hd + t]
+                    if nr < rivals.shape[0] and not _holds(rivals, nr, r) and (big or s[cnt + r] >= CRITICAL_STONES):
+                        rivals[nr] = r
+                        nr += 1
+            x = s[nx + x]
+            if x == h:
+                break
+        racing = False
+        for i in range(nr):
+            n2 = _libs_upto(s, rivals[i], theirs)
+            if n2 < 2 or n2 > 3:
+                continue
+            racing = True
+            if n2 > nl:
+                continue  # filling its liberties loses the race: the own chain is taken first
+            for j in range(n2):
+                m = theirs[j]
+                if _holds(libs, nl, m) or marked[m]:
+                    continue
+                if _check(s, m, c, False) == OK and _self_atari(s, m, c) == 0:
+                    marked[m] = True
+        if not ((big and nl == 2) or racing):
+            continue
+        for j in range(nl):
+            m = libs[j]
+            if marked[m] or _check(s, m, c, False) != OK:
+                continue
+            gained = _libs_with(s, m, c, found)
+            if gained < 0 or gained > nl:
+                marked[m] = True
+        # captures of a neighbouring chain in atari give it air
+        x = h
+        while True:
+            for t in (x - 1, x + 1, x - W, x + W):
+                if s[HEADER + t] == o and _in_atari(s, s[hd + t]):
+                    m = _atari_lib(s, s[hd + t])
+                    if _check(s, m, c, False) == OK:
+                        marked[m] = True
+            x = s[nx + x]
+            if x == h:
+                break
+    for a in range(nn):
+        if marked[point_of(size, a)]:
+            bonus_n[a] += b
+            bonus_w[a] += b
     return 0
 
 
@@ -835,6 +1121,8 @@ def go_experience(s, actions, n, visits, wins, params):
             bonus_w[la] += b
     if params[E_TWOLIB] > 0.0 or params[E_NAKADE] > 0.0:
         _reading_bonus(s, c, params, bonus_n, bonus_w)
+    if params[E_CRITICAL] > 0.0:
+        _critical_bonus(s, c, params, bonus_n, bonus_w)
     last = s[LAST]
     # the closeness bonus answers local fights: with E_CFG_LONE == 0 not a lone stone's (no other
     # stone within distance 2 of the last move, as an opening move: contact with it is no answer)

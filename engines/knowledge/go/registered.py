@@ -65,12 +65,12 @@ EVALUATIONS = {"score": _score}  # name -> game -> Knowledge
 PLAYOUTS = ("heavy", "plain")
 # the heavy playout's probabilities (engines/knowledge/go/rave_knowledge.py P_*)
 PLAYOUT_DEFAULTS = {"capture": 0.9, "pattern": 0.95, "selfatari_single": 0.1, "heavy": 1.0, "ladder": 1.0,
-                    "twolib": 0.9, "nakade": 0.9}
+                    "twolib": 0.9, "nakade": 0.9, "twolib_read": 0.0, "nakade_filled": 0.0}
 # the tree priors, in virtual visits (michi's values; "pass_winrate" a share, "gamma" with GoWeights)
 EXPERIENCE_DEFAULTS = {"even": 10.0, "capture_one": 15.0, "capture_many": 30.0, "pat3": 10.0, "selfatari": 10.0,
                        "cfg1": 24.0, "cfg2": 22.0, "cfg3": 8.0, "emptyarea": 10.0, "gamma": 10.0,
                        "pass_winrate": 0.1, "escape": 30.0, "nakade": 30.0, "twolib": 1.0,
-                       "cfg_lone": 1.0}
+                       "cfg_lone": 1.0, "nakade_filled": 0.0, "critical": 0.0}
 # changes of EXPERIENCE_DEFAULTS on boards of LARGE_BOARD and larger, where a search of a few thousand
 # simulations leaves most nodes to their priors: the move weights count three times as much (13x13
 # screen, bench/results/go_experiments.md; the defaults above were tuned on 9x9)
@@ -104,6 +104,7 @@ def playout_params(**changes) -> np.ndarray:
     p[gp.P_CAPTURE], p[gp.P_PATTERN], p[gp.P_SELFATARI_1] = values["capture"], values["pattern"], values["selfatari_single"]
     p[gp.P_HEAVY], p[gp.P_LADDER] = values["heavy"], values["ladder"]
     p[gp.P_TWOLIB], p[gp.P_NAKADE] = values["twolib"], values["nakade"]
+    p[gp.P_TWOLIB_READ], p[gp.P_NAKADE_FILLED] = values["twolib_read"], values["nakade_filled"]
     p[gp.PLAYOUT_HEAD:] = _michi()
     return p
 
@@ -119,7 +120,7 @@ def experience_params(weights=None, **changes) -> np.ndarray:
             raise ValueError(f"unknown prior setting {key!r}; valid: {', '.join(values)}")
         values[key] = float(v)
     order = ("even", "capture_one", "capture_many", "pat3", "selfatari", "cfg1", "cfg2", "cfg3", "emptyarea",
-             "gamma", "pass_winrate", "escape", "nakade", "twolib", "cfg_lone")
+             "gamma", "pass_winrate", "escape", "nakade", "twolib", "cfg_lone", "nakade_filled", "critical")
     head = np.zeros(gp.EXPERIENCE_HEAD)
     head[:len(order)] = [values[k] for k in order]
     parts = [head, _michi()]
