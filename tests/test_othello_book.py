@@ -231,9 +231,25 @@ def test_no_book_on_other_boards(tmp_path, capsys):
     player = make_player(OthelloSettings(), size=6)
     player.book_path, player._book = path, None
     assert player.opening_book() is None and capsys.readouterr().err == ""  # not even read
+
+
+def test_under_the_managers_rules_no_book_move_that_would_pass(tmp_path):
+    P, O = (1 << 0) | (1 << 63), (1 << 9) | (1 << 54)  # c3 and f6 leave the opponent without a move
+    mine, theirs = P | (1 << 9) | (1 << 18), 1 << 54
+    book = B.Book({B.canonical(P, O): (5.0, True), B.canonical(mine, theirs): (5.0, False)})
+    assert book.moves(P, O, passes=False) is None and book.moves(P, O) == {18: 5.0, 45: 5.0}
+    hand, (P, O), values = _hand_book()  # d3's replies: none of them passes
+    assert hand.moves(P, O, passes=False) == hand.moves(P, O)
+    path = tmp_path / "hand.npz"
+    hand.save(path)
+    manager_game = make_game("othello", size=8, variant="manager")
     manager = make_player(OthelloSettings(), variant="manager")
     manager.book_path, manager._book = path, None
-    assert manager.opening_book() is None
+    calls = _counted(manager)
+    s = manager_game.play(manager_game.initial_state(), manager_game.action(2, 3))
+    move = manager.choose(s, 5.0)
+    r, c = manager_game.point_of(move)
+    assert calls == [] and manager.last["book"] and values[r * 8 + c] >= max(values.values()) - B.DEFAULT_MARGIN
 
 
 def test_the_shipped_book():

@@ -5,10 +5,11 @@ variant), the search and its knowledge (alpha-beta with an evaluation of engines
 table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
-  * the opening book (8x8 standard rules, setting ``book``; engines/knowledge/othello/book.py): a
-    position the book has moves for is answered at once with one of the moves within the book's margin
-    of its best, drawn by the player's seeded generator; a book file that cannot be read is said once
-    on stderr and the player plays without it;
+  * the opening book (8x8, setting ``book``; engines/knowledge/othello/book.py): a position the book
+    has moves for is answered at once with one of the moves within the book's margin of its best,
+    drawn by the player's seeded generator (under the manager's rules, not where a move would leave
+    the opponent without a placement: the book passes there); a book file that cannot be read is said
+    once on stderr and the player plays without it;
   * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
     exact solve is tried (node budgets growing by ``solve_growth`` while the retry's predicted time
     fits in ``solve_share`` of the time left), then up to ``wld_extra`` empties earlier (or when the
@@ -89,8 +90,8 @@ class OthelloSettings:
     mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
     rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
     min_samples: int = setting(50, "uct-pp: visits a root move needs before it can prune or be pruned")
-    book: bool = setting(True, "the opening book (weights/othello/book.npz; 8x8 standard rules only): a book "
-                               "position's move comes at once from it, one of those within a disc of its best")
+    book: bool = setting(True, "the opening book (weights/othello/book.npz; 8x8 only): a book position's move "
+                               "comes at once from it, one of those within a disc of its best")
 
     def __post_init__(self):
         check_number("margin", self.margin, 0.0)
@@ -251,10 +252,10 @@ class OthelloPlayer:
         return int(result.move)
 
     def opening_book(self):
-        """The opening book (loaded once; None when off, on another board or variant, or unreadable)."""
+        """The opening book (loaded once; None when off, on another board, or unreadable)."""
         if self._book is None:
             self._book = False
-            if self.settings.book and self.game.size == SOLVER_SIZE and self.game.variant == STANDARD:
+            if self.settings.book and self.game.size == SOLVER_SIZE:
                 from engines.knowledge.othello.book import Book, BookError
                 try:
                     self._book = Book.load(self.book_path)
@@ -271,7 +272,7 @@ class OthelloPlayer:
         me = self.game.to_move(state) + 1
         P = sum(1 << int(i) for i in (flat == me).nonzero()[0])
         O = sum(1 << int(i) for i in (flat == 3 - me).nonzero()[0])
-        found = book.choose(P, O, self._book_rng)
+        found = book.choose(P, O, self._book_rng, passes=self.game.variant == STANDARD)
         if found is None:
             return None
         square, value = found

@@ -1,4 +1,4 @@
-"""The Othello opening book (8x8, standard rules): loading it, looking positions up under the board's
+"""The Othello opening book (8x8; built under the standard rules): loading it, looking positions up under the board's
 8 symmetries, and choosing among the moves within a margin of the best.
 
 Data.  A position is a pair of 64-bit boards (P, O): the discs of the side to move and of its opponent,
@@ -178,14 +178,18 @@ class Book:
                             value=np.array([self.entries[k][0] for k in keys], np.float32),
                             expanded=np.array([self.entries[k][1] for k in keys], np.uint8))
 
-    def moves(self, P: int, O: int) -> dict | None:
+    def moves(self, P: int, O: int, passes: bool = True) -> dict | None:
         """square -> value (discs for the side to move) of every placement of an expanded book
-        position (the side to move has P, the opponent O); None when the book has no moves for it."""
+        position (the side to move has P, the opponent O); None when the book has no moves for it.
+        ``passes`` False (the game manager's rules, where a side without a placement ends the game
+        instead of passing): None also when a move leaves the opponent without a placement."""
         entry = self.entries.get(canonical(P, O))
         if entry is None or not entry[1]:
             return None
         found = {}
         for square, key, sign, final in successors(P, O):
+            if sign > 0 and not passes:
+                return None  # the book valued this move under the standard rules' pass
             if key is None:
                 found[square] = float(final)
                 continue
@@ -195,10 +199,10 @@ class Book:
             found[square] = sign * child[0]
         return found or None
 
-    def choose(self, P: int, O: int, rng, margin: float = DEFAULT_MARGIN):
+    def choose(self, P: int, O: int, rng, margin: float = DEFAULT_MARGIN, passes: bool = True):
         """(square, value) of a book move: uniform among the moves within ``margin`` discs of the best
-        (rng: a random.Random); None off the book."""
-        found = self.moves(P, O)
+        (rng: a random.Random); None off the book (``passes``: as ``moves``)."""
+        found = self.moves(P, O, passes)
         if found is None:
             return None
         best = max(found.values())

@@ -198,8 +198,8 @@ def run(args) -> dict:
             if args.positions and len(tree.nodes) >= args.positions:
                 say(f"{len(tree.nodes)} positions: the --positions budget is reached")
                 break
-            if args.cpu_minutes and run_cpu >= 60.0 * args.cpu_minutes:
-                say(f"{run_cpu / 60:.1f} CPU minutes: the --cpu-minutes budget is reached")
+            if args.cpu_minutes and data["cpu_seconds"] + run_cpu >= 60.0 * args.cpu_minutes:
+                say(f"{(data['cpu_seconds'] + run_cpu) / 60:.1f} CPU minutes: the --cpu-minutes budget is reached")
                 break
             leaves = tree.frontier(tree.negamax(), args.max_plies, args.max_drop)
             if not leaves:
@@ -266,7 +266,7 @@ def parser():
     p.add_argument("--max-drop", type=float, default=6.0,
                    help="expand no line that gives up more than this many discs below the best moves")
     p.add_argument("--positions", type=int, default=0, help="stop at this many positions in all (0: no limit)")
-    p.add_argument("--cpu-minutes", type=float, default=0.0, help="stop after this many CPU minutes of this run")
+    p.add_argument("--cpu-minutes", type=float, default=0.0, help="stop once the book has cost this many CPU minutes in all (0: no limit)")
     p.add_argument("--workers", type=int, default=1, help="worker processes valuing positions (1: this one)")
     p.add_argument("--nice", type=int, default=15, help="the niceness this process (and its workers) runs at")
     p.add_argument("--quiet", action="store_true")
