@@ -176,6 +176,20 @@ def test_the_player_plays_the_book_move_without_searching(tmp_path):
     assert len(picks) == 2  # the seeds vary the choice between the two near-best moves
 
 
+def test_a_depth_limit_of_the_harness_is_a_search_not_the_book(tmp_path):
+    book, _, _ = _hand_book()
+    path = tmp_path / "hand.npz"
+    book.save(path)
+    s = GAME.play(GAME.initial_state(), GAME.action(2, 3))  # the hand book's position
+    player = make_player(OthelloSettings())
+    player.book_path, player._book = path, None
+    calls = _counted(player)
+    player.choose(s, 60.0, depth=3)  # the game manager's -l 3: the search it asks for
+    assert len(calls) == 1 and player.last["depth"] == 3
+    player.choose(s, 60.0, depth=3, solve=True)  # a midgame depth with the player's own policies (NBoard)
+    assert len(calls) == 1 and player.last["book"]
+
+
 def test_off_the_book_the_player_searches_as_before(tmp_path):
     book, _, _ = _hand_book()
     path = tmp_path / "hand.npz"
@@ -188,8 +202,8 @@ def test_off_the_book_the_player_searches_as_before(tmp_path):
     without = make_player(OthelloSettings(seed=1, book=False))
     assert without.opening_book() is None
     calls = _counted(with_book)
-    a = with_book.choose(s, 60.0, depth=4)  # the same depth-limited search on both sides
-    b = without.choose(s, 60.0, depth=4)
+    a = with_book.choose(s, 60.0, depth=4, solve=True)  # the book looked at (as NBoard asks), then the same search
+    b = without.choose(s, 60.0, depth=4, solve=True)
     assert len(calls) == 1 and "book" not in with_book.last and a == b
     assert with_book.last["nodes"] == without.last["nodes"] > 0
 
@@ -209,7 +223,7 @@ def test_a_corrupt_book_is_a_clear_error_and_the_player_plays_without_it(tmp_pat
     player.book_path, player._book = path, None
     s = GAME.initial_state()
     for _ in range(2):
-        move = player.choose(s, 5.0, depth=2)
+        move = player.choose(s, 5.0, depth=2, solve=True)
         assert move in GAME.legal_moves(s) and "book" not in player.last
     err = capsys.readouterr().err
     assert err.count("playing without the opening book") == 1 and str(path) in err

@@ -5,11 +5,12 @@ variant), the search and its knowledge (alpha-beta with an evaluation of engines
 table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
-  * the opening book (8x8, setting ``book``; engines/knowledge/othello/book.py): a position the book
-    has moves for is answered at once with one of the moves within the book's margin of its best,
-    drawn by the player's seeded generator (under the manager's rules, not where a move would leave
-    the opponent without a placement: the book passes there); a book file that cannot be read is said
-    once on stderr and the player plays without it;
+  * the opening book (8x8, setting ``book``; engines/knowledge/othello/book.py), where the endgame
+    solves would be used (no depth limit from the harness, or one that asks for the solves): a
+    position the book has moves for is answered at once with one of the moves within the book's
+    margin of its best, drawn by the player's seeded generator (under the manager's rules, not where a
+    move would leave the opponent without a placement: the book passes there); a book file that
+    cannot be read is said once on stderr and the player plays without it;
   * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
     exact solve is tried (node budgets growing by ``solve_growth`` while the retry's predicted time
     fits in ``solve_share`` of the time left), then up to ``wld_extra`` empties earlier (or when the
@@ -230,8 +231,8 @@ class OthelloPlayer:
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
             return int(legal[0])
-        booked = self._book_move(state)
-        if booked is not None:
+        booked = self._book_move(state) if (depth is None if solve is None else solve) else None
+        if booked is not None:  # (a harness's depth limit asks for that search: no book, as no solve)
             return booked
         from engines.search import Limits
         start = self.clock() if start is None else start

@@ -21,7 +21,8 @@ canonical key) grown from the start, best lines first:
   * to expand a leaf, every one of its moves' positions is valued (a batch of leaves at a time,
     in ``--workers`` processes).
 Progress: DIR/progress.json (every position's search value, which are expanded, CPU seconds so far),
-rewritten after every batch, so a stopped run loses at most a batch and a rerun continues.  At the
+rewritten after every batch, so a killed run loses at most a batch and a rerun continues; a SIGTERM
+stops the run after the position being valued, and it writes its progress and the book as at a budget.  At the
 end of a run (a budget reached, or nothing left to expand) the book (--out) and its sidecar (same name,
 .json) are written: positions, depth, CPU hours, the command and the date.
 """
@@ -29,6 +30,7 @@ import argparse
 import json
 import os
 import pathlib
+import signal
 import sys
 import time
 
@@ -160,7 +162,9 @@ def _progress(total, initial, quiet):
     return tqdm(total=total, initial=initial, desc="book positions", file=sys.stderr, mininterval=5.0)
 
 
-def run(args) -> dict:
+def run(args, stop=()) -> dict:
+    """Grows the book of args (see parser) until a budget is reached, nothing is left to expand or
+    ``stop`` (a list a signal handler appends to) is not empty; writes the progress and the book."""
     work = pathlib.Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     progress_path = work / "progress.json"
@@ -187,14 +191,15 @@ def run(args) -> dict:
         import multiprocessing
         pool = multiprocessing.get_context("spawn").Pool(args.workers)
     evaluate = pool.imap_unordered if pool is not None else map
-    run_cpu, started_with = 0.0, len(tree.nodes)
+    run_cpu, started_with = 0.0, len(tree.nodes)  # CPU seconds of the valuations (in whichever process)
+    own_cpu0 = time.process_time()  # this process's own: the tree's bookkeeping (and, without workers, the valuations)
     bar = _progress(args.positions or None, started_with, args.quiet)
     if tree.root not in tree.nodes:
         (key, value, cpu), = evaluate(value_position, [(tree.root, leaf_depth(0, args.depth))])
         tree.nodes[key] = [value, 0, False]
         run_cpu += cpu
     try:
-        while True:
+        while not stop:
             if args.positions and len(tree.nodes) >= args.positions:
                 say(f"{len(tree.nodes)} positions: the --positions budget is reached")
                 break
@@ -216,16 +221,24 @@ def run(args) -> dict:
                 run_cpu += cpu
                 if bar is not None:
                     bar.update(1)
-            for _, _, key in leaves[:BATCH * max(1, args.workers)]:
-                tree.nodes[key][2] = True
+                if stop:
+                    break
+            for _, _, key in leaves[:BATCH * max(1, args.workers)]:  # those whose every move is valued
+                tree.nodes[key][2] = all(child is None or child in tree.nodes
+                                         for _, child, _, _ in tree.successors(key))
             _save(progress_path, {**data, "cpu_seconds": data["cpu_seconds"] + run_cpu})
     finally:
         if bar is not None:
             bar.close()
         if pool is not None:
             pool.terminate()
+            run_cpu += time.process_time() - own_cpu0  # the workers' CPU is in run_cpu already
+        else:
+            run_cpu = time.process_time() - own_cpu0  # everything ran here
         data["cpu_seconds"] += run_cpu
         _save(progress_path, data)
+    if stop:
+        say(f"stopped ({stop[0]}): the progress is kept")
     book = tree.book()
     expanded = sum(1 for node in tree.nodes.values() if node[2])
     say(f"{len(tree.nodes)} positions ({expanded} with book moves; {len(tree.nodes) - started_with} new), "
@@ -280,7 +293,9 @@ def main(argv=None) -> int:
         os.nice(max(0, args.nice - os.nice(0)))
     except OSError:  # pragma: no cover
         pass
-    sidecar = run(args)
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))  # stop after the position being valued
+    sidecar = run(args, stop)
     print(f"{sidecar['positions']} positions, {sidecar['expanded']} with book moves, depth {sidecar['depth']}, "
           f"{sidecar['cpu_hours']} CPU hours; the start is worth {sidecar['start_value']:+.2f} discs")
     return 0
