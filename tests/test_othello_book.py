@@ -293,3 +293,26 @@ def test_a_move_that_makes_the_opponent_pass_or_ends_the_game():
     assert book.moves(P, O) == {18: 5.0, 45: 5.0}
     # alone against b2, c3 ends the game 3 discs to none
     assert B.successors(1, 1 << 9) == [(18, None, 1, 3)]
+
+
+def test_the_pipe_agent_answers_from_the_book_without_a_depth_limit(tmp_path):
+    from adapters.othello_agent import OthelloAgentSettings, PipeAgent
+    from protocols.othello_pipe import Flags
+    s = GAME.play(GAME.initial_state(), GAME.action(2, 3))  # light to move after dark's d3
+    P, O = bits_of(s)
+    entries = {B.canonical(P, O): (0.0, True)}
+    entries.update({key: (0.0, False) for _, key, _, _ in B.successors(P, O)})  # every reply as good
+    path = tmp_path / "book.npz"
+    B.Book(entries).save(path)
+    board = GAME.cells(s).tolist()
+    for limit in (-1, 4):
+        messages = []
+        agent = PipeAgent(OthelloAgentSettings(), log=messages.append)
+        player = agent.player(8)
+        player.book_path, player._book = path, None
+        row, col = agent.choose(board, Flags(color=2, limit=limit, caching=True, ordering=True))
+        assert row * 8 + col in B.squares(B.moves_of(P, O))
+        if limit < 0:  # the player's own choice: the book, said in the verbose log
+            assert agent.last is None and any("from the opening book" in m for m in messages)
+        else:  # the manager's -l 4: the search it asks for
+            assert agent.last.stats["depth"] == 4 and not any("book" in m for m in messages)
