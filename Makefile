@@ -93,7 +93,7 @@ train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in thre
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/second --weights-out runs/othello_patterns/second.npz --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/third --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200
 
-book-othello: $(DEMO) warmup  ## the Othello opening book weights/othello/book.npz (depth-10 leaves, up to 70 CPU-minutes in all; resumes from runs/othello_book)
+book-othello: $(DEMO) warmup  ## the Othello opening book weights/othello/book.npz (depth-10 leaves, up to 70 CPU-minutes in all; resumes from runs/othello_book, else from the shipped book)
 	nice -n 15 $(BIN)/python -m engines.learn.othello.book --out weights/othello/book.npz --work runs/othello_book --depth 10 --max-plies 14 --max-drop 6 --cpu-minutes 70 --workers 2
 
 test: $(DEV) warmup peers  ## run the tests (installs the dev and train extras first: the training tests run)

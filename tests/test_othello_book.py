@@ -84,6 +84,24 @@ def test_a_build_resumes_and_writes_its_sidecar(tiny):
     assert len(book) == second["positions"]
 
 
+def test_a_build_continues_a_book_file_without_its_work_folder(tiny, tmp_path):
+    import shutil
+    out = tmp_path / "book.npz"
+    shutil.copy(tiny[0], out)
+    shutil.copy(tiny[0].with_suffix(".json"), out.with_suffix(".json"))
+    before = B.Book.load(out)
+    args = build.parser().parse_args(["--out", str(out), "--work", str(tmp_path / "new"), "--depth", "2",
+                                      "--positions", str(len(before) + 20), "--max-plies", "5", "--quiet"])
+    args.command = "again"
+    sidecar = build.run(args)
+    after = B.Book.load(out)
+    assert sidecar["commands"] == ["test", "test", "again"] and len(after) >= len(before) + 20
+    for key, (value, expanded) in before.entries.items():  # nothing lost; the leaves keep their values
+        assert key in after.entries and (expanded <= after.entries[key][1])
+        if not after.entries[key][1]:
+            assert after.entries[key][0] == pytest.approx(value, abs=1e-4)
+
+
 def test_the_book_is_found_under_every_symmetry(tiny):
     book = B.Book.load(tiny[0])
     # every expanded position of the tiny book, in the orientation of the game from the start

@@ -20,7 +20,8 @@ canonical key) grown from the start, best lines first:
     ``--max-drop`` discs, is not expanded;
   * to expand a leaf, every one of its moves' positions is valued (a batch of leaves at a time,
     in ``--workers`` processes).
-Progress: DIR/progress.json (every position's search value, which are expanded, CPU seconds so far),
+Progress: DIR/progress.json (every position's search value, which are expanded, CPU seconds so far;
+without it a run starts from the --out book and its sidecar when they are there),
 rewritten after every batch, so a killed run loses at most a batch and a rerun continues; a SIGTERM
 stops the run after the position being valued, and it writes its progress and the book as at a budget.  At the
 end of a run (a budget reached, or nothing left to expand) the book (--out) and its sidecar (same name,
@@ -144,6 +145,21 @@ def _load(path: pathlib.Path) -> dict:
     return data
 
 
+def _from_book(path: pathlib.Path) -> dict:
+    """The progress of a book file and its sidecar (a shipped book, without its work folder): a leaf's
+    value is its search value; an expanded position's own search value is never used again (its
+    value is its moves'), so the book's negamax value stands in for it."""
+    sidecar_path = path.with_suffix(".json")
+    if not (path.is_file() and sidecar_path.is_file()):
+        return {}
+    sidecar = json.loads(sidecar_path.read_text())
+    book = Book.load(path)
+    nodes = {key: [value, bin(key[0] | key[1]).count("1") - 4, expanded]
+             for key, (value, expanded) in book.entries.items()}
+    return {"depth": sidecar["depth"], "cpu_seconds": 3600.0 * float(sidecar["cpu_hours"]),
+            "commands": list(sidecar.get("commands", [])), "nodes": nodes}
+
+
 def _save(path: pathlib.Path, data: dict) -> None:
     out = dict(data)
     out["nodes"] = [[f"{p:016x}", f"{o:016x}", round(v, 4), ply, int(x)] for (p, o), (v, ply, x) in data["nodes"].items()]
@@ -169,6 +185,8 @@ def run(args, stop=()) -> dict:
     work.mkdir(parents=True, exist_ok=True)
     progress_path = work / "progress.json"
     data = _load(progress_path)
+    if not data and args.out:  # no work folder: continue the book file (a shipped one) when it is there
+        data = _from_book(pathlib.Path(args.out))
     if data and data.get("depth") != args.depth:
         raise SystemExit(f"{progress_path} was built at depth {data.get('depth')}, not {args.depth}: "
                          "another --work folder, or the same --depth")
