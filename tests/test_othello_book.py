@@ -20,7 +20,8 @@ def bits_of(state):
     """(mover's discs, opponent's) of an engine state."""
     flat = GAME.cells(state).ravel()
     me = GAME.to_move(state) + 1
-    return (sum(1 << int(i) for i in np.flatnonzero(flat == me)), sum(1 << int(i) for i in np.flatnonzero(flat == 3 - me)))
+    return (sum(1 << int(i) for i in np.flatnonzero(flat == me)),
+            sum(1 << int(i) for i in np.flatnonzero(flat == 3 - me)))
 
 
 def square_map(k):

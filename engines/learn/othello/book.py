@@ -162,7 +162,8 @@ def _from_book(path: pathlib.Path) -> dict:
 
 def _save(path: pathlib.Path, data: dict) -> None:
     out = dict(data)
-    out["nodes"] = [[f"{p:016x}", f"{o:016x}", round(v, 4), ply, int(x)] for (p, o), (v, ply, x) in data["nodes"].items()]
+    out["nodes"] = [[f"{p:016x}", f"{o:016x}", round(v, 4), ply, int(x)]
+                    for (p, o), (v, ply, x) in data["nodes"].items()]
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     os.replace(tmp, path)  # a stop mid-write leaves the last whole file
@@ -297,7 +298,8 @@ def parser():
     p.add_argument("--max-drop", type=float, default=6.0,
                    help="expand no line that gives up more than this many discs below the best moves")
     p.add_argument("--positions", type=int, default=0, help="stop at this many positions in all (0: no limit)")
-    p.add_argument("--cpu-minutes", type=float, default=0.0, help="stop once the book has cost this many CPU minutes in all (0: no limit)")
+    p.add_argument("--cpu-minutes", type=float, default=0.0,
+                   help="stop once the book has cost this many CPU minutes in all (0: no limit)")
     p.add_argument("--workers", type=int, default=1, help="worker processes valuing positions (1: this one)")
     p.add_argument("--nice", type=int, default=15, help="the niceness this process (and its workers) runs at")
     p.add_argument("--quiet", action="store_true")
