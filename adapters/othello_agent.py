@@ -261,6 +261,7 @@ class PipeAgent:
         if result is None:
             done = player.last
             self.log(f"move {label} forced" if done.get("forced") else
+                     f"move {label} from the opening book: value {done['score']:g}" if done.get("book") else
                      f"move {label} solved{' (win/loss/draw)' if done.get('wld') else ''}: score {done['score']} "
                      f"nodes {done['nodes']} time {self.clock() - received:.3f}s")
             return game.coords(move)

@@ -231,7 +231,8 @@ def test_minimax_without_limit_wins_every_4x4_game_as_light():
 def test_answer_within_the_budget_on_the_cpu_clock(size, limit, minimax):
     budget = 0.4
     messages = []
-    agent = PipeAgent(OthelloAgentSettings(time=budget), clock=time.thread_time, log=messages.append)
+    # the search's budget: no opening book (it would answer this second move of 8x8 at once)
+    agent = PipeAgent(OthelloAgentSettings(time=budget, book=False), clock=time.thread_time, log=messages.append)
     board = [list(r) for r in manager.play_move(manager.initial_board(size), 1, size // 2 - 2, size // 2 - 1)]
     flags = Flags(color=2, limit=limit, minimax=minimax, caching=True, ordering=True)
     agent.choose(board, flags)  # the searcher is built (the manager's first move pays this too)

@@ -294,7 +294,8 @@ def test_the_pipe_agent_from_a_cold_cache(tmp_path):
     """The name at once, a legal fallback move in time, then the engine's move (verbose: its depth)
     once the compile is done and the player loaded (in the background, a fallback move meanwhile)."""
     import threading
-    env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_TIME="0.3")
+    # (no opening book: the engine's move after the take-over is then a search, whose depth is logged)
+    env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_TIME="0.3", PLIES_OTHELLO_BOOK="0")
     proc = subprocess.Popen(["python3", str(AGENT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     lines = []

@@ -5,6 +5,12 @@ variant), the search and its knowledge (alpha-beta with an evaluation of engines
 table size, optional ProbCut; or one of the MCTS algorithms), warms their kernels up, and owns the
 Othello policies:
   * a forced move (one legal move, or the pass) is answered at once, without a search or a clock reading;
+  * the opening book (8x8, setting ``book``; engines/knowledge/othello/book.py), where the endgame
+    solves would be used (no depth limit from the harness, or one that asks for the solves): a
+    position the book has moves for is answered at once with one of the moves within the book's
+    margin of its best, drawn by the player's seeded generator (under the manager's rules, not where a
+    move would leave the opponent without a placement: the book passes there); a book file that
+    cannot be read is said once on stderr and the player plays without it;
   * the endgame: on 8x8 (the exact solver's board), once at most ``solve_empties`` squares are empty an
     exact solve, up to ``wld_extra`` empties earlier (or when the exact one does not fit) a win/loss/draw
     solve.  With ``pacing`` (the default) a solve is started only when its predicted time
@@ -37,6 +43,8 @@ plays from the pure-Python rules (engines/games/reference/othello.py) with engin
 shallow search within the move's deadline.
 """
 import math
+import random
+import sys
 import time
 from dataclasses import dataclass
 
@@ -111,6 +119,8 @@ class OthelloSettings:
     mcts_capacity: int = setting(1 << 22, "ucb/uct/uct-pp: MCTS nodes (32 bytes each: 128 MiB)")
     rd: float = setting(1.0, "uct-pp: pruning margin in standard deviations of the mean")
     min_samples: int = setting(50, "uct-pp: visits a root move needs before it can prune or be pruned")
+    book: bool = setting(True, "the opening book (weights/othello/book.npz; 8x8 only): a book position's move "
+                               "comes at once from it, one of those within a disc of its best")
 
     def __post_init__(self):
         check_number("margin", self.margin, 0.0)
@@ -185,6 +195,8 @@ class OthelloPlayer:
         self._wld_solver = None   # the win/loss/draw solves' EndgameSolver, made at the first
         self._exact_solver = None  # the paced exact solves' (its table kept: its bounds stay true)
         self.solve_rate = settings.solve_rate  # nodes a second of this player's solves (measured)
+        self.book_path = None     # the opening book's file (None: the shipped one)
+        self._book, self._book_rng = None, random.Random(settings.seed)
         self.searcher = self.searcher_for({})
 
     # ---- assembly ----------------------------------------------------------------------------------
@@ -225,6 +237,7 @@ class OthelloPlayer:
         """Load the compiled kernels of the search, its evaluation and the endgame solves now, so that
         no move pays for loading them (a cache hit: a fraction of a second a move's clock cannot spare).
         Uses its own searcher and solves: nothing reads self.clock."""
+        self.opening_book()
         if self.settings.algo != "default":
             return self
         from engines.search import Limits, make_searcher
@@ -276,6 +289,9 @@ class OthelloPlayer:
         if len(legal) == 1:  # a forced move or the pass: nothing to think about
             self.last, self.result = {"forced": True}, None
             return int(legal[0])
+        booked = self._book_move(state) if (depth is None if solve is None else solve) else None
+        if booked is not None:  # (a harness's depth limit asks for that search: no book, as no solve)
+            return booked
         from engines.search import Limits
         start = self.clock() if start is None else start
         s = self.settings
@@ -347,6 +363,34 @@ class OthelloPlayer:
         self.result = None
         return solved.move
 
+    def opening_book(self):
+        """The opening book (loaded once; None when off, on another board, or unreadable)."""
+        if self._book is None:
+            self._book = False
+            if self.settings.book and self.game.size == SOLVER_SIZE:
+                from engines.knowledge.othello.book import Book, BookError
+                try:
+                    self._book = Book.load(self.book_path)
+                except BookError as e:
+                    print(f"plies: playing without the opening book: {e}", file=sys.stderr, flush=True)
+        return self._book or None
+
+    def _book_move(self, state) -> int | None:
+        """The book's move for this state (no search: self.last says book), or None off the book."""
+        book = self.opening_book()
+        if book is None:
+            return None
+        flat = self.game.cells(state).ravel()
+        me = self.game.to_move(state) + 1
+        P = sum(1 << int(i) for i in (flat == me).nonzero()[0])
+        O = sum(1 << int(i) for i in (flat == 3 - me).nonzero()[0])
+        found = book.choose(P, O, self._book_rng, passes=self.game.variant == STANDARD)
+        if found is None:
+            return None
+        square, value = found
+        self.last, self.result = {"book": True, "score": value, "nodes": 0}, None
+        return self.game.action(square // SOLVER_SIZE, square % SOLVER_SIZE)
+
     def _endgame(self, state, empties: int, deadline: float) -> int | None:
         """The solve policy: the exact solve's move, else a win/loss/draw solve's winning or drawing
         move, else None (too early, no solve fits the time left, or the position is lost)."""
@@ -416,7 +460,8 @@ class OthelloPlayer:
             if done.get("forced"):
                 return {"move": move, "value": None, "depth": 0, "exact": False, "wld": False, "pv": [move]}
             wld = bool(done.get("wld"))
-            return {"move": move, "value": float(done["score"]), "depth": 0, "exact": not wld, "wld": wld,
+            return {"move": move, "value": float(done["score"]), "depth": 0, "exact": not wld and not done.get("book"),
+                    "wld": wld,
                     "pv": [move]}
         stats = result.stats
         complete = bool(stats.get("complete"))
