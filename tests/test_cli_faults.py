@@ -108,7 +108,7 @@ def test_go5_weights_that_cannot_be_read(tmp_path, kind, words):
 
 def test_go5_config_that_is_a_folder(tmp_path):
     code, _, err = run([sys.executable, "-m", "adapters.go5", "--config", str(tmp_path)])
-    assert code == 2 and "no file" in one_line(err, "plies-go5: --config")
+    assert code == 2 and "is a directory, not a TOML file" in one_line(err, "plies-go5: --config")
 
 
 # ==== plies-regress ==============================================================================
