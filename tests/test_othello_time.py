@@ -53,7 +53,7 @@ def test_an_obvious_move_spends_less_than_the_soft_target():
     quick = IterationPacer(soft=1.0, hard=1.0, start=0.0, obvious_share=0.4)
     full = IterationPacer(soft=1.0, hard=1.0, start=0.0, obvious_share=1.0)
     (fast, d_fast), (slow, d_slow) = deepen(quick, *STABLE), deepen(full, *STABLE)
-    assert fast <= 0.4 < slow and quick.stopped == "obvious"
+    assert fast <= 0.4 < slow and d_fast < d_slow and quick.stopped == "obvious"
     assert quick.decisions["obvious"] >= 1 and quick.summary()["stopped"] == "obvious"
 
 
