@@ -501,6 +501,14 @@ def _nakade_point(s, start, region):
                     return -1
     if n < 3:
         return -1
+    # (a unique most-connected point has 3 neighbours or more from 4 points up: a path or the square
+    # of 4 or more points ties at 2)
+    return _most_connected(region, n, W)
+
+
+@nb.njit(cache=True)
+def _most_connected(region, n, W):
+    """The point of region[:n] with the most neighbours inside the region; -1 when that most is tied."""
     best = -1
     best_degree = -1
     ties = 0
@@ -517,11 +525,7 @@ def _nakade_point(s, start, region):
             ties = 1
         elif degree == best_degree:
             ties += 1
-    # (a unique most-connected point has 3 neighbours or more from 4 points up: a path or the square
-    # of 4 or more points ties at 2)
-    if ties != 1:
-        return -1
-    return best
+    return best if ties == 1 else -1
 
 
 @nb.njit(cache=True)
@@ -558,23 +562,8 @@ def _filled_nakade_point(s, start, region):
         n = _enclosed(s, start, wall, region)
         if n < 3:
             continue
-        best = -1
-        best_degree = -1
-        ties = 0
-        for i in range(n):
-            p = region[i]
-            degree = 0
-            for j in range(n):
-                t = region[j]
-                if t == p - 1 or t == p + 1 or t == p - W or t == p + W:
-                    degree += 1
-            if degree > best_degree:
-                best = p
-                best_degree = degree
-                ties = 1
-            elif degree == best_degree:
-                ties += 1
-        if ties != 1 or s[HEADER + best] != EMPTY_CELL:
+        best = _most_connected(region, n, W)
+        if best < 0 or s[HEADER + best] != EMPTY_CELL:
             return -1
         return best
     return -1
