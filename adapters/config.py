@@ -97,17 +97,18 @@ def add_setting_flags(parser, cls, skip=()) -> None:
         if f.name in skip:
             continue
         choices = f.metadata.get("choices")
+        meaning = f.metadata.get("meaning", "").replace("%", "%%")  # argparse %-formats help texts
         if f.metadata.get("kind") is bool:
             flag = f.name.replace("_", "-")
             parser.add_argument("--" + flag, dest=f.name, default=None, nargs="?", const="true", metavar="BOOL",
-                                help=f"{f.metadata.get('meaning', '')} [default {f.default!r}]")
+                                help=f"{meaning} [default {f.default!r}]")
             parser.add_argument("--no-" + flag, dest=f.name, action="store_const", const="false",
                                 help=argparse.SUPPRESS)
             continue
         parser.add_argument("--" + f.name.replace("_", "-"), dest=f.name, default=None,
                             metavar=None if choices else f.name.upper(),
                             choices=None if choices is None else [str(c) for c in choices],
-                            help=f"{f.metadata.get('meaning', '')} [default {f.default!r}]")
+                            help=f"{meaning} [default {f.default!r}]")
 
 
 def setting_flags(args, cls) -> dict:

@@ -107,3 +107,22 @@ def test_flags_are_made_from_the_settings_dataclass():
         parser.parse_args(["--mode", "fast"])
     with pytest.raises(ConfigError, match="capacity"):  # the one conversion: a bad int names its key
         config.load(Example, env={}, flags=config.setting_flags(parser.parse_args(["--capacity", "x"]), Example))
+
+
+def test_a_meaning_with_a_percent_sign_keeps_help_working():
+    """argparse %-formats every help text: a setting's meaning that quotes a rate ("61.7 % of ...")
+    must come out as written, not crash --help."""
+    import argparse
+    from dataclasses import dataclass
+
+    from adapters.config import add_setting_flags, setting
+
+    @dataclass(frozen=True)
+    class Rated:
+        share: float = setting(0.5, "won 61.7 % of 120 games (100% sure)")
+        on: bool = setting(True, "a 5 % margin")
+
+    parser = argparse.ArgumentParser(prog="x")
+    add_setting_flags(parser, Rated)
+    text = " ".join(parser.format_help().split())
+    assert "won 61.7 % of 120 games (100% sure)" in text and "a 5 % margin" in text
