@@ -380,11 +380,9 @@ class OthelloPlayer:
         book = self.opening_book()
         if book is None:
             return None
-        flat = self.game.cells(state).ravel()
-        me = self.game.to_move(state) + 1
-        P = sum(1 << int(i) for i in (flat == me).nonzero()[0])
-        O = sum(1 << int(i) for i in (flat == 3 - me).nonzero()[0])
-        found = book.choose(P, O, self._book_rng, passes=self.game.variant == STANDARD)
+        from engines.knowledge.othello.endgame import state_bits
+        P, O = state_bits(state)
+        found = book.choose(int(P), int(O), self._book_rng, passes=self.game.variant == STANDARD)
         if found is None:
             return None
         square, value = found
