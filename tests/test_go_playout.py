@@ -445,9 +445,9 @@ def two_lib_answers(rows, last, to_move=0):
     g, s = position(rows, to_move=to_move, last=last)
     cands, scratch = np.empty(32, dtype=np.int64), np.empty(10, dtype=np.int64)
     work, budget = np.empty((gp.LADDER_DEPTH, s.shape[0]), dtype=np.int64), np.empty(1, dtype=np.int64)
-    k = gp._two_lib_read_moves(s, to_move + 1, cands, scratch, work, budget)
+    k = gp._two_lib_moves(s, to_move + 1, cands, scratch, True, work, budget)
     read = sorted(g.move_label(action_of(9, int(p))) for p in cands[:k])
-    k = gp._two_lib_moves(s, to_move + 1, cands, scratch)
+    k = gp._two_lib_moves(s, to_move + 1, cands, scratch, False, work, budget)
     return read, sorted(g.move_label(action_of(9, int(p))) for p in cands[:k])
 
 

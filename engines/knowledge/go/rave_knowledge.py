@@ -9,7 +9,7 @@ Playout policy (``heavy_playout_traced``), for the player to move X at each step
   2. with probability params[P_TWOLIB]: chains of 2 liberties touching the last move, shallow (no
      reading): an atari on the opponent's chain where its way out does not run free, an extension
      of an own chain that surely gives it 3 liberties (``_two_lib_moves``); with
-     params[P_TWOLIB_READ] != 0 read instead (``_two_lib_read_moves``): the atari that catches
+     params[P_TWOLIB_READ] != 0 the same rule reads instead: the atari that catches
      the opponent's chain in a ladder or net, the escapes of an own chain a ladder would catch;
   3. with probability params[P_NAKADE]: the vital point of an eye space of 3 to 6 points next to
      the last move (``_nakade_point``: it kills for one side, makes two eyes for the other); with
@@ -417,12 +417,17 @@ def _runs_free(s, l, m):
 
 
 @nb.njit(cache=True)
-def _two_lib_moves(s, c, cands, scratch):
-    """c's answers to chains of 2 liberties touching the last move, into cands; the count: an
-    atari on the opponent's chain at a liberty whose stone is safe when the other liberty does not
-    run free (``_runs_free``), and, for an own chain the opponent could atari so, an extension at a
-    liberty that surely gives it 3.  Shallow on purpose: no reading, no copy of the position (the
-    tree's priors read these chains out, ``_reading_bonus``).  scratch: int64[>= 10]."""
+def _two_lib_moves(s, c, cands, scratch, read, work, budget):
+    """c's answers to chains of 2 liberties touching the last move, into cands; the count.  A chain
+    both of whose liberties run free (``_runs_free``) is left alone.
+    Shallow (read False; no reading, no copy of the position: the tree's priors read these chains
+    out, ``_reading_bonus``): an atari on the opponent's chain at a liberty whose stone is safe when
+    the other liberty does not run free, and, for an own chain the opponent could atari so, an
+    extension at a liberty that surely gives it 3.
+    Read (read True) with the ladder reader: the atari that captures an opponent chain
+    (``_ladder_move``: a ladder or a net), and, for an own chain the opponent could capture so, each
+    liberty that saves it (``_escape_works``); work: the reader's stack (rows of len(s)), budget:
+    int64[1].  scratch: int64[>= 10]."""
     last = s[LAST]
     if last < 0:
         return 0
@@ -453,6 +458,20 @@ def _two_lib_moves(s, c, cands, scratch):
         free0 = _runs_free(s, l0, l1)
         free1 = _runs_free(s, l1, l0)
         if free0 and free1:
+            continue
+        if read:
+            work[0, :s.shape[0]] = s
+            budget[0] = LADDER_NODES
+            if v == o:
+                m = _ladder_move(work, 0, q, c, budget)
+                if m >= 0 and k < room:
+                    cands[k] = m
+                    k += 1
+            elif _ladder_move(work, 0, q, o, budget) >= 0:
+                for m in (l0, l1):
+                    if k < room and _escape_works(s, m, c, work):
+                        cands[k] = m
+                        k += 1
             continue
         for option in range(2):
             m = l0 if option == 0 else l1
@@ -598,54 +617,6 @@ def _nakade_moves(s, c, cands, region, filled):
 
 
 @nb.njit(cache=True)
-def _two_lib_read_moves(s, c, cands, heads, work, budget):
-    """c's answers to chains of 2 liberties touching the last move, read with the ladder reader,
-    into cands; the count: the atari that captures an opponent chain (``_ladder_move``: a ladder or
-    a net), and, for an own chain the opponent could capture so, each liberty that saves it
-    (``_escape_works``).  A chain both of whose liberties run free (``_runs_free``) is not read.
-    heads: int64[>= 5] scratch; work: the ladder reader's stack (rows of len(s))."""
-    last = s[LAST]
-    if last < 0:
-        return 0
-    P = s[PSIZE]
-    W = s[STRIDE]
-    hd = HEADER + A_HEAD * P
-    o = 3 - c
-    libs = np.empty(3, dtype=np.int64)
-    nh = 0
-    k = 0
-    room = cands.shape[0]
-    for q in (last, last - 1, last + 1, last - W, last + W):
-        v = s[HEADER + q]
-        if v != BLACK and v != WHITE:
-            continue
-        h = s[hd + q]
-        if _holds(heads, nh, h):
-            continue
-        heads[nh] = h
-        nh += 1
-        if s[HEADER + A_LIBS * P + h] > 8 or _libs_of(s, h, -1, libs) != 2:
-            continue
-        l0 = libs[0]
-        l1 = libs[1]
-        if _runs_free(s, l0, l1) and _runs_free(s, l1, l0):
-            continue
-        work[0, :s.shape[0]] = s
-        budget[0] = LADDER_NODES
-        if v == o:
-            m = _ladder_move(work, 0, q, c, budget)
-            if m >= 0 and k < room:
-                cands[k] = m
-                k += 1
-        elif _ladder_move(work, 0, q, o, budget) >= 0:
-            for m in (l0, l1):
-                if k < room and _escape_works(s, m, c, work):
-                    cands[k] = m
-                    k += 1
-    return k
-
-
-@nb.njit(cache=True)
 def _pattern_moves(s, c, cands, table):
     """Empty points next to the last move matching the 3x3 table (legal, not an own eye, not a
     self-atari), into cands; the count."""
@@ -724,12 +695,9 @@ def heavy_moves(s, rng, trace, params):
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and params[P_TWOLIB] > 0.0 and uniform(rng) < params[P_TWOLIB]:
-                if read_twolib:
-                    if work.shape[0] == 0:
-                        work = np.empty((depth, s.shape[0]), dtype=np.int64)
-                    k = _two_lib_read_moves(s, c, cands, scratch, work, budget)
-                else:
-                    k = _two_lib_moves(s, c, cands, scratch)
+                if read_twolib and work.shape[0] == 0:
+                    work = np.empty((depth, s.shape[0]), dtype=np.int64)
+                k = _two_lib_moves(s, c, cands, scratch, read_twolib, work, budget)
                 if k > 0:
                     chosen = cands[below(rng, k)]
             if chosen < 0 and params[P_NAKADE] > 0.0 and uniform(rng) < params[P_NAKADE]:
