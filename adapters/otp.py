@@ -12,8 +12,8 @@ tunable is a key of ``OtpSettings`` (the player's OthelloSettings, plus time and
 of the --config TOML file, or PLIES_OTP_<KEY> in the environment.
 
 Loading (engines/players/coldstart.py): with a warm compiled-kernel cache the player loads in a thread
-started before connecting (a few seconds on a busy machine), so the connection, name and clear_board
-are not delayed; a genmove that comes while it loads waits for it up to LOAD_WAIT_SHARE of the budget,
+started once connected (a few seconds on a busy machine, when that thread can hold the interpreter:
+the judge wants the connection within 10 s), so the connection, name and clear_board are not delayed; a genmove that comes while it loads waits for it up to LOAD_WAIT_SHARE of the budget,
 then plays a shallow fallback search over the pure-Python rules in the rest.  With a cold cache it
 says so on stderr, compiles in a detached background process (the next run is warm) and plays the
 fallback search until the compile is done; the board is kept with those rules throughout.
@@ -230,8 +230,8 @@ def main(argv=None) -> int:
     # before any engine module: cold, it compiles in the background and the fallback search plays
     cold = ColdStart("othello", "plies-otp", lambda: make_player(settings), background=True)
     try:
-        cold.ready()  # a warm cache: the player loads in a thread; we connect and answer name, clear_board meanwhile
         if args.host is None:
+            cold.ready()  # a warm cache: the player loads in a thread while we answer name, clear_board
             session = OtpSession(cold, settings)
             try:
                 return run(make_engine(session), otp.LineChannel(sys.stdin, sys.stdout))
@@ -242,6 +242,9 @@ def main(argv=None) -> int:
         except OSError as err:
             print(f"plies-otp: cannot connect to the judge at {args.host}:{args.port}: {err}", file=sys.stderr)
             return EXIT_STATUS["judge lost"][0]
+        # only now the player's load (a thread that can hold the interpreter for seconds on a busy
+        # machine): the judge wants the connection within 10 s of its start
+        cold.ready()
         with sock:
             sock.settimeout(None)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
