@@ -205,9 +205,9 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", type=int, default=5)
     args = parser.parse_args(argv)
     if args.figure == "latency":
-        kept = _stored().get("latency", {})  # a shorter new run does not replace a longer one
+        kept = _stored().get("latency", {})  # a shorter new run does not replace a longer one (an equal one does)
         latency(args.games or 10, args.time,
-                progress=lambda d: save("latency", d) if d["games"] > kept.get("games", 0) or
+                progress=lambda d: save("latency", d) if d["games"] >= kept.get("games", 0) or
                 d["move_time"] != kept.get("move_time") else None)
     elif args.figure == "spiel":
         play_spiel(args.games or 40, args.time or 1.0, progress=lambda d: save("spiel", d))
