@@ -85,8 +85,10 @@ class OthelloSettings:
     tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
     stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
                                      "exceeds the time left (0: never skipped)")
-    probcut: bool = setting(False, "default: ProbCut with the fitted parameters of the evaluation on 8x8 "
-                                   "(weights/othello/probcut_<evaluation>.json)")
+    probcut: bool = setting(False, "default: Multi-ProbCut with the fitted parameters of the evaluation on 8x8 "
+                                   "(weights/othello/probcut_<evaluation>.json: per band of empties and depth)")
+    probcut_t: float = setting(1.5, "default: ProbCut's margin in standard deviations of the fit (larger: fewer, "
+                                    "safer cuts)")
     opening_share: float = setting(0.5, "default: share of the budget a move of the opening spends")
     opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
                                        "squares are on the board")
@@ -135,6 +137,7 @@ class OthelloSettings:
         check_number("opening_share", self.opening_share, 0.0, 1.0)
         check_number("opening_fill", self.opening_fill, 0.0, 1.0)
         check_number("stop_share", self.stop_share, 0.0)
+        check_number("probcut_t", self.probcut_t, 0.0)
         check_number("soft_share", self.soft_share, 0.0, 1.0)
         check_number("obvious_share", self.obvious_share, 0.0, 1.0)
         if not 0 < check_number("finish_share", self.finish_share, 0.0, 1.0):
@@ -211,6 +214,7 @@ class OthelloPlayer:
         if s.probcut and self.game.size == SOLVER_SIZE:
             from engines.search.alphabeta import load_probcut
             config["probcut"] = load_probcut(probcut_path(s.evaluation))
+            config["probcut_t"] = s.probcut_t
         return config
 
     def searcher_for(self, options: dict):
