@@ -188,7 +188,7 @@ def main(argv=None) -> int:
                    help="the JSON to write (default weights/othello/probcut_<evaluation>.json)")
     args = p.parse_args(argv)
     from engines.knowledge.scores import WIN_SCORE
-    out = args.out or Path(__file__).resolve().parents[2] / "weights" / "othello" / f"probcut_{args.evaluation}.json"
+    out = args.out or Path(__file__).resolve().parents[3] / "weights" / "othello" / f"probcut_{args.evaluation}.json"
     data = args.data or Path(f"/tmp/probcut_{args.evaluation}_d{args.max_depth}.jsonl")
 
     def progress(done, total):
