@@ -64,7 +64,7 @@ def search_figures(args) -> str:
     states = midgame_positions(game, args.positions)
     rows = load_probcut(probcut_path("patterns"))
     configs = {"default (ProbCut off)": AlphaBetaConfig(),
-               "today's ProbCut (t 1.5)": AlphaBetaConfig(probcut=TODAY_ROWS, probcut_t=1.5)}
+               "today's ProbCut (t 1.5)": AlphaBetaConfig(probcut=TODAY_ROWS, probcut_t=1.5, probcut_null_only=False)}
     for t in args.t:
         configs[f"Multi-ProbCut t {t:g}"] = AlphaBetaConfig(probcut=rows, probcut_t=t)
     out, base = {}, None

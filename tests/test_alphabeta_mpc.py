@@ -172,7 +172,7 @@ TODAY_ON = [(17, -12.29150390625, 7761), (53, -39.538818359375, 9702), (17, -24.
 def test_probcut_off_and_todays_rows_visit_todays_nodes(othello):
     game, knowledge, states = othello
     off = AlphaBeta(game, AlphaBetaConfig(), knowledge)
-    today = AlphaBeta(game, AlphaBetaConfig(probcut=TODAY_ROWS), knowledge)
+    today = AlphaBeta(game, AlphaBetaConfig(probcut=TODAY_ROWS, probcut_null_only=False), knowledge)
     for s, want_off, want_on in zip(states, TODAY_OFF, TODAY_ON):
         a, b = off.search(s, Limits(depth=7)), today.search(s, Limits(depth=7))
         assert (a.move, a.value, a.stats["nodes"]) == want_off
@@ -212,3 +212,38 @@ def test_the_players_probcut_settings_reach_the_search():
     assert not make_player(OthelloSettings()).searcher.config.probcut
     with pytest.raises(ValueError):
         OthelloSettings(probcut_t=-1.0)
+
+
+# ---- null windows only: a cut never makes a move the best on its own ------------------------------
+def test_probcut_tests_only_null_window_nodes(othello):
+    """Rows only for the plies left at ply 1 of the last iteration: every root move but the first
+    (searched with the root's full window) is a PVS null-window node and is tested; without
+    null_only the first is tested too, and a move PVS searches again is tested again."""
+    game, knowledge, states = othello
+    for s in states:
+        moves = len(game.legal_moves(s))
+        counts = {}
+        for null_only in (True, False):
+            mpc = AlphaBeta(game, AlphaBetaConfig(probcut=_rows(1e6, depths=((5, 1),)), probcut_null_only=null_only),
+                            knowledge)
+            mpc.search(s, Limits(depth=6))
+            counts[null_only] = sum(t for t, _, _ in mpc.probcut_counts().values())
+        assert counts[True] == moves - 1 and counts[False] >= moves  # (and each PVS re-search, tested again)
+
+
+def test_a_fail_low_cut_sends_the_move_to_a_full_search(othello):
+    """A prediction far below every window at ply 1: each later root move's null window 'fails low' by
+    the cut, which would show it beats the root's alpha.  With null_only it is searched again with the
+    full window, where ProbCut does not apply: exactly plain PVS's move and value.  Without it the
+    cut alone makes each such move the best (value: the root's alpha, a hair above the first move's)."""
+    game, knowledge, states = othello
+    plain = AlphaBeta(game, AlphaBetaConfig(), knowledge)
+    rows = _rows(0.0, a=0.0, b=-1e5, depths=((5, 1),))
+    guarded = AlphaBeta(game, AlphaBetaConfig(probcut=rows), knowledge)
+    unguarded = AlphaBeta(game, AlphaBetaConfig(probcut=rows, probcut_null_only=False), knowledge)
+    differs = 0
+    for s in states:
+        a, b, c = plain.search(s, Limits(depth=6)), guarded.search(s, Limits(depth=6)), unguarded.search(s, Limits(depth=6))
+        assert (b.move, b.value) == (a.move, a.value)
+        differs += (c.move, c.value) != (a.move, a.value)
+    assert differs == len(states)

@@ -19,12 +19,15 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
   root_scores  float64[num_actions]   score of each root move (index = position in moves[0]) this iteration
   features     int64[P, F]            the incremental evaluation's features of the position at each ply
                                       (F = the bundle's features_len; one unused column without one)
-  probcut      float64[P, 4]          per depth left: SHALLOW (-1: no ProbCut at that depth, 0: from
-                                      the static value, 1: from the best child's static score), A, B,
-                                      MARGIN (probcut_t * sigma)
-  control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
+  probcut      float64[E, P, 7]       per (empty cells, depth left): SHALLOW (the shallow search's plies
+                                      d', -1: no ProbCut there; 0: the static value, 1: the best
+                                      child's static score), A, B, MARGIN (probcut_t * sigma), and
+                                      counters TRIES, CUTS, NODES (of the shallow searches); E =
+                                      num_actions + 1 (1 x 1 rows when ProbCut is off)
+  control      int64[9]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
-                                      FEATURES (bit flags), TT_HITS, GENERATION of the table
+                                      FEATURES (bit flags), TT_HITS, GENERATION of the table,
+                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase)
 The kernel takes them in records (engines.kernels): ``Stack`` (positions .. features), ``Table``
 (the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate, and
 the incremental evaluation's features_init, features_play, evaluate_features).
@@ -64,11 +67,18 @@ with the full window, in place: the finished child is reopened instead of handed
 table entry that settles a null window with such a bound is re-searched the same way.  Values are
 exactly those of plain alpha-beta (tests/test_alphabeta_pvs.py); non-best root moves get bounds.
 
-ProbCut (config.probcut rows, off by default): at a node with d plies left whose row is set, the deep
-value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
-score, which the ordering computes anyway); when the prediction lies beyond beta (below alpha) by
-more than probcut_t * sigma the node returns beta (alpha) as its bound, and the result is not exact.
-The rows are fitted by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
+Multi-ProbCut (config.probcut rows, off by default): at a non-root node with d plies left and e empty
+cells (the root's less the node's ply: a pass is counted as a ply) whose row (e, d) is set, the deep
+value is predicted as a * v + b from a shallow value v of d' plies: the static value (d' 0), the best
+child's static score (d' 1, which the ordering computes anyway) or ``_shallow_search``, a fail-soft
+alpha-beta of d' plies without a table in the stack rows above the node, run with a null window at
+the v that puts the prediction exactly at the bound (so it only has to show v is beyond it).  When
+the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node returns beta
+(alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
+null-window nodes are tested, and a cut that would show a PVS null-window move beats the parent's
+alpha sends it to the full-window search instead (a cut never makes a move the best on its own).
+The shallow searches' nodes are counted in the nodes.  The rows are fitted per band of empties and
+(d, d') by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
 
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
 from static scores; the static evaluations made for ordering at deeper nodes are not counted.
@@ -105,6 +115,7 @@ TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATI
 N_CONTROL = 9
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
 USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
+USE_PROBCUT_NULL_ONLY = 64  # control[FEATURES]: ProbCut only at null-window nodes, never making a move best
 PC_SHALLOW, PC_A, PC_B, PC_MARGIN, PC_TRIES, PC_CUTS, PC_NODES = range(7)  # probcut columns ([empties, depth left])
 N_PROBCUT = 7
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
@@ -488,12 +499,21 @@ def _probcut_verdict(kernels, params, stack, ply, row, alpha, beta, incremental,
 
 
 @nb.njit(cache=True, inline="always")
-def _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores):
+def _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores, null_only):
     """A ProbCut verdict at the node at ply: hand beta (fail high) or alpha (fail low) to the parent
-    as the node's bound, marking the result as not exact."""
+    as the node's bound, marking the result as not exact; True.  With null_only, a PVS null-window
+    node whose bound would show its move beats the parent's alpha (inside the parent's window) is
+    not cut: False, and the caller searches it again with the parent's full window (as PVS does with
+    a null window that fails so), where ProbCut does not apply: a cut never makes a move the best
+    one on its own."""
     value = beta if verdict > 0 else alpha
+    if (null_only and ply_ints[ply, NULL_WINDOW] != 0
+            and ply_floats[ply - 1, ALPHA] < -value < ply_floats[ply - 1, BETA]):
+        ply_ints[ply, NULL_WINDOW] = 0
+        return False
     ply_ints[ply - 1, CUT_BELOW] = 1
     _record_last_child(ply - 1, -value, moves, ply_ints, ply_floats, pv_table, root_scores, True)
+    return True
 
 
 # _nrt=False: no reference counting inside the kernel.  It allocates nothing and only borrows its
@@ -520,6 +540,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
     top = control[TOP_PLY]
     status = control[STATUS]
     root_empties = control[ROOT_EMPTIES]
+    null_only = (features & USE_PROBCUT_NULL_ONLY) != 0
     pc_row = probcut[0, 0]
     while True:
         # ---- one step: start at the root, step into the next child, or finish the top node ------
@@ -621,7 +642,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
             continue
         _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
         shallow_depth = -1.0
-        if use_probcut and ply > 0:
+        if use_probcut and ply > 0 and (alpha >= _just_below(beta) or not null_only):
             # Multi-ProbCut: the parameters of this node's empties (the root's less the plies above it)
             # and plies left; a shallow value far outside the window predicts a deep one outside it
             pc_row = probcut[min(max(root_empties - ply, 0), probcut.shape[0] - 1), min(remaining, probcut.shape[1] - 1)]
@@ -635,8 +656,14 @@ def _negamax(kernels, params, stack, table, probcut, control):
                                                  shallow_depth == 0.0, shallow)
                 nodes += used
                 if verdict != 0:
-                    _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores)
-                    continue
+                    if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores,
+                                    null_only):
+                        continue
+                    # the cut says the move beats the parent's alpha: search it with the full window instead
+                    alpha = -ply_floats[ply - 1, BETA]
+                    beta = -ply_floats[ply - 1, ALPHA]
+                    _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
+                    shallow_depth = -1.0
         if use_ordering:
             children_are_leaves = remaining == 1
             _order_moves(ply, count, children_are_leaves, positions, features_rows, moves, order_scores, ply_ints,
@@ -651,8 +678,12 @@ def _negamax(kernels, params, stack, table, probcut, control):
                     verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
                                                      True, order_scores[0])
                     if verdict != 0:
-                        _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores)
-                        continue
+                        if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table,
+                                        root_scores, null_only):
+                            continue
+                        alpha = -ply_floats[ply - 1, BETA]  # a full-window search instead (as above)
+                        beta = -ply_floats[ply - 1, ALPHA]
+                        _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
                 if table_move >= 0:
                     _table_move_first(ply, count, table_move, moves, order_scores)
         top = ply
@@ -682,13 +713,17 @@ class AlphaBetaConfig:
     # off.  Fitted by engines/learn/othello/probcut_fit.py.
     probcut: tuple = ()
     probcut_t: float = 1.5            # ProbCut's margin in standard deviations
+    probcut_null_only: bool = True    # ProbCut only at null-window nodes (PVS's tests), and a cut that would show
+                                      # a move beats alpha sends it to PVS's full-window search instead of
+                                      # making it the best (Edax's use); False: at every node, cuts final
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
                                       # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental",
+                     "probcut_null_only"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
@@ -811,7 +846,8 @@ class AlphaBeta:
                                                                                 config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
                           | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
-                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0))
+                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0)
+                          | (USE_PROBCUT_NULL_ONLY if config.probcut_null_only else 0))
 
     def _incremental_kernels(self, config, knowledge):
         """(features_init, features_play, evaluate_features) as function values: the bundle's when it
