@@ -18,7 +18,7 @@ diagnose: from the fit's labelled positions (engines/learn/othello/probcut_fit.p
 match: the player with Multi-ProbCut (probcut on, probcut_t --t) against the default player (probcut
   off), everything else as shipped, --seconds a move from the request (perf_counter) with margin 0.05 s,
   games from games/2 seeded random openings (bench.othello_strength's), each with both colours, moves
-  alternating in one process.  --part k/n plays the openings k, k+n, .. (for runs side by side); the
+  alternating in one process, both players warmed up first.  --part k/n plays the openings k, k+n, .. (for runs side by side); the
   report merges every part's JSON found next to it.  W/D/L, score, 95 % Wilson interval, both sides'
   median and max seconds a move and median depth.
 """
@@ -235,6 +235,8 @@ def match(args, out: Path) -> None:
     game = make_game("othello", size=8)
     k, n = (int(x) for x in args.part.split("/"))
     sides = _players(args.t[0], args.margin)
+    for player in sides.values():  # kernels loaded (compiled if the cache is cold) before the first move's clock
+        player.warm_up()
     part = out.parent / f"{out.stem}.part{k}.json"
     log = {"mpc": [], "default": []}
     result = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
