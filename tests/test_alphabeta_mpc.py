@@ -205,11 +205,14 @@ def test_the_shipped_mpc_parameters_load():
 
 def test_the_players_probcut_settings_reach_the_search():
     from engines.players.othello import OthelloSettings, make_player
-    assert OthelloSettings().probcut is False
-    player = make_player(OthelloSettings(probcut=True, probcut_t=2.25))
+    assert OthelloSettings().probcut is True  # on by default: bench/results/othello_mpc.md
+    player = make_player(OthelloSettings(probcut_t=2.25))
     config = player.searcher.config
-    assert config.probcut and config.probcut_t == 2.25
-    assert not make_player(OthelloSettings()).searcher.config.probcut
+    assert config.probcut and config.probcut_t == 2.25 and config.probcut_null_only
+    assert not make_player(OthelloSettings(probcut=False)).searcher.config.probcut
+    assert not make_player(OthelloSettings(), size=6).searcher.config.probcut  # fitted on 8x8 only
+    # a harness's own search options (the manager's flags) get exactly that search
+    assert not player.searcher_for({"use_ordering": True}).config.probcut
     with pytest.raises(ValueError):
         OthelloSettings(probcut_t=-1.0)
 
