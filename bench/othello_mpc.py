@@ -15,8 +15,8 @@ diagnose: from the fit's labelled positions (engines/learn/othello/probcut_fit.p
   on the side a cut would be wrong (the residual below -t sigma: a fail-high cut at a bound between them
   is wrong; the same share above for fail-low), with the per-band rows and with one row per depth over
   every phase (today's shape); and the per-band (a, b, sigma) next to the single row's.
-match: the player with Multi-ProbCut (probcut on, probcut_t --t) against the default player (probcut
-  off), everything else as shipped, --seconds a move from the request (perf_counter) with margin 0.05 s,
+match: the player with Multi-ProbCut (probcut on, probcut_t --t) against the player with probcut off
+  (or with probcut_t --opponent-t), everything else as shipped, --seconds a move from the request (perf_counter) with margin 0.05 s,
   games from games/2 seeded random openings (bench.othello_strength's), each with both colours, moves
   alternating in one process, both players warmed up first.  --part k/n plays the openings k, k+n, .. (for runs side by side); the
   report merges every part's JSON found next to it.  W/D/L, score, 95 % Wilson interval, both sides'
@@ -168,10 +168,13 @@ def diagnose(args) -> str:
 
 
 # ---- match ----------------------------------------------------------------------------------------
-def _players(t: float, margin: float):
+def _players(t: float, margin: float, opponent_t: float | None = None):
+    """The two sides: "mpc" (ProbCut at t) and "default" (ProbCut off, or at opponent_t when given)."""
     from engines.players.othello import OthelloSettings, make_player
+    other = (OthelloSettings(margin=margin, probcut=False) if opponent_t is None
+             else OthelloSettings(margin=margin, probcut=True, probcut_t=opponent_t))
     return {"mpc": make_player(OthelloSettings(margin=margin, probcut=True, probcut_t=t)),
-            "default": make_player(OthelloSettings(margin=margin))}
+            "default": make_player(other)}
 
 
 def _play(game, sides, names, opening, seconds, log) -> float:
@@ -225,7 +228,8 @@ def match_report(args, out: Path) -> str:
                       f"{lo:.1%} .. {hi:.1%} |", "",
                       "Seconds a move (wall clock, request to answer; forced moves left out) and median depth of the "
                       "searched moves:", "", "| side | moves | median s | max s | median depth |", "|---|---|---|---|---|",
-                      row(f"Multi-ProbCut (t {args.t[0]:g})", log["mpc"]), row("default (ProbCut off)", log["default"]),
+                      row(f"Multi-ProbCut (t {args.t[0]:g})", log["mpc"]), row("default (ProbCut off)" if args.opponent_t is None else f"Multi-ProbCut (t {args.opponent_t:g})",
+                          log["default"]),
                       ""])
 
 
@@ -234,7 +238,7 @@ def match(args, out: Path) -> None:
     from engines.games import make_game
     game = make_game("othello", size=8)
     k, n = (int(x) for x in args.part.split("/"))
-    sides = _players(args.t[0], args.margin)
+    sides = _players(args.t[0], args.margin, args.opponent_t)
     for player in sides.values():  # kernels loaded (compiled if the cache is cold) before the first move's clock
         player.warm_up()
     part = out.parent / f"{out.stem}.part{k}.json"
@@ -266,6 +270,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--margin", type=float, default=0.05)
     p.add_argument("--part", default="0/1")
+    p.add_argument("--opponent-t", type=float, default=None,
+                   help="match: the other side uses ProbCut too, at this t (default: ProbCut off)")
     p.add_argument("--out", type=Path, default=RESULTS / "othello_mpc.md")
     args = p.parse_args(argv)
     args.command = "python -m bench.othello_mpc " + " ".join(sys.argv[1:] if argv is None else argv)
