@@ -211,6 +211,8 @@ def test_the_players_probcut_settings_reach_the_search():
     assert config.probcut and config.probcut_t == 2.25 and config.probcut_null_only
     assert not make_player(OthelloSettings(probcut=False)).searcher.config.probcut
     assert not make_player(OthelloSettings(), size=6).searcher.config.probcut  # fitted on 8x8 only
+    # an evaluation without fitted parameters plays without ProbCut (no error)
+    assert not make_player(OthelloSettings(evaluation="disc_difference")).searcher.config.probcut
     # a harness's own search options (the manager's flags) get exactly that search
     assert not player.searcher_for({"use_ordering": True}).config.probcut
     with pytest.raises(ValueError):

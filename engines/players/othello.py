@@ -86,7 +86,7 @@ class OthelloSettings:
     stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
                                      "exceeds the time left (0: never skipped)")
     probcut: bool = setting(True, "default: Multi-ProbCut with the fitted parameters of the evaluation on 8x8 "
-                                  "(weights/othello/probcut_<evaluation>.json: per band of empties and depth); "
+                                  "(weights/othello/probcut_<evaluation>.json: per band of empties and depth; none: off); "
                                   "not in a search whose options a harness sets (the manager's flags)")
     probcut_t: float = setting(1.5, "default: ProbCut's margin in standard deviations of the fit (larger: fewer, "
                                     "safer cuts)")
@@ -212,8 +212,9 @@ class OthelloPlayer:
                 config.update(progressive_pruning=True, pp_rd=s.rd, pp_min_samples=s.min_samples)
             return config
         config = {**options, "tt_size": s.tt_size, "stop_share": options.get("stop_share", s.stop_share)}
-        if s.probcut and self.game.size == SOLVER_SIZE and not options:
-            # (not when a harness asks for a particular search by its options: its values are that search's)
+        if s.probcut and self.game.size == SOLVER_SIZE and not options and probcut_path(s.evaluation).exists():
+            # (not when a harness asks for a particular search by its options: its values are that search's;
+            # not for an evaluation without fitted parameters)
             from engines.search.alphabeta import load_probcut
             config["probcut"] = load_probcut(probcut_path(s.evaluation))
             config["probcut_t"] = s.probcut_t
