@@ -126,7 +126,7 @@ def test_probcut_rows_are_honoured(shallow):
     assert r.stats["nodes"] < base.search(states[0], Limits(depth=6)).stats["nodes"]
 
 
-@pytest.mark.parametrize("rows", [((1, 0, 1.0, 0.0, 1.0),), ((3, 2, 1.0, 0.0, 1.0),), ((3, 1, 1.0, 0.0, -1.0),),
+@pytest.mark.parametrize("rows", [((1, 0, 1.0, 0.0, 1.0),), ((3, 3, 1.0, 0.0, 1.0),), ((3, 1, 1.0, 0.0, -1.0),),
                                   ((3, 1, 1.0),), ((3, 1, 1.0, float("nan"), 1.0),),
                                   ((3, 1, 1.0, 0.0, 1.0), (3, 0, 1.0, 0.0, 1.0)), "rows"])
 def test_probcut_config_validation(rows):
@@ -137,7 +137,7 @@ def test_probcut_config_validation(rows):
 def test_probcut_file_loader(tmp_path):
     good = tmp_path / "probcut.json"
     good.write_text(json.dumps({"rows": [[4, 0, 1.2, 3.0, 30.0], [3, 1, 1.1, -6.0, 20.0]], "evaluation": "x"}))
-    assert load_probcut(good) == ((3, 1, 1.1, -6.0, 20.0), (4, 0, 1.2, 3.0, 30.0))
+    assert load_probcut(good) == ((0, 4095, 3, 1, 1.1, -6.0, 20.0), (0, 4095, 4, 0, 1.2, 3.0, 30.0))  # every phase
     for text, fault in (("{", "not JSON"), ('{"row": []}', "rows"), ('{"rows": [[4, 0, 1.2]]}', "depth, shallow"),
                         ('{"rows": [[4, 5, 1, 0, 1]]}', "shallow")):
         bad = tmp_path / "bad.json"
@@ -155,7 +155,7 @@ def test_the_shipped_probcut_parameters_load():
     if not path.exists():
         pytest.skip("no fitted ProbCut parameters shipped")
     rows = load_probcut(path)
-    assert rows and all(row[0] % 2 == row[1] for row in rows)
+    assert rows and all(row[2] % 2 == row[3] for row in rows)
     data = json.loads(path.read_text())
     assert {"how", "from", "made", "cpu_seconds", "evaluation"} <= set(data)
 

@@ -85,8 +85,11 @@ class OthelloSettings:
     tt_size: int = setting(1 << 20, "default: alpha-beta table slots, a power of two (24 bytes each: 24 MiB)")
     stop_share: float = setting(0.5, "default: an iteration is not started when its predicted time times this "
                                      "exceeds the time left (0: never skipped)")
-    probcut: bool = setting(False, "default: ProbCut with the fitted parameters of the evaluation on 8x8 "
-                                   "(weights/othello/probcut_<evaluation>.json)")
+    probcut: bool = setting(True, "default: Multi-ProbCut with the fitted parameters of the evaluation on 8x8 "
+                                  "(weights/othello/probcut_<evaluation>.json: per band of empties and depth; none: off); "
+                                  "not in a search whose options a harness sets (the manager's flags)")
+    probcut_t: float = setting(1.5, "default: ProbCut's margin in standard deviations of the fit (larger: fewer, "
+                                    "safer cuts)")
     opening_share: float = setting(0.5, "default: share of the budget a move of the opening spends")
     opening_fill: float = setting(0.2, "default: the opening lasts while fewer discs than this share of the "
                                        "squares are on the board")
@@ -135,6 +138,7 @@ class OthelloSettings:
         check_number("opening_share", self.opening_share, 0.0, 1.0)
         check_number("opening_fill", self.opening_fill, 0.0, 1.0)
         check_number("stop_share", self.stop_share, 0.0)
+        check_number("probcut_t", self.probcut_t, 0.0)
         check_number("soft_share", self.soft_share, 0.0, 1.0)
         check_number("obvious_share", self.obvious_share, 0.0, 1.0)
         if not 0 < check_number("finish_share", self.finish_share, 0.0, 1.0):
@@ -208,9 +212,12 @@ class OthelloPlayer:
                 config.update(progressive_pruning=True, pp_rd=s.rd, pp_min_samples=s.min_samples)
             return config
         config = {**options, "tt_size": s.tt_size, "stop_share": options.get("stop_share", s.stop_share)}
-        if s.probcut and self.game.size == SOLVER_SIZE:
+        if s.probcut and self.game.size == SOLVER_SIZE and not options and probcut_path(s.evaluation).exists():
+            # (not when a harness asks for a particular search by its options: its values are that search's;
+            # not for an evaluation without fitted parameters)
             from engines.search.alphabeta import load_probcut
             config["probcut"] = load_probcut(probcut_path(s.evaluation))
+            config["probcut_t"] = s.probcut_t
         return config
 
     def searcher_for(self, options: dict):

@@ -19,12 +19,15 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
   root_scores  float64[num_actions]   score of each root move (index = position in moves[0]) this iteration
   features     int64[P, F]            the incremental evaluation's features of the position at each ply
                                       (F = the bundle's features_len; one unused column without one)
-  probcut      float64[P, 4]          per depth left: SHALLOW (-1: no ProbCut at that depth, 0: from
-                                      the static value, 1: from the best child's static score), A, B,
-                                      MARGIN (probcut_t * sigma)
-  control      int64[8]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
+  probcut      float64[E, P, 7]       per (empty cells, depth left): SHALLOW (the shallow search's plies
+                                      d', -1: no ProbCut there; 0: the static value, 1: the best
+                                      child's static score), A, B, MARGIN (probcut_t * sigma), and
+                                      counters TRIES, CUTS, NODES (of the shallow searches); E =
+                                      num_actions + 1 (1 x 1 rows when ProbCut is off)
+  control      int64[9]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
-                                      FEATURES (bit flags), TT_HITS, GENERATION of the table
+                                      FEATURES (bit flags), TT_HITS, GENERATION of the table,
+                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase)
 The kernel takes them in records (engines.kernels): ``Stack`` (positions .. features), ``Table``
 (the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate, and
 the incremental evaluation's features_init, features_play, evaluate_features).
@@ -64,11 +67,18 @@ with the full window, in place: the finished child is reopened instead of handed
 table entry that settles a null window with such a bound is re-searched the same way.  Values are
 exactly those of plain alpha-beta (tests/test_alphabeta_pvs.py); non-best root moves get bounds.
 
-ProbCut (config.probcut rows, off by default): at a node with d plies left whose row is set, the deep
-value is predicted as a * v + b from a shallow value v (the static value, or the best child's static
-score, which the ordering computes anyway); when the prediction lies beyond beta (below alpha) by
-more than probcut_t * sigma the node returns beta (alpha) as its bound, and the result is not exact.
-The rows are fitted by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
+Multi-ProbCut (config.probcut rows, off by default): at a non-root node with d plies left and e empty
+cells (the root's less the node's ply: a pass is counted as a ply) whose row (e, d) is set, the deep
+value is predicted as a * v + b from a shallow value v of d' plies: the static value (d' 0), the best
+child's static score (d' 1, which the ordering computes anyway) or ``_shallow_search``, a fail-soft
+alpha-beta of d' plies without a table in the stack rows above the node, run with a null window at
+the v that puts the prediction exactly at the bound (so it only has to show v is beyond it).  When
+the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node returns beta
+(alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
+null-window nodes are tested, and a cut that would show a PVS null-window move beats the parent's
+alpha sends it to the full-window search instead (a cut never makes a move the best on its own).
+The shallow searches' nodes are counted in the nodes.  The rows are fitted per band of empties and
+(d, d') by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
 
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
 from static scores; the static evaluations made for ordering at deeper nodes are not counted.
@@ -101,12 +111,13 @@ NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW = ran
 N_PLY_INTS = 7
 ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
 N_PLY_FLOATS = 4
-TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION = range(8)  # control
-N_CONTROL = 8
+TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES = range(9)  # control
+N_CONTROL = 9
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
 USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
-PC_SHALLOW, PC_A, PC_B, PC_MARGIN = range(4)                                # probcut columns (row = depth left)
-N_PROBCUT = 4
+USE_PROBCUT_NULL_ONLY = 64  # control[FEATURES]: ProbCut only at null-window nodes, never making a move best
+PC_SHALLOW, PC_A, PC_B, PC_MARGIN, PC_TRIES, PC_CUTS, PC_NODES = range(7)  # probcut columns ([empties, depth left])
+N_PROBCUT = 7
 TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
 GENERATION_SHIFT, CUT_SHIFT, BOUND_SHIFT, DEPTH_SHIFT = 48, 47, 44, 32      # fields of table_data
 GENERATION_MASK, BOUND_MASK, DEPTH_MASK, MOVE_MASK = 0x7FFF, 3, 0xFFF, 0xFFFFFFFF
@@ -149,7 +160,7 @@ STACK = K.record_type(Stack, (types.int64[:, ::1], types.int32[:, ::1], types.in
 TABLE = K.record_type(Table, (types.int64[::1], types.int64[::1], types.float64[::1]))
 KERNELS = K.kernel_record(AlphaBetaKernels, (K.SIG_LEGAL, K.SIG_APPLY, K.SIG_TERMINAL, K.SIG_HASH, K.SIG_EVALUATE,
                                              K.SIG_FEATURES_INIT, K.SIG_FEATURES_PLAY, K.SIG_EVALUATE_FEATURES))
-_SIG = types.void(KERNELS, K.PARAMS, STACK, TABLE, types.float64[:, ::1], types.int64[::1])
+_SIG = types.void(KERNELS, K.PARAMS, STACK, TABLE, types.float64[:, :, ::1], types.int64[::1])
 
 
 # the incremental evaluation's places when the bundle has none (never called: USE_INCREMENTAL is off)
@@ -340,18 +351,165 @@ def _just_below(x):
 
 
 @nb.njit(cache=True, inline="always")
-def _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints, ply_floats, pv_table,
-                  root_scores):
-    """ProbCut at the node at ply (already opened): the deep value predicted from the shallow one
-    (a * shallow + b) lies beyond beta (or below alpha) by more than the margin (t * sigma): hand
-    beta (alpha) to the parent as the node's bound, marking the result as not exact.  True if cut."""
-    predicted = probcut[remaining, PC_A] * shallow + probcut[remaining, PC_B]
-    margin = probcut[remaining, PC_MARGIN]
-    if beta < np.inf and predicted - margin >= beta:
-        value = beta
-    elif alpha > -np.inf and predicted + margin <= alpha:
-        value = alpha
-    else:
+def _just_above(x):
+    """A float a little above the finite x (x itself for an infinite x): the upper end of a null window."""
+    if not np.isfinite(x):
+        return x
+    return x + max(abs(x), 1.0) * NULL_WINDOW_WIDTH
+
+
+@nb.njit(cache=True, _nrt=False)
+def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental):
+    """A fail-soft alpha-beta search of ``plies`` (>= 1) plies from the node at row top, with the
+    window (alpha, beta): ProbCut's shallow search.  No table, no principal variation; inner nodes
+    order their children by static score, and the nodes one ply above the horizon take the best
+    static score of their children (as the main descent does).  It works in rows top + 1 ..
+    top + 1 + plies of the stack (a copy of the node goes to row top + 1): those rows are free while
+    the node at top is being expanded, and top + 1 + plies <= the iteration's depth when plies is
+    less than the plies left.  Returns (value for the mover at top, nodes visited: every child
+    stepped into or valued, as the main descent counts them)."""
+    legal, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
+    positions, moves, ply_ints, ply_floats, _, order_scores, _, features = stack
+    base = top + 1
+    for k in range(positions.shape[1]):
+        positions[base, k] = positions[top, k]
+    if incremental:
+        for k in range(features.shape[1]):
+            features[base, k] = features[top, k]
+    ply_floats[base, ALPHA] = alpha
+    ply_floats[base, BETA] = beta
+    nodes = 0
+    row = base
+    value = 0.0
+    mode = 0  # 0: the node at row was just entered; 1: it finished with value; 2: its next child
+    while True:
+        if mode == 0:
+            left = plies - (row - base)
+            if left == 0 or terminal(positions[row]):
+                value = _static_value(row, positions, features, params, evaluate, evaluate_features, incremental)
+                mode = 1
+                continue
+            count = legal(positions[row], moves[row])
+            if count == 0:
+                value = _static_value(row, positions, features, params, evaluate, evaluate_features, incremental)
+                mode = 1
+                continue
+            if left == 1:  # the children are leaves: the best static score, stopping at a cut-off
+                best = -np.inf
+                for j in range(count):
+                    _play_into(row, row + 1, moves[row, j], positions, features, apply, features_play, incremental)
+                    nodes += 1
+                    score = -_static_value(row + 1, positions, features, params, evaluate, evaluate_features,
+                                           incremental)
+                    if score > best:
+                        best = score
+                        if best >= ply_floats[row, BETA]:
+                            break
+                value = best
+                mode = 1
+                continue
+            for j in range(count):  # order the children by static score, best first
+                _play_into(row, row + 1, moves[row, j], positions, features, apply, features_play, incremental)
+                order_scores[j] = -_static_value(row + 1, positions, features, params, evaluate, evaluate_features,
+                                                 incremental)
+            for j in range(1, count):  # insertion sort
+                move = moves[row, j]
+                score = order_scores[j]
+                k = j - 1
+                while k >= 0 and order_scores[k] < score:
+                    order_scores[k + 1] = order_scores[k]
+                    moves[row, k + 1] = moves[row, k]
+                    k -= 1
+                order_scores[k + 1] = score
+                moves[row, k + 1] = move
+            ply_ints[row, NEXT_CHILD] = 0
+            ply_ints[row, CHILD_COUNT] = count
+            ply_floats[row, BEST_SCORE] = -np.inf
+            mode = 2
+        elif mode == 1:
+            if row == base:
+                return value, nodes
+            row -= 1
+            score = -value
+            if score > ply_floats[row, BEST_SCORE]:
+                ply_floats[row, BEST_SCORE] = score
+                if score > ply_floats[row, ALPHA]:
+                    ply_floats[row, ALPHA] = score
+                if score >= ply_floats[row, BETA]:
+                    value = score
+                    continue  # a cut-off: this node is done too
+            mode = 2
+        else:
+            index = ply_ints[row, NEXT_CHILD]
+            if index >= ply_ints[row, CHILD_COUNT]:
+                value = ply_floats[row, BEST_SCORE]
+                mode = 1
+                continue
+            ply_ints[row, NEXT_CHILD] = index + 1
+            _play_into(row, row + 1, moves[row, index], positions, features, apply, features_play, incremental)
+            nodes += 1
+            ply_floats[row + 1, ALPHA] = -ply_floats[row, BETA]
+            ply_floats[row + 1, BETA] = -ply_floats[row, ALPHA]
+            row += 1
+            mode = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _probcut_verdict(kernels, params, stack, ply, row, alpha, beta, incremental, known, shallow):
+    """Multi-ProbCut's test at the node at ply (already opened) with its row of parameters (shallow
+    depth d', a, b, margin = t * sigma): the deep value is predicted as a * v + b from the shallow value
+    v; a prediction beyond beta (below alpha) by more than the margin cuts.  With ``known`` v is
+    ``shallow`` (the static value, or the best child's static score the ordering computed); else v is
+    decided by a null-window shallow search of d' plies around the value of v that puts the
+    prediction exactly at the bound (cheap: it only has to show v is beyond it).  Returns (+1: fail
+    high, -1: fail low, 0: no cut; the nodes the shallow searches visited)."""
+    depth = int(row[PC_SHALLOW])
+    a = row[PC_A]
+    b = row[PC_B]
+    margin = row[PC_MARGIN]
+    nodes = 0
+    row[PC_TRIES] += 1.0
+    if beta < np.inf:
+        if known or a <= 0.0:
+            if a * shallow + b - margin >= beta:
+                row[PC_CUTS] += 1.0
+                return 1, nodes
+        else:
+            bound = (beta + margin - b) / a
+            value, used = _shallow_search(kernels, params, stack, ply, depth, _just_below(bound), bound, incremental)
+            nodes += used
+            row[PC_NODES] += used
+            if value >= bound:
+                row[PC_CUTS] += 1.0
+                return 1, nodes
+    if alpha > -np.inf:
+        if known or a <= 0.0:
+            if a * shallow + b + margin <= alpha:
+                row[PC_CUTS] += 1.0
+                return -1, nodes
+        else:
+            bound = (alpha - margin - b) / a
+            value, used = _shallow_search(kernels, params, stack, ply, depth, bound, _just_above(bound), incremental)
+            nodes += used
+            row[PC_NODES] += used
+            if value <= bound:
+                row[PC_CUTS] += 1.0
+                return -1, nodes
+    return 0, nodes
+
+
+@nb.njit(cache=True, inline="always")
+def _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores, null_only):
+    """A ProbCut verdict at the node at ply: hand beta (fail high) or alpha (fail low) to the parent
+    as the node's bound, marking the result as not exact; True.  With null_only, a PVS null-window
+    node whose bound would show its move beats the parent's alpha (inside the parent's window) is
+    not cut: False, and the caller searches it again with the parent's full window (as PVS does with
+    a null window that fails so), where ProbCut does not apply: a cut never makes a move the best
+    one on its own."""
+    value = beta if verdict > 0 else alpha
+    if (null_only and ply_ints[ply, NULL_WINDOW] != 0
+            and ply_floats[ply - 1, ALPHA] < -value < ply_floats[ply - 1, BETA]):
+        ply_ints[ply, NULL_WINDOW] = 0
         return False
     ply_ints[ply - 1, CUT_BELOW] = 1
     _record_last_child(ply - 1, -value, moves, ply_ints, ply_floats, pv_table, root_scores, True)
@@ -381,6 +539,9 @@ def _negamax(kernels, params, stack, table, probcut, control):
     hits = control[TT_HITS]
     top = control[TOP_PLY]
     status = control[STATUS]
+    root_empties = control[ROOT_EMPTIES]
+    null_only = (features & USE_PROBCUT_NULL_ONLY) != 0
+    pc_row = probcut[0, 0]
     while True:
         # ---- one step: start at the root, step into the next child, or finish the top node ------
         if status == STATUS_START:
@@ -480,12 +641,29 @@ def _negamax(kernels, params, stack, table, probcut, control):
                                moves, ply_ints, ply_floats, pv_table, root_scores, use_alphabeta)
             continue
         _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
-        if use_probcut and ply > 0 and probcut[remaining, PC_SHALLOW] == 0.0:
-            # ProbCut on the static value: a deep value far outside the window is predicted from it
-            shallow = _static_value(ply, positions, features_rows, params, evaluate, evaluate_features, incremental)
-            if _probcut_cuts(ply, remaining, shallow, alpha, beta, probcut, moves, ply_ints, ply_floats, pv_table,
-                             root_scores):
-                continue
+        shallow_depth = -1.0
+        if use_probcut and ply > 0 and (alpha >= _just_below(beta) or not null_only):
+            # Multi-ProbCut: the parameters of this node's empties (the root's less the plies above it)
+            # and plies left; a shallow value far outside the window predicts a deep one outside it
+            pc_row = probcut[min(max(root_empties - ply, 0), probcut.shape[0] - 1), min(remaining, probcut.shape[1] - 1)]
+            shallow_depth = pc_row[PC_SHALLOW]
+            if shallow_depth >= 0.0 and not (shallow_depth == 1.0 and use_ordering):
+                shallow = 0.0
+                if shallow_depth == 0.0:
+                    shallow = _static_value(ply, positions, features_rows, params, evaluate, evaluate_features,
+                                            incremental)
+                verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
+                                                 shallow_depth == 0.0, shallow)
+                nodes += used
+                if verdict != 0:
+                    if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores,
+                                    null_only):
+                        continue
+                    # the cut says the move beats the parent's alpha: search it with the full window instead
+                    alpha = -ply_floats[ply - 1, BETA]
+                    beta = -ply_floats[ply - 1, ALPHA]
+                    _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
+                    shallow_depth = -1.0
         if use_ordering:
             children_are_leaves = remaining == 1
             _order_moves(ply, count, children_are_leaves, positions, features_rows, moves, order_scores, ply_ints,
@@ -495,11 +673,17 @@ def _negamax(kernels, params, stack, table, probcut, control):
                 _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
                                            root_scores)
             else:
-                if use_probcut and ply > 0 and probcut[remaining, PC_SHALLOW] == 1.0:
+                if shallow_depth == 1.0:
                     # ProbCut on the one-ply value the ordering has just computed (the best child's score)
-                    if _probcut_cuts(ply, remaining, order_scores[0], alpha, beta, probcut, moves, ply_ints,
-                                     ply_floats, pv_table, root_scores):
-                        continue
+                    verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
+                                                     True, order_scores[0])
+                    if verdict != 0:
+                        if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table,
+                                        root_scores, null_only):
+                            continue
+                        alpha = -ply_floats[ply - 1, BETA]  # a full-window search instead (as above)
+                        beta = -ply_floats[ply - 1, ALPHA]
+                        _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
                 if table_move >= 0:
                     _table_move_first(ply, count, table_move, moves, order_scores)
         top = ply
@@ -520,19 +704,26 @@ class AlphaBetaConfig:
     max_ply: int | None = None        # stack depth; None: 2 * num_actions + 4 (longest game with passes)
     use_pvs: bool = True              # principal-variation search: null windows after the first move (alpha-beta)
     use_incremental: bool = True      # the bundle's incremental evaluation when it has one (same values, faster)
-    # ProbCut (alpha-beta only): rows (depth, shallow, a, b, sigma): at a node with `depth` plies left
-    # whose predicted deep value a * v + b (v: the static value when shallow is 0, the best child's
-    # static score when 1, which needs use_ordering) is beyond the window by probcut_t * sigma, the
-    # node returns the window's bound.  Empty: off.  Fitted by engines/learn/othello/probcut_fit.py.
+    # (Multi-)ProbCut (alpha-beta only): rows (min_empties, max_empties, depth, shallow, a, b, sigma): at
+    # a non-root node with `depth` plies left and min_empties..max_empties empty cells (the root's less
+    # the plies above it) whose predicted deep value a * v + b is beyond the window by probcut_t * sigma,
+    # the node returns the window's bound.  v: the value of a `shallow`-ply search (0: the static value;
+    # 1: the best child's static score, which the ordering computes anyway; more: a null-window search
+    # around the bound).  A row (depth, shallow, a, b, sigma) holds at every number of empties.  Empty:
+    # off.  Fitted by engines/learn/othello/probcut_fit.py.
     probcut: tuple = ()
     probcut_t: float = 1.5            # ProbCut's margin in standard deviations
+    probcut_null_only: bool = True    # ProbCut only at null-window nodes (PVS's tests), and a cut that would show
+                                      # a move beats alpha sends it to PVS's full-window search instead of
+                                      # making it the best (Edax's use); False: at every node, cuts final
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
                                       # the time left; 0: off
 
     def __post_init__(self):
-        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental"):
+        for name in ("use_alphabeta", "use_cache", "use_ordering", "iterative_deepening", "use_pvs", "use_incremental",
+                     "probcut_null_only"):
             check_bool(f"AlphaBetaConfig.{name}", getattr(self, name))
         check_int("AlphaBetaConfig.tt_size", self.tt_size, 1, MAX_TT_SIZE)
         if self.tt_size & (self.tt_size - 1):
@@ -549,16 +740,23 @@ class AlphaBetaConfig:
                              f"got {rows!r}")
         checked, seen = [], set()
         for row in rows:
-            if not isinstance(row, (tuple, list)) or len(row) != 5:
-                raise ValueError(f"AlphaBetaConfig.probcut: each row is (depth, shallow, a, b, sigma), got {row!r}")
-            depth = check_int("AlphaBetaConfig.probcut depth", row[0], 2, MAX_PLY_LIMIT)
-            shallow = check_int("AlphaBetaConfig.probcut shallow", row[1], 0, 1)
-            a, b = (check_number(f"AlphaBetaConfig.probcut {n}", v) for n, v in (("a", row[2]), ("b", row[3])))
-            sigma = check_number("AlphaBetaConfig.probcut sigma", row[4], 0.0)
-            if depth in seen:
-                raise ValueError(f"AlphaBetaConfig.probcut: two rows for depth {depth}")
-            seen.add(depth)
-            checked.append((depth, shallow, float(a), float(b), float(sigma)))
+            if not isinstance(row, (tuple, list)) or len(row) not in (5, 7):
+                raise ValueError(f"AlphaBetaConfig.probcut: each row is (min_empties, max_empties, depth, shallow, "
+                                 f"a, b, sigma) or (depth, shallow, a, b, sigma), got {row!r}")
+            if len(row) == 5:
+                row = (0, MAX_PLY_LIMIT, *row)
+            low = check_int("AlphaBetaConfig.probcut min_empties", row[0], 0, MAX_PLY_LIMIT)
+            high = check_int("AlphaBetaConfig.probcut max_empties", row[1], low, MAX_PLY_LIMIT)
+            depth = check_int("AlphaBetaConfig.probcut depth", row[2], 2, MAX_PLY_LIMIT)
+            shallow = check_int("AlphaBetaConfig.probcut shallow", row[3], 0, depth - 1)
+            a = check_number("AlphaBetaConfig.probcut a", row[4], 0.0)
+            b = check_number("AlphaBetaConfig.probcut b", row[5])
+            sigma = check_number("AlphaBetaConfig.probcut sigma", row[6], 0.0)
+            for empties in range(low, min(high, MAX_PLY_LIMIT) + 1) if high - low < 4096 else ():
+                if (empties, depth) in seen:
+                    raise ValueError(f"AlphaBetaConfig.probcut: two rows for depth {depth} at {empties} empties")
+                seen.add((empties, depth))
+            checked.append((low, high, depth, shallow, float(a), float(b), float(sigma)))
         object.__setattr__(self, "probcut", tuple(sorted(checked)))
 
 
@@ -638,13 +836,18 @@ class AlphaBeta:
         self._table_scores = np.zeros(slots, dtype=np.float64)
         self._control = np.zeros(N_CONTROL, dtype=np.int64)
         self._generation = 0
-        self._probcut = np.full((plies, N_PROBCUT), -1.0)  # row = plies left: shallow (-1 off), a, b, margin
-        for depth, shallow, a, b, sigma in config.probcut:
-            if depth < plies:
-                self._probcut[depth] = (shallow, a, b, config.probcut_t * sigma)
+        # [empties, plies left]: shallow depth (-1: off), a, b, margin, and the tries and cuts counted
+        cells = self.num_actions + 1 if config.probcut else 1
+        self._probcut = np.full((cells, plies if config.probcut else 1, N_PROBCUT), -1.0)
+        self._probcut[:, :, PC_TRIES:] = 0.0
+        for low, high, depth, shallow, a, b, sigma in config.probcut:
+            if depth < plies and low < cells:
+                self._probcut[low:min(high, cells - 1) + 1, depth, :PC_TRIES] = (shallow, a, b,
+                                                                                config.probcut_t * sigma)
         self._features = ((USE_ALPHABETA if config.use_alphabeta else 0) | (USE_TABLE if config.use_cache else 0)
                           | (USE_ORDERING if config.use_ordering else 0) | (USE_PVS if config.use_pvs else 0)
-                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0))
+                          | (USE_PROBCUT if config.probcut else 0) | (USE_INCREMENTAL if self.incremental else 0)
+                          | (USE_PROBCUT_NULL_ONLY if config.probcut_null_only else 0))
 
     def _incremental_kernels(self, config, knowledge):
         """(features_init, features_play, evaluate_features) as function values: the bundle's when it
@@ -750,6 +953,8 @@ class AlphaBeta:
         control[:] = 0
         control[FEATURES] = self._features
         control[GENERATION] = self._generation
+        if config.probcut:
+            control[ROOT_EMPTIES] = self._empties(state)
         budget = limits.nodes
         chunk = FIRST_CHUNK
         times = []  # the clock time of each completed iteration
@@ -800,6 +1005,38 @@ class AlphaBeta:
                  "partial_depth": partial_depth}
         return SearchResult(move=move, value=value, scale=SCORE, moves=moves, values=values, pv=pv, stats=stats)
 
+    def _empties(self, state) -> int:
+        """The empty cells of the root (ProbCut's phase; a node below has this many less its ply)."""
+        cells = getattr(self.game, "cells", None)
+        if cells is None:
+            raise ValueError(f"ProbCut's rows are per number of empty cells: {self.game!r} has no cells() view")
+        return int((np.asarray(cells(state)) == 0).sum())
+
+    def probcut_counts(self) -> dict:
+        """ProbCut's tests, cuts and the nodes its shallow searches visited (counted in the stats' nodes
+        too) since this searcher was made or the counts were cleared, by (empties, plies left):
+        {(empties, depth): (tries, cuts, nodes)}, the pairs where a test was made."""
+        tries, cuts, nodes = (self._probcut[:, :, c] for c in (PC_TRIES, PC_CUTS, PC_NODES))
+        return {(int(e), int(d)): (int(tries[e, d]), int(cuts[e, d]), int(nodes[e, d]))
+                for e, d in zip(*np.nonzero(tries))}
+
+    def shallow_value(self, state, plies: int, alpha: float = -np.inf, beta: float = np.inf) -> tuple:
+        """(value, nodes) of ProbCut's shallow search (fail-soft alpha-beta of plies >= 1 plies, no table)
+        from state with the window (alpha, beta): what a ProbCut test computes, for tests and diagnostics."""
+        state = checked_position(self.game, state, Limits(depth=1), self.state_len)
+        plies = check_int("plies", plies, 1, self.max_ply - 1)
+        self._positions[0] = state
+        stack = Stack(self._positions, self._moves, self._ply_ints, self._ply_floats, self._pv_table,
+                      self._order_scores, self._root_scores, self._features_rows)
+        if self.incremental:
+            self.knowledge.features_init(self._positions[0], self._features_rows[0])
+        value, nodes = _shallow_search(self._kernels, self.params, stack, 0, plies, float(alpha), float(beta),
+                                       self.incremental)
+        return float(value), int(nodes)
+
+    def clear_probcut_counts(self) -> None:
+        self._probcut[:, :, PC_TRIES:] = 0.0
+
     def _extend_pv(self, state, pv, depth):
         """Continue a principal variation cut short by a table hit with the table's best moves."""
         kernels = self.game.kernels
@@ -823,9 +1060,9 @@ class AlphaBeta:
 
 
 def load_probcut(path) -> tuple:
-    """The ProbCut rows (AlphaBetaConfig.probcut) of a JSON file ``{"rows": [[depth, shallow, a, b,
-    sigma], ...], ...}`` as engines/learn/othello/probcut_fit.py writes it; ValueError naming the file and
-    the fault."""
+    """The ProbCut rows (AlphaBetaConfig.probcut) of a JSON file ``{"rows": [[min_empties, max_empties,
+    depth, shallow, a, b, sigma] or [depth, shallow, a, b, sigma], ...], ...}`` as
+    engines/learn/othello/probcut_fit.py writes it; ValueError naming the file and the fault."""
     import json
     from pathlib import Path
     try:
@@ -836,7 +1073,7 @@ def load_probcut(path) -> tuple:
         raise ValueError(f"{path}: the ProbCut parameters are not JSON: {err}") from None
     rows = data.get("rows") if isinstance(data, dict) else None
     if not isinstance(rows, list):
-        raise ValueError(f"{path}: no \"rows\" list of [depth, shallow, a, b, sigma]")
+        raise ValueError(f"{path}: no \"rows\" list of [min_empties, max_empties, depth, shallow, a, b, sigma]")
     try:
         return AlphaBetaConfig(probcut=tuple(tuple(row) if isinstance(row, list) else row for row in rows)).probcut
     except ValueError as err:
