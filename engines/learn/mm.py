@@ -57,19 +57,26 @@ class Builder:
         self.sizes = {}
 
     def add(self, feats, nfeat, played, move=0, passed=False) -> bool:
+        """A position from per-action feature rows: the actions with nfeat >= 0 are the candidates,
+        each with its first nfeat features; False (nothing added) when ``played`` is none of them."""
         legal = np.nonzero(nfeat >= 0)[0]
-        where = np.nonzero(legal == played)[0]
-        if len(where) == 0:
-            return False
         f = feats[legal].copy()
         f[np.arange(self.width)[None, :] >= nfeat[legal][:, None]] = self.dummy
-        self.feats.append(f)
-        self.action.append(legal.astype(np.int32))
-        self.counts.append(len(legal))
+        return self.add_rows(f, legal, played, move, passed)
+
+    def add_rows(self, feats, actions, played, move=0, passed=False) -> bool:
+        """A position from its candidates' rows (``feats`` (k, width), padded with the dummy) and their
+        actions; False (nothing added) when ``played`` is none of them."""
+        where = np.nonzero(np.asarray(actions) == played)[0]
+        if len(where) == 0:
+            return False
+        self.feats.append(np.asarray(feats, dtype=np.int32))
+        self.action.append(np.asarray(actions).astype(np.int32))
+        self.counts.append(len(actions))
         self.winner.append(self.rows + int(where[0]))
         self.move.append(move)
         self.passed.append(passed)
-        self.rows += len(legal)
+        self.rows += len(actions)
         return True
 
     def build(self) -> Competitions:
