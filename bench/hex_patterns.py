@@ -52,7 +52,7 @@ def speed(size: int, seconds: float, prefixes) -> dict:
                 state = player.game.play(state, a)
             started = time.perf_counter()
             result = player._search(state, Limits(time=seconds))
-            rates[name].append(result.simulations / (time.perf_counter() - started))
+            rates[name].append(result.stats["simulations"] / (time.perf_counter() - started))
     out = {name: {"median": statistics.median(r), "positions": len(r)} for name, r in rates.items()}
     out["ratio_with_over_without"] = out["with"]["median"] / out["without"]["median"]
     return out
