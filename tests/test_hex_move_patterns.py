@@ -151,3 +151,47 @@ def test_mm_learns_the_pattern_the_records_always_play(tmp_path):
     strength = {a: MP.log_strength(params, cells, n, a, 0) for a in range(n * n) if cells[a] == 0}
     assert max(strength, key=strength.get) == answer
     assert side["from"]["games"] == 12 and side["from"]["positions"] == 12 * 15
+
+
+class FirstEmpty:
+    """A self-play player that plays the first empty cell (row-major), resigning at move ``resign_at``."""
+
+    info = {"generator": "first", "level": "0"}
+
+    def __init__(self, seed, resign_at=None):
+        self.resign_at = resign_at
+        self.cells = None
+
+    def start(self, size):
+        self.cells = np.zeros(size * size, np.int64)
+
+    def play(self, player, action):
+        self.cells[action] = player + 1
+
+    def genmove(self, player):
+        if self.resign_at is not None and np.count_nonzero(self.cells) >= self.resign_at:
+            return None
+        action = int(np.flatnonzero(self.cells == 0)[0])
+        self.cells[action] = player + 1
+        return action
+
+    def close(self):
+        pass
+
+
+def test_records_round_trip_and_generation_resumes(tmp_path):
+    from engines.games.hex import Hex
+    from engines.learn.hex import records as R
+    path, written = R.write_game(tmp_path, FirstEmpty, "t", 5, seed=3, random_moves=2)
+    assert written and path.name == "hex5-t-s000003.sgf"
+    size, moves, info, result = R.read_record(path)
+    game, state = Hex(5), Hex(5).initial_state()
+    for a in moves:
+        state = game.play(state, a)
+    assert size == 5 and game.is_terminal(state) and result == "BW"[game.winner(state)] + "+"
+    assert 1 <= int(info["random"]) <= 2 and info["generator"] == "first" and info["seed"] == "3"
+    assert R.write_game(tmp_path, FirstEmpty, "t", 5, seed=3) == (path, False)  # already there: skipped
+    resigning = lambda seed: FirstEmpty(seed, resign_at=4)  # noqa: E731
+    path, _ = R.write_game(tmp_path, resigning, "r", 5, seed=1)
+    size, moves, info, result = R.read_record(path)
+    assert result == "BW"[1 - len(moves) % 2] + "+R" and len(moves) == 4
