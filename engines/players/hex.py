@@ -29,6 +29,7 @@ cache may be cold); the engine is imported when a HexPlayer is built.
 """
 from time import perf_counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players.clock import TimeManager, budget_problems
@@ -80,6 +81,9 @@ class HexSettings:
     prior: str = setting(SHIPPED, "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
                                   "none for a size without one), 'none', or an ONNX network file (one of another "
                                   "architecture: its probabilities at the root only)")
+    move_patterns: str = setting("none", "learned local move patterns as the rave search's prior where no prior "
+                                 "network plays: 'shipped' (weights/hex/patterns<n>.txt; none for a size without "
+                                 "one), a pattern table file, or 'none'")
     seed: int = setting(0, "random seed of the search")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
     uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
@@ -126,6 +130,9 @@ class HexSettings:
         problems, network = [], self.network_choice() != "none"
         if self.prior not in (SHIPPED, "none") and (self.search == "mcts" or network):
             problems.append(f"prior {self.prior!r}: the prior is the rave search's, not with search mcts or a network")
+        if self.move_patterns != "none" and (self.search == "mcts" or network):
+            problems.append(f"move_patterns {self.move_patterns!r}: the patterns are the rave search's prior, "
+                            f"not with search mcts or a network")
         try:
             knowledge_pieces(self.knowledge)
         except ValueError as err:
@@ -163,12 +170,13 @@ class HexSettings:
 
 
 def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
-                      capacity: int, prior=None, root_prior=None, **options):
+                      capacity: int, prior=None, root_prior=None, move_patterns=None, **options):
     """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
     (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
     the network (mcts_config then holds its rollout / PUCT settings).  With ``root_prior`` (a
     RootPrior: a network the compiled search cannot run), RAVE with that network's experience at the
-    root (the caller asks ``root_prior.prepare(state)`` before each search).  options go to
+    root (the caller asks ``root_prior.prepare(state)`` before each search).  ``move_patterns`` (a
+    move_patterns.PatternTable): the RAVE children's prior when no network gives one.  options go to
     make_searcher (clock=...).  The player builds its searcher here; so do the benchmarks."""
     from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.hex.network import policy_knowledge
@@ -180,7 +188,8 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
         root_prior.attach(searcher)
         return searcher
     if search == "rave" or (search is None and network is None):
-        return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior), seed,
+        return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior,
+                                                                       move_patterns=move_patterns), seed,
                              capacity=capacity, **options)
     if network is not None:
         bundle = policy_knowledge(network)
@@ -239,12 +248,16 @@ class HexPlayer:
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
         self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
+        self.move_patterns = None  # the learned patterns' table: the rave prior when no network gives one
         if settings.mode == "search" or self.network is None:
             prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
             runtime = next((net for net in (self.network, prior) if isinstance(net, RuntimeNetwork)), None)
             if runtime is not None:
                 self._use_root_prior(runtime)
                 prior = None
+            if prior is None and self.root_prior is None:
+                from engines.knowledge.hex.move_patterns import table_for_size
+                self.move_patterns = table_for_size(settings.move_patterns, size)
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
@@ -271,7 +284,8 @@ class HexPlayer:
     def _make_searcher(self, seed: int, prior):
         s = self.settings
         return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
-                                 seed, s.capacity, prior=prior, root_prior=self.root_prior, clock=self.clock)
+                                 seed, s.capacity, prior=prior, root_prior=self.root_prior,
+                                 move_patterns=self.move_patterns, clock=self.clock)
 
     def _search(self, state, limits):
         """The searcher's result for state (the root prior's network asked first, when there is one)."""
@@ -285,6 +299,8 @@ class HexPlayer:
             search = f"RAVE (knowledge {s.knowledge}, the root's prior from {self.root_prior.network.path.name})"
         elif self.network is not None:
             search = f"MCTS (network {s.network_use})"
+        elif self.move_patterns is not None:
+            search = f"RAVE (knowledge {s.knowledge}, the prior from move patterns {Path(self.move_patterns.path).name})"
         else:
             search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
         if s.mode == "greedy":

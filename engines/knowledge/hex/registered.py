@@ -104,16 +104,24 @@ RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were 
 
 
 def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
-                    network=None, after: int = NET_AFTER, **network_options):
+                    network=None, after: int = NET_AFTER, move_patterns=None, **network_options):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
     playout traced, so that every cell a playout fills counts for all-moves-as-first; with a policy
     network, its move probabilities as the children's virtual experience (network_experience;
     network_options: visits, low, high), given when a node has ``after`` real visits (0: when its
-    children are made)."""
+    children are made).  Without a network, ``move_patterns`` (engines/knowledge/hex/move_patterns.py: a
+    PatternTable) give the children's experience from their local patterns, when they are made (cheap)."""
     from engines.games.hex import SIZE
     from engines.knowledge.hex import patterns as HP
     from engines.knowledge.rave_bundle import HeavyKnowledge
     n = int(game.initial_state()[SIZE])
+    if network is None and move_patterns is not None:
+        from engines.knowledge.hex.move_patterns import pattern_experience
+        return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
+                              children=HP.children_kernel(inferior, connections),
+                              traced_playout=HP.traced_kernel(patterns, connections),
+                              playout_scratch=HP.playout_scratch(n), experience=pattern_experience,
+                              experience_params=move_patterns.pack(), experience_visits=0, experience_cost=0.0)
     return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
                           children=HP.children_kernel(inferior, connections),
                           traced_playout=HP.traced_kernel(patterns, connections),
@@ -160,3 +168,5 @@ def warm_up(game):
     vc.warm_up(game)
     from engines.knowledge.hex import dfpn
     dfpn.warm_up(game)
+    from engines.knowledge.hex import move_patterns
+    move_patterns.warm_up(game)

@@ -13,6 +13,9 @@ at most one edge row and one edge column), sorted, then the smallest other canon
 no board position has, to fill the 1054 lines (their gamma stays 1).  So every legal point has a
 pattern feature.
 
+The model, the data arrays and the fit are game-free and live in engines/learn/mm.py (shared with the
+Hex move patterns); this module gives Go's feature set, its competitions from SGF records and the files.
+
 Data.  ``Competitions``: the teams of all positions in flat arrays.  ``feats`` (rows, MAX_FEATURES)
 int32, padded with the dummy feature NUM_FEATURES (gamma 1); ``comp`` the competition of each row;
 ``start`` (J + 1) the first row of each competition (rows of one competition are contiguous);
@@ -34,11 +37,9 @@ recorded (ties in the top strength share the hit: a uniform policy scores 1/cand
 import argparse
 import datetime
 import json
-import math
 import resource
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -49,12 +50,14 @@ from engines.knowledge.go.features import MAX_FEATURES, compute_features
 from engines.knowledge.go.go5_weights import (BASIC_NAMES, NUM_BASIC, NUM_FEATURES, NUM_PATTERNS, PATTERN_ALPHABET,
                                           GoWeights, canonical, parse_weights)
 from engines.learn.go.games import action_of_sgf_point, game_info
+from engines.learn.mm import (MAX_GAMMA, MIN_GAMMA, Builder, Competitions, Fit, group_rows, log_likelihood,  # noqa: F401
+                               plot_history, record_paths, split_records, strengths, top1, top1_hits)
+from engines.learn import mm as shared
 
 DUMMY = NUM_FEATURES  # the padding feature: gamma 1, never updated
 # feature groups (ranges of indices): no team holds two features of one group
 GROUPS = ((0, 2), (2, 3), (3, 5), (5, 6), (6, 9), (9, 17), (17, 26), (NUM_BASIC, NUM_FEATURES))
 GROUP_NAMES = ("pass", "capture", "atari", "self-atari", "line", "distance", "own distance", "pattern")
-MIN_GAMMA, MAX_GAMMA = 1e-6, 1e6
 
 
 # ---- the feature set -----------------------------------------------------------------------------
@@ -115,57 +118,18 @@ def uniform_weights() -> GoWeights:
 
 
 # ---- competitions from game records --------------------------------------------------------------
-@dataclass
-class Competitions:
-    feats: np.ndarray
-    comp: np.ndarray
-    start: np.ndarray
-    winner: np.ndarray
-    action: np.ndarray
-    move: np.ndarray
-    passed: np.ndarray
-    games: int = 0
-    sizes: dict = field(default_factory=dict)
-
-    @property
-    def count(self) -> int:
-        return len(self.winner)
-
-
-class _Builder:
+class _Builder(Builder):
     def __init__(self):
-        self.feats, self.action, self.counts, self.winner, self.move, self.passed = [], [], [], [], [], []
-        self.rows = 0
-        self.games = 0
-        self.sizes = {}
+        super().__init__(MAX_FEATURES, DUMMY)
 
-    def add(self, feats, nfeat, played, move=0, passed=False) -> bool:
-        legal = np.nonzero(nfeat >= 0)[0]
-        where = np.nonzero(legal == played)[0]
-        if len(where) == 0:
-            return False
-        f = feats[legal].copy()
-        f[np.arange(MAX_FEATURES)[None, :] >= nfeat[legal][:, None]] = DUMMY
-        self.feats.append(f)
-        self.action.append(legal.astype(np.int32))
-        self.counts.append(len(legal))
-        self.winner.append(self.rows + int(where[0]))
-        self.move.append(move)
-        self.passed.append(passed)
-        self.rows += len(legal)
-        return True
 
-    def build(self) -> Competitions:
-        counts = np.array(self.counts, dtype=np.int64)
-        start = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=start[1:])
-        feats = np.concatenate(self.feats) if self.feats else np.zeros((0, MAX_FEATURES), np.int32)
-        return Competitions(feats=np.ascontiguousarray(feats, dtype=np.int32),
-                            comp=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
-                            start=start, winner=np.array(self.winner, dtype=np.int64),
-                            action=np.concatenate(self.action) if self.action else np.zeros(0, np.int32),
-                            move=np.array(self.move, dtype=np.int64), passed=np.array(self.passed, dtype=bool),
-                            games=self.games, sizes=dict(self.sizes))
+_group_rows = group_rows
+
+
+def fit(c: Competitions, num_features: int = NUM_FEATURES, groups=GROUPS, iterations: int = 30, prior: float = 1.0,
+        heldout: Competitions | None = None, tol: float = 1e-7, log=None) -> Fit:
+    """engines/learn/mm.py's fit with Go's feature set by default."""
+    return shared.fit(c, num_features, groups, iterations=iterations, prior=prior, heldout=heldout, tol=tol, log=log)
 
 
 def positions(record, table, skip_random: bool = True):
@@ -225,99 +189,6 @@ def competitions_of_records(records, table, skip_random: bool = True) -> Competi
     return b.build()
 
 
-# ---- the model -----------------------------------------------------------------------------------
-def _log_gammas(gammas):
-    lg = np.zeros(len(gammas) + 1)
-    lg[:-1] = np.log(gammas)
-    return lg  # last entry: the dummy feature
-
-
-def strengths(c: Competitions, gammas) -> np.ndarray:
-    """The strength (product of gammas) of every row."""
-    return np.exp(_log_gammas(gammas)[c.feats].sum(axis=1))
-
-
-def log_likelihood(c: Competitions, gammas) -> float:
-    """Mean log-probability of the played moves (per competition)."""
-    if c.count == 0:
-        return float("nan")
-    lg = _log_gammas(gammas)
-    logs = lg[c.feats].sum(axis=1)
-    m = np.maximum.reduceat(logs, c.start[:-1])
-    log_e = m + np.log(np.add.reduceat(np.exp(logs - m[c.comp]), c.start[:-1]))
-    return float(np.mean(logs[c.winner] - log_e))
-
-
-def top1_hits(c: Competitions, gammas) -> np.ndarray:
-    """Per competition: 1 when the played move alone has the top strength, 1/k when it ties with
-    k - 1 others, else 0."""
-    logs = _log_gammas(gammas)[c.feats].sum(axis=1)
-    m = np.maximum.reduceat(logs, c.start[:-1])
-    best = logs >= m[c.comp] - 1e-9
-    ties = np.add.reduceat(best.astype(np.int64), c.start[:-1])
-    return best[c.winner] / ties
-
-
-def top1(c: Competitions, gammas) -> float:
-    """Share of competitions whose played move has the top strength (ties share the hit)."""
-    if c.count == 0:
-        return float("nan")
-    return float(np.mean(top1_hits(c, gammas)))
-
-
-def _group_rows(c: Competitions, groups):
-    """For each group: (rows, feature) of the rows having a feature of the group; ValueError when a
-    row has two features of one group."""
-    out = []
-    for lo, hi in groups:
-        inside = (c.feats >= lo) & (c.feats < hi)
-        per_row = inside.sum(axis=1)
-        if np.any(per_row > 1):
-            raise ValueError(f"a team has two features of the group {lo}..{hi - 1}")
-        rows, cols = np.nonzero(inside)
-        out.append((rows, c.feats[rows, cols].astype(np.int64)))
-    return out
-
-
-@dataclass
-class Fit:
-    gammas: np.ndarray
-    history: list  # one dict per iteration: iteration, train_loglik, heldout_loglik, heldout_top1, cpu
-
-
-def fit(c: Competitions, num_features: int = NUM_FEATURES, groups=GROUPS, iterations: int = 30, prior: float = 1.0,
-        heldout: Competitions | None = None, tol: float = 1e-7, log=None) -> Fit:
-    """Coulom's MM (see the module docstring); stops after ``iterations`` or when the training
-    log-likelihood per position improves by less than ``tol``.  ``log(dict)`` is called after each
-    iteration."""
-    gammas = np.ones(num_features)
-    wins = np.bincount(c.feats[c.winner].ravel(), minlength=num_features + 1)[:num_features].astype(np.float64)
-    rows_of = _group_rows(c, groups)
-    history = []
-    cpu0 = time.process_time()
-    previous = -math.inf
-    for it in range(1, iterations + 1):
-        for (lo, hi), (rows, feat) in zip(groups, rows_of):
-            s = strengths(c, gammas)
-            e = np.bincount(c.comp, weights=s, minlength=c.count)
-            cij = np.bincount(feat, weights=s[rows] / gammas[feat] / e[c.comp[rows]], minlength=num_features)
-            g = gammas[lo:hi]
-            new = (wins[lo:hi] + prior) / (cij[lo:hi] + 2.0 * prior / (g + 1.0))
-            gammas[lo:hi] = np.clip(new, MIN_GAMMA, MAX_GAMMA)
-        ll = log_likelihood(c, gammas)
-        entry = {"iteration": it, "train_loglik": ll, "cpu": time.process_time() - cpu0}
-        if heldout is not None:
-            entry["heldout_loglik"] = log_likelihood(heldout, gammas)
-            entry["heldout_top1"] = top1(heldout, gammas)
-        history.append(entry)
-        if log is not None:
-            log(entry)
-        if ll - previous < tol:
-            break
-        previous = ll
-    return Fit(gammas=gammas, history=history)
-
-
 # ---- files ---------------------------------------------------------------------------------------
 def write_weights(path, gammas) -> GoWeights:
     """Write a weights file and return it as load_weights reads it back."""
@@ -325,23 +196,6 @@ def write_weights(path, gammas) -> GoWeights:
     parsed = parse_weights(text, path)
     Path(path).write_text(text, encoding="ascii")
     return parsed
-
-
-def split_records(paths, every: int):
-    """(train, held-out): every ``every``-th record of the sorted paths is held out (none when 0)."""
-    paths = sorted(Path(p) for p in paths)
-    if every <= 0:
-        return paths, []
-    held = [p for i, p in enumerate(paths) if i % every == every - 1]
-    return [p for p in paths if p not in set(held)], held
-
-
-def record_paths(dirs) -> list[Path]:
-    out = []
-    for d in dirs:
-        d = Path(d)
-        out.extend(sorted(d.glob("*.sgf")) if d.is_dir() else [d])
-    return out
 
 
 def generation_info(paths) -> dict:
@@ -357,30 +211,6 @@ def generation_info(paths) -> dict:
         generators[name] = generators.get(name, 0) + 1
         sizes[record.get_size()] = sizes.get(record.get_size(), 0) + 1
     return {"cpu_seconds": cpu, "generators": generators, "sizes": sizes}
-
-
-def plot_history(path, history, title="") -> Path:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    its = [h["iteration"] for h in history]
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(its, [h["train_loglik"] for h in history], label="train log-likelihood / move")
-    handles = []
-    if "heldout_loglik" in history[0]:
-        ax.plot(its, [h["heldout_loglik"] for h in history], label="held-out log-likelihood / move")
-        ax2 = ax.twinx()
-        handles = ax2.plot(its, [h["heldout_top1"] for h in history], "g--", label="held-out top-1 (right)")
-        ax2.set_ylabel("held-out top-1", color="g")
-    ax.set_xlabel("MM iteration")
-    ax.set_ylabel("log-likelihood per move")
-    ax.set_title(title or "Go move weights (MM)")
-    ax.grid(alpha=0.3)
-    ax.legend(handles=ax.get_lines() + handles, loc="center right", fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return Path(path)
 
 
 def train(game_dirs, out, iterations: int = 30, prior: float = 1.0, holdout_every: int = 10, plot=None,
