@@ -538,8 +538,9 @@ def test_the_shipped_prior_is_the_default_where_one_is_shipped():
     from engines.knowledge.hex.network import load_network, shipped_prior_path
     for size in (5, 9, 11):
         path = shipped_prior_path(size)
-        default = HexSession(Settings(size=size, time=0, simulations=10))
-        none = HexSession(Settings(size=size, time=0, simulations=10, prior="none"))
+        # (without the move patterns, the default prior where no network is shipped)
+        default = HexSession(Settings(size=size, time=0, simulations=10, move_patterns="none"))
+        none = HexSession(Settings(size=size, time=0, simulations=10, prior="none", move_patterns="none"))
         assert prior_params(none) is None
         if path is None:
             assert prior_params(default) is None

@@ -109,13 +109,28 @@ def test_the_prior_reaches_the_tree_and_moves_the_search_s_visits(tmp_path):
     assert share[str(path)] > 0.5 and share[str(path)] > 2 * share["none"]
 
 
-def test_the_setting_exists_in_both_adapters_and_refuses_mcts():
+def test_the_setting_exists_in_both_adapters_and_refuses_mcts(tmp_path):
+    """'shipped' is the default (it steps aside where no table is shipped, for search mcts or a
+    network); a table file given with search mcts is refused."""
     from adapters import gtp_hex, oht_client
     for module in (gtp_hex, oht_client):
-        assert module.Settings().move_patterns == "none"
-        assert module.Settings(move_patterns="shipped").move_patterns == "shipped"
+        assert module.Settings().move_patterns == "shipped"
+        assert module.Settings(move_patterns="none").move_patterns == "none"
+    assert gtp_hex.Settings(search="mcts").move_patterns == "shipped"
+    table = tmp_path / "table.txt"
+    table.write_text(MP.shipped_path(9).read_text())
     with pytest.raises(ValueError, match="move_patterns"):
-        gtp_hex.Settings(move_patterns="shipped", search="mcts")
+        gtp_hex.Settings(move_patterns=str(table), search="mcts")
+
+
+def test_the_default_search_has_the_patterns_where_a_table_is_shipped():
+    from adapters.gtp_hex import HexSession, Settings
+    for size, shipped in ((9, True), (11, False)):
+        for search in (None, "mcts"):
+            session = HexSession(Settings(size=size, time=0, simulations=10, search=search))
+            knowledge = session.searcher.knowledge
+            has = getattr(knowledge, "experience", None) is MP.pattern_experience
+            assert has == (shipped and search is None), (size, search)
 
 
 def test_a_bad_table_is_refused_with_its_line():

@@ -81,9 +81,9 @@ class HexSettings:
     prior: str = setting(SHIPPED, "policy network of the rave search's prior: 'shipped' (weights/hex/prior<n>.onnx, "
                                   "none for a size without one), 'none', or an ONNX network file (one of another "
                                   "architecture: its probabilities at the root only)")
-    move_patterns: str = setting("none", "learned local move patterns as the rave search's prior where no prior "
+    move_patterns: str = setting(SHIPPED, "learned local move patterns as the rave search's prior where no prior "
                                  "network plays: 'shipped' (weights/hex/patterns<n>.txt; none for a size without "
-                                 "one), a pattern table file, or 'none'")
+                                 "one; 60.8 % of 120 games against none on 9x9), a pattern table file, or 'none'")
     seed: int = setting(0, "random seed of the search")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
     uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
@@ -130,7 +130,7 @@ class HexSettings:
         problems, network = [], self.network_choice() != "none"
         if self.prior not in (SHIPPED, "none") and (self.search == "mcts" or network):
             problems.append(f"prior {self.prior!r}: the prior is the rave search's, not with search mcts or a network")
-        if self.move_patterns != "none" and (self.search == "mcts" or network):
+        if self.move_patterns not in (SHIPPED, "none") and (self.search == "mcts" or network):
             problems.append(f"move_patterns {self.move_patterns!r}: the patterns are the rave search's prior, "
                             f"not with search mcts or a network")
         try:
@@ -255,7 +255,7 @@ class HexPlayer:
             if runtime is not None:
                 self._use_root_prior(runtime)
                 prior = None
-            if prior is None and self.root_prior is None:
+            if prior is None and self.root_prior is None and self.network is None and settings.search != "mcts":
                 from engines.knowledge.hex.move_patterns import table_for_size
                 self.move_patterns = table_for_size(settings.move_patterns, size)
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
