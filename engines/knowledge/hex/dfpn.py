@@ -14,12 +14,28 @@ The search runs in Python; each node is evaluated once by the compiled kernel ``
     ``patterns.analyse`` (no dead, captured or dominated cells) inside must-play, and none left is a
     proven loss;
   * the children ordered by the connection distance after the move (the opponent's minus the
-    mover's, engines/knowledge/hex/distance.py), best first, central cells first among equals.
+    mover's, engines/knowledge/hex/distance.py), best first, central cells first among equals (or,
+    ``ordering="resistance"``, by the current through each cell of both colours' circuits).
 Hex has no cycles (every move adds a stone), so plain DFPN is sound here.
 
+Proof sets (``proof_pruning``, on by default).  Every proven position carries a proof set P: the
+winner's stones and the empty cells its win needs, so that the winner still wins with every other
+empty cell the loser's.  A connection's: its carrier and the winner's stones (with the neighbourhoods
+of the cells the fill-in gave the winner, whose patterns must hold); a won node's: its winning
+child's; a lost node's: the union of its children's and what pruned its other moves (the opponent's
+must-play semis' carriers, the neighbourhoods of the filled and inferior cells).  Each is shrunk by
+the fill-in of the board where the loser holds every cell outside it (dead cells and the loser's
+captured pairs leave P).  When one of our moves is proven lost with the opponent's proof P, every
+sibling outside P loses too (our stone there changes nothing P needs; Hex is monotone), so those
+siblings are stored as lost with P, without an evaluation (``pruned`` counts them).  Benzene's
+widening (``widening_factor``: phi and delta over the first base + factor * live children only) is
+an option, off by default (it measured larger trees here).
+
 Representation.  The transposition table is a dict from the game's Zobrist key (state[HASH], side to
-move included) to an entry [phi, delta, children]: children is an int64 array of the moves in the
-order tried, None once the position is proven (phi == 0: the mover wins; delta == 0: it loses).
+move included) to an entry [phi, delta, children, proof]: children is an int64 array of the moves in
+the order tried, None once the position is proven (phi == 0: the mover wins; delta == 0: it loses);
+proof is a Python int, bit x for cell x: the proof set once proven, before that the node's own part
+of a loss proof (evaluate's scratch.proof).
 A child not yet evaluated counts as phi = delta = 1.  The table stays between calls (``clear()``
 forgets it), so what one move proved the next reuses; ``nodes`` counts evaluations (kernel calls),
 the budget's unit.  A budget (nodes, or a deadline on the clock) that runs out raises
@@ -335,11 +351,13 @@ class HexDfpn:
     """DFPN for one Hex board size; the table is kept between calls (see the module docstring).
     epsilon: the 1+epsilon trick's (0: plain DFPN); limits: H-search's; max_entries: the table is
     cleared of its unproven entries when it grows past this (proven ones are kept, unless they fill
-    half of it: then all go).  An entry takes about 250 bytes."""
+    half of it: then all go).  An entry takes about 250 bytes.  proof_pruning: siblings outside a lost
+    child's proof set are lost too (the module docstring); widening_base / widening_factor: benzene's
+    widening (0: off); ordering: "distance" or "resistance"."""
 
     def __init__(self, game, limits: HLimits = DEFAULT_LIMITS, epsilon: float = 0.25,
                  max_entries: int = 2_000_000, clock=time.perf_counter, widening_base: int = 1,
-                 widening_factor: float = 0.0, proof_pruning: bool = False, ordering: str = "distance"):
+                 widening_factor: float = 0.0, proof_pruning: bool = True, ordering: str = "distance"):
         if getattr(game, "name", None) != "hex":
             raise ValueError(f"HexDfpn needs a Hex game, got {game!r}")
         if not 0 <= epsilon <= 4:
@@ -569,6 +587,7 @@ def warm_up(game):
     state = game.play(game.initial_state(), game.legal_moves(game.initial_state())[0])
     evaluate(state, solver.hwork, solver.limits, solver.scratch, solver.out, True)
     evaluate(state, solver.hwork, solver.limits, solver.scratch, solver.out, False)
+    solver._shrunk(state, 0, 0)  # (shrink as the search calls it for a lost node)
 
 
 __all__ = ["HexDfpn", "DfpnResult", "DfpnBudgetExceeded", "evaluate", "WIN", "LOSS", "OPEN"]
