@@ -8,6 +8,9 @@
    bench/results/hex_benzene_solver.jsonl (say so in the table).  Per move: each verdict, nodes
    (plies: evaluations; benzene: MID calls) and seconds (plies: CPU and wall; benzene: its own
    elapsed and the GTP wall); then how many each solved within the cap and whether the verdicts agree.
+   With --compare JSON: each first move solved by two settings of plies' solver, one right after the
+   other (``before``: the HexDfpn keyword arguments of JSON, e.g. '{"proof_pruning": false}';
+   ``after``: --solver's, HexDfpn's defaults unless given), beside benzene's recorded figures.
 2. Endgames (--endgames SIZE...): positions with E empty cells (not decided by stones) of the Hex
    player's self-play games (--source selfplay, 500 simulations a move) or of random play (--source
    random, nearly always decided by the connections at once), for each E of --empties; how many plies' DFPN proves within --endgame-cap seconds each
