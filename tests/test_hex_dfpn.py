@@ -305,7 +305,9 @@ def test_a_lost_childs_proof_prunes_exactly_the_siblings_outside_it():
         for x in outside:
             assert entries[x] is not None and entries[x][2] is None and entries[x][0] == 0
             assert exact.solve(game.play(s, x)).mover_wins
-        plain = HexDfpn(game)
+        plain = HexDfpn(game, proof_pruning=False)
         plain.solve(s)
-        assert dfpn.nodes - 1 < plain.nodes
-    assert seen >= 2
+        assert dfpn.nodes < plain.nodes
+        if seen == 2:
+            break
+    assert seen == 2
