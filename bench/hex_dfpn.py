@@ -8,6 +8,9 @@
    bench/results/hex_benzene_solver.jsonl (say so in the table).  Per move: each verdict, nodes
    (plies: evaluations; benzene: MID calls) and seconds (plies: CPU and wall; benzene: its own
    elapsed and the GTP wall); then how many each solved within the cap and whether the verdicts agree.
+   With --compare JSON: each first move solved by two settings of plies' solver, one right after the
+   other (``before``: the HexDfpn keyword arguments of JSON, e.g. '{"proof_pruning": false}';
+   ``after``: --solver's, HexDfpn's defaults unless given), beside benzene's recorded figures.
 2. Endgames (--endgames SIZE...): positions with E empty cells (not decided by stones) of the Hex
    player's self-play games (--source selfplay, 500 simulations a move) or of random play (--source
    random, nearly always decided by the connections at once), for each E of --empties; how many plies' DFPN proves within --endgame-cap seconds each
@@ -134,6 +137,65 @@ def first_moves_table(size, cap, rows, command):
         lines.append(f"plies, proven moves: median {statistics.median(r['plies_cpu_s'] for r in proven):.2f} CPU s, "
                      f"median {statistics.median(r['plies_nodes'] for r in proven):.0f} nodes; benzene (same moves, where "
                      f"solved): median {statistics.median([r['benzene_s'] for r in proven if r.get('benzene_s') is not None] or [0]):.2f} s.")
+    return "\n".join(lines) + "\n"
+
+
+def first_moves_compare(size, cap, moves, records, before, after):
+    """Each first move solved by two settings of the solver, one after the other (interleaved, so
+    both see the same load): before and after are HexDfpn keyword arguments."""
+    game = Hex(size)
+    solvers = {"before": HexDfpn(game, clock=time.process_time, **before),
+               "after": HexDfpn(game, clock=time.process_time, **after)}
+    recorded = recorded_benzene(size)
+    rows = []
+    empty = game.initial_state()
+    for a in moves:
+        name = cell_name(size, a)
+        row = {"part": "first-compare", "size": size, "move": name, "cap": cap, "before": before, "after": after}
+        for label, dfpn in solvers.items():
+            verdict, nodes, cpu, wall = plies_solve(dfpn, game.play(empty, a), cap)
+            row.update({f"{label}_first_wins": None if verdict is None else not verdict, f"{label}_nodes": nodes,
+                        f"{label}_cpu_s": round(cpu, 3), f"{label}_wall_s": round(wall, 3)})
+        b = recorded.get(name)
+        if b:
+            row.update(benzene_first_wins=b["first_move_wins"], benzene_mid_calls=b.get("mid_calls"),
+                       benzene_s=b.get("solver_s"), benzene_timelimit=b["timelimit"])
+        rows.append(row)
+        records.write(json.dumps(row) + "\n")
+        records.flush()
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def first_moves_compare_table(size, cap, rows, command, before, after):
+    mark = {None: "?", True: "W", False: "L"}
+    lines = [f"## {size}x{size} first moves, before {before} and after {after}, cap {cap:g} CPU s a move, interleaved",
+             "", f"Command: `{command}`; benzene: its recorded DFPN (bench/results/hex_benzene_solver.jsonl).", ""]
+    for label in ("before", "after"):
+        solved = [r for r in rows if r[f"{label}_first_wins"] is not None]
+        wrong = [r["move"] for r in solved if r.get("benzene_first_wins") is not None
+                 and r[f"{label}_first_wins"] != r["benzene_first_wins"]]
+        lines.append(f"- {label}: {len(solved)} of {len(rows)} proven within {cap:g} CPU s; "
+                     f"{sum(r[f'{label}_nodes'] for r in rows)} nodes and "
+                     f"{sum(r[f'{label}_cpu_s'] for r in rows):.1f} CPU s in all; verdicts differing from benzene's: "
+                     f"{len(wrong)} {wrong or ''}")
+    both = [r for r in rows if r["before_first_wins"] is not None and r["after_first_wins"] is not None]
+    if both:
+        ratios = sorted(r["after_nodes"] / max(1, r["before_nodes"]) for r in both)
+        lines.append(f"- moves both proved ({len(both)}): nodes {sum(r['before_nodes'] for r in both)} before, "
+                     f"{sum(r['after_nodes'] for r in both)} after; median ratio after/before "
+                     f"{statistics.median(ratios):.2f}; CPU s {sum(r['before_cpu_s'] for r in both):.1f} before, "
+                     f"{sum(r['after_cpu_s'] for r in both):.1f} after")
+    bz = [r for r in rows if r.get("benzene_s") is not None]
+    lines.append(f"- benzene: {sum(1 for r in bz if r['benzene_s'] <= cap)} of {len(rows)} within {cap:g} s "
+                 f"of its own time")
+    lines += ["", "| move | benzene | MID calls | benzene s | before | nodes | CPU s | after | nodes | CPU s |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['move']} | {mark[r.get('benzene_first_wins')]} | {r.get('benzene_mid_calls', '')} "
+                     f"| {r.get('benzene_s', '')} | {mark[r['before_first_wins']]} | {r['before_nodes']} "
+                     f"| {r['before_cpu_s']:.2f} | {mark[r['after_first_wins']]} | {r['after_nodes']} "
+                     f"| {r['after_cpu_s']:.2f} |")
     return "\n".join(lines) + "\n"
 
 
@@ -280,6 +342,9 @@ def main(argv=None):
     ap.add_argument("--first-game", type=int, default=1, help="number of the first game (runs in parts)")
     ap.add_argument("--solver-empties", type=int, help="ours' solver_empties (default: HexSettings')")
     ap.add_argument("--solver-share", type=float, help="ours' solver_share (default: HexSettings')")
+    ap.add_argument("--compare", metavar="JSON",
+                    help="first moves: also solve each with these HexDfpn settings first ('before'), interleaved")
+    ap.add_argument("--solver", metavar="JSON", default="{}", help="the HexDfpn settings ('after'; default: its defaults)")
     ap.add_argument("--out", default=str(RESULTS / "hex_dfpn"))
     args = ap.parse_args(argv)
     command = "nice -n 15 python -m bench.hex_dfpn " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -293,8 +358,13 @@ def main(argv=None):
             n = args.size
             moves = ([LETTERS.index(m[0]) + n * (int(m[1:]) - 1) for m in args.moves] if args.moves
                      else list(range(n * n)))
-            rows = first_moves(n, args.cap, moves, records)
-            text += first_moves_table(n, args.cap, rows, command)
+            if args.compare is not None:
+                before, after = json.loads(args.compare), json.loads(args.solver)
+                rows = first_moves_compare(n, args.cap, moves, records, before, after)
+                text += first_moves_compare_table(n, args.cap, rows, command, before, after)
+            else:
+                rows = first_moves(n, args.cap, moves, records)
+                text += first_moves_table(n, args.cap, rows, command)
         if args.endgames:
             rows = endgames(args.endgames, args.empties, args.positions, args.endgame_cap, args.seed, records,
                             args.source)

@@ -4,7 +4,7 @@ seconds; cell names as protocols/hex_gtp.py's (a column letter, a row number fro
 import numpy as np
 import pytest
 
-from engines.games.hex import Hex
+from engines.games.hex import HASH, TO_MOVE, Hex
 from engines.knowledge.hex.dfpn import LOSS, OPEN, WIN, DfpnBudgetExceeded, HexDfpn, evaluate
 from engines.knowledge.hex.solver import HexSolver
 from hex_solver import hex_mover_wins
@@ -211,3 +211,103 @@ def test_the_root_avoids_a_move_the_solver_proved_lost():
     fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=35, share=1.0, max_nodes=1))
     fewer.dfpn = root.dfpn
     assert fewer.search(empty, Limits(simulations=10)).move == 0 and fewer.avoided == 0
+
+
+# ==== proof sets and the pruning of siblings by them ==============================================
+
+def _proof_holds(game, state, entry, exact):
+    """The winner of a proven entry still wins when every empty cell outside its proof set is the
+    loser's (brute force on 4x4 and smaller, else the exact solver)."""
+    n = game.size
+    mover = int(state[TO_MOVE])
+    winner = mover if entry[0] == 0 else 1 - mover
+    cells = game.cells(state).copy().reshape(-1)
+    for x in range(n * n):
+        if cells[x] == 0 and not (entry[3] >> x) & 1:
+            cells[x] = 2 - winner
+    filled = game.state_from_cells(cells.reshape(n, n), mover)
+    if game.is_terminal(filled):
+        return game.score(filled) == (1.0 if winner == 0 else -1.0)
+    wins = hex_mover_wins(filled) if n <= 4 else exact.solve(filled).mover_wins
+    return wins == (mover == winner)
+
+
+@pytest.mark.parametrize("n, count", [(4, 40), (5, 40)])
+def test_proof_sets_hold(n, count):
+    """Every proven entry of a position and its children after a solve with the sibling pruning:
+    with all the empty cells outside its proof set given to the loser, the winner still wins."""
+    game = Hex(n)
+    exact = HexSolver(game, table_bits=16)
+    checked = 0
+    for s in random_positions(n, count, seed=40 + n):
+        dfpn = HexDfpn(game, proof_pruning=True)
+        dfpn.solve(s, max_nodes=4000)
+        for t in [s] + [game.play(s, m) for m in game.legal_moves(s)]:
+            entry = dfpn.table.get(int(t[HASH]))
+            if entry is None or entry[2] is not None or game.is_terminal(t):
+                continue
+            assert _proof_holds(game, t, entry, exact), game.render(t)
+            checked += 1
+    assert checked > count
+
+
+@pytest.mark.parametrize("widening", [0.0, 0.25])
+def test_proof_pruning_keeps_the_verdicts_and_saves_nodes(widening):
+    """With the sibling pruning (and benzene's widening) the verdicts equal the exact solver's on
+    random 5x5 positions and the 5x5 first moves, and the first moves take fewer nodes with the
+    pruning than without it."""
+    game = Hex(5)
+    exact = HexSolver(game, table_bits=16)
+    dfpn = HexDfpn(game, proof_pruning=True, widening_factor=widening)
+    for s in random_positions(5, 30, seed=77):
+        dfpn.clear()
+        assert dfpn.solve(s, max_nodes=4000).mover_wins == exact.solve(s).mover_wins
+    s = game.initial_state()
+    counts = {}
+    for pruning in (False, True):
+        dfpn = HexDfpn(game, proof_pruning=pruning, widening_factor=widening)
+        wins = [m for m in game.legal_moves(s) if not dfpn.solve(game.play(s, m), max_nodes=2000).mover_wins]
+        assert names(game, wins) == WINNING_5X5
+        counts[pruning] = dfpn.nodes
+        assert (dfpn.pruned > 0) == pruning
+    assert counts[True] < counts[False]
+
+
+def test_a_lost_childs_proof_prunes_exactly_the_siblings_outside_it():
+    """After a solve of lost 5x5 positions (after the winning first moves, and random ones), at the
+    root: the first child proven lost for the mover
+    whose proof set leaves siblings out has made every one of those siblings a proven loss (no
+    evaluation of theirs: fewer nodes than without the pruning), and each truly loses."""
+    game = Hex(5)
+    exact = HexSolver(game, table_bits=16)
+    seen = 0
+    empty = game.initial_state()
+    for s in [game.play(empty, m) for m in game.legal_moves(empty)] + random_positions(5, 40, seed=3):
+        if exact.solve(s).mover_wins:
+            continue
+        dfpn = HexDfpn(game, proof_pruning=True)
+        verdict, count = evaluate(s, dfpn.hwork, dfpn.limits, dfpn.scratch, dfpn.out, False)
+        if verdict != OPEN:
+            continue
+        moves = [int(m) for m in dfpn.out[:count]]
+        dfpn.solve(s, max_nodes=4000)
+        entries = {m: dfpn.table.get(int(game.play(s, m)[HASH])) for m in moves}
+        for m in moves:  # the children in the order searched
+            e = entries[m]
+            if e is None or e[2] is not None:
+                continue
+            outside = [x for x in moves if x != m and not (e[3] >> x) & 1]
+            if outside:
+                break
+        else:
+            continue
+        seen += 1
+        for x in outside:
+            assert entries[x] is not None and entries[x][2] is None and entries[x][0] == 0
+            assert exact.solve(game.play(s, x)).mover_wins
+        plain = HexDfpn(game, proof_pruning=False)
+        plain.solve(s)
+        assert dfpn.nodes < plain.nodes
+        if seen == 2:
+            break
+    assert seen == 2
