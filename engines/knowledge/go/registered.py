@@ -171,7 +171,8 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
 
 
 def warm_up(game):
-    """Compile the move-feature kernels (engines/knowledge/go/features.py, go/go5_prior.py) on game."""
+    """Compile the move-feature kernels (engines/knowledge/go/features.py, go/go5_prior.py) and the policy
+    network's planes (go/policy_network.py) on game."""
     from engines.knowledge.go.features import candidate_gammas, compute_features
     from engines.knowledge.go.go5_prior import PRIOR_PARAMS_LEN, go5_children, go5_prior
     from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES
@@ -186,6 +187,8 @@ def warm_up(game):
     candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
     k = go5_children(state, actions)
     go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))
+    from engines.knowledge.go.policy_network import planes_of
+    planes_of(state)
     # the RAVE search's kernels (engines/knowledge/go/rave_knowledge.py), one call each
     from engines.knowledge.go import rave_knowledge as gp
     from engines.rng import make_rng
