@@ -349,7 +349,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     for epoch in range(start, epochs):
         rng = np.random.default_rng([seed, epoch])
         for g in opt.param_groups:  # cosine decay over the planned epochs
-            g["lr"] = lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+            g["lr"] = float(lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
         model.train()
         order = torch.from_numpy(rng.permutation(len(train_set)))
         total, count, t0 = 0.0, 0, cpu_seconds()
@@ -362,7 +362,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
             count += len(idx)
         figures = evaluate_model(model, test_set, size)
         entry = {"epoch": epoch + 1, "train_loss": total / max(count, 1), "cpu": cpu_seconds() - t0, **figures}
