@@ -162,3 +162,74 @@ def test_a_network_for_another_board_is_refused(tmp_path):
     (tmp_path / "junk.onnx").write_bytes(b"not a network")
     with pytest.raises(NetworkError, match="not a readable ONNX network"):
         PolicyNetwork(tmp_path / "junk.onnx", N)
+
+
+def corner_network(tmp_path):
+    """A network whose favourites are the four corners (a 3x3 count of the "ones" plane sees the edge)."""
+    arrays = {k: np.zeros_like(v) for k, v in numpy_arrays(channels=4, blocks=1).items()}
+    arrays["stem.weight"][0, P["ones"]] = -1.0
+    arrays["stem.bias"][0] = 4.5          # relu(4.5 - cells on the board around): 0.5 at a corner, else 0
+    arrays["head.weight"][0, 0] = 20.0
+    arrays["pass_head.bias"][0] = -10.0
+    return save_onnx(tmp_path / "corners.onnx", arrays, N, {})
+
+
+CORNERS = {at(0, 0), at(0, N - 1), at(N - 1, 0), at(N - 1, N - 1)}
+
+
+def root_priors(player):
+    """(action, prior won visits) of the root's children of the player's RAVE tree."""
+    from engines.search.rave import PWINS
+    from engines.search.tree import COUNT, FIRST, M_ROOT, MOVE
+    s = player.searcher
+    root = int(s.meta[M_ROOT])
+    first, count = int(s.tree_i[root, FIRST]), int(s.tree_i[root, COUNT])
+    return {int(s.tree_i[r, MOVE]): float(s.tree_f[r, PWINS]) for r in range(first, first + count)}
+
+
+def test_the_policy_prior_reaches_the_tree_at_the_root(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    path = corner_network(tmp_path)
+    tops = {}
+    for prior in (0.0, 50.0):
+        player = GoPlayer(GoSettings(search="rave", policy_prior=prior, policy_network=str(path)), simulations=300)
+        game = player.start(N)
+        state = game.initial_state()
+        player.search(state, Limits(simulations=300))
+        priors = root_priors(player)
+        tops[prior] = max(priors, key=priors.get)
+        if prior:
+            # below the root the prior is the usual one: the same position one move later gets nothing extra
+            params = player.searcher.exp_params
+            from engines.knowledge.go import rave_knowledge as gp
+            assert params[gp.E_NET_VISITS] == prior and params[gp.E_NET_PROBS + at(0, 0)] > 0.2
+    assert tops[50.0] in CORNERS
+    assert tops[0.0] not in CORNERS   # the usual priors dislike the first line of an empty board
+
+
+def test_the_network_prior_is_for_its_root_only():
+    from engines.knowledge.go import rave_knowledge as gp
+    from engines.knowledge.go.go5_prior import go5_children
+    from engines.knowledge.go.registered import experience_params, set_root_policy
+    game = Go(size=N, komi=7.0)
+    root = game.initial_state()
+    other = game.play(root, at(4, 4))
+    params = experience_params(None, network=True)
+    probabilities = np.zeros(N * N + 1)
+    probabilities[at(0, 0)] = 1.0
+    assert set_root_policy(params, root, probabilities, 40.0)
+    assert not set_root_policy(params, root, probabilities, 40.0)      # already there: the tree is kept
+    actions = np.empty(N * N + 1, np.int32)
+    plain = experience_params(None)
+    for state, boosted in ((root, True), (other, False)):
+        n = go5_children(state, actions)
+        got = [np.empty(n), np.empty(n)]
+        want = [np.empty(n), np.empty(n)]
+        gp.go_experience(state, actions, n, got[0], got[1], params)
+        gp.go_experience(state, actions, n, want[0], want[1], plain)
+        extra = {int(actions[i]): got[1][i] - want[1][i] for i in range(n)}
+        assert extra.get(at(0, 0), 0.0) == (40.0 if boosted else 0.0)
+        assert sum(abs(v) for a, v in extra.items() if a != at(0, 0)) == 0.0

@@ -143,6 +143,7 @@ class GoPlayer:
         self.low = [0, 0]
         self.record = None                   # a session's GoRecord (new_record), when it keeps one
         self._weights = weights              # move weights (GoWeights) given, else read from settings.weights
+        self.policies = {}                   # board size -> PolicyNetwork (policy_prior > 0)
 
     # ---- the game and the searcher ------------------------------------------------------------
     def make_game(self, size: int):
@@ -246,16 +247,45 @@ class GoPlayer:
         weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
         s = self.settings
         playout_changes, prior_changes = self.reading_changes()
-        if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes)):
+        network = s.policy_prior > 0
+        if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes
+                                                          or network)):
             return None
         if name != "rave":
             raise ValueError(f"the {name} search takes no weights file")
         from engines.knowledge.go.registered import heavy_knowledge
+        if network:
+            self.policy_network(game.size)  # a network that does not fit the board fails here, not mid-game
         knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None,
-                                    playout_changes=playout_changes, prior_changes=prior_changes)
+                                    playout_changes=playout_changes, prior_changes=prior_changes, network=network)
         if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
             knowledge = dataclasses.replace(knowledge, children=game.kernels.legal)
         return knowledge
+
+    def policy_network(self, size: int):
+        """The policy network for size x size (read once; NetworkError when missing or another shape)."""
+        if size not in self.policies:
+            import pathlib
+            from engines.knowledge.go.policy_network import PolicyNetwork
+            path = self.settings.policy_network
+            if path is None:
+                path = pathlib.Path(__file__).resolve().parent.parent.parent / "weights" / "go" / f"policy{size}.onnx"
+            self.policies[size] = PolicyNetwork(path, size)
+        return self.policies[size]
+
+    def root_policy(self, state):
+        """With policy_prior: the network's probabilities at state into the searcher's tree priors; a
+        tree grown before (its root's children made without them) starts afresh."""
+        if self.settings.policy_prior <= 0 or self.search_name != "rave":
+            return
+        from engines.knowledge.go.registered import set_root_policy
+        probabilities = self.policy_network(self.game.size).probabilities(state, self.game.legal_moves(state))
+        searchers = getattr(self.searcher, "searchers", [self.searcher])
+        changed = False
+        for searcher in searchers:
+            changed |= set_root_policy(searcher.exp_params, state, probabilities, self.settings.policy_prior)
+        if changed:
+            self.searcher.reset()
 
     def reading_changes(self) -> tuple[dict, dict]:
         """The reading settings as changes of the heavy knowledge's playout and prior defaults
@@ -306,6 +336,7 @@ class GoPlayer:
         return Limits(time=deadline.at - arrival, simulations=self.simulations, start=arrival, margin=0.0)
 
     def search(self, state, limits: Limits):
+        self.root_policy(state)
         result = self.searcher.search(state, limits)
         self.tree_state = state
         self.last_result = (state, result)
