@@ -233,3 +233,16 @@ def test_the_network_prior_is_for_its_root_only():
         extra = {int(actions[i]): got[1][i] - want[1][i] for i in range(n)}
         assert extra.get(at(0, 0), 0.0) == (40.0 if boosted else 0.0)
         assert sum(abs(v) for a, v in extra.items() if a != at(0, 0)) == 0.0
+
+
+def test_a_board_the_network_does_not_fit_is_played_without_it(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    player = GoPlayer(GoSettings(search="rave", policy_prior=50.0, policy_network=str(corner_network(tmp_path))))
+    game = player.start(7)
+    assert player.policy_network(7) is None and player.search_name == "rave"
+    player.search(game.initial_state(), Limits(simulations=50))
+    with pytest.raises(NetworkError, match="no network file"):
+        GoPlayer(GoSettings(policy_prior=5.0, policy_network=str(tmp_path / "none.onnx"))).start(9)

@@ -213,6 +213,11 @@ class GoPlayer:
             return make_searcher("mcts", game, self.go5_config(), self.go5_knowledge(), seed,
                                  capacity=s.capacity, clock=self.clock)
         names = ["rave", "mcts"] if s.search == "auto" else [s.search]
+        if s.policy_prior > 0 and self.policy_network(game.size) is not None:
+            # the network is asked for and fits: a search without it is no fallback
+            if s.search not in ("auto", "rave"):
+                raise ValueError(f"policy_prior needs the rave search, not {s.search}")
+            names = ["rave"]
         last = None
         for name in names:
             options = {"capacity": s.capacity, "clock": self.clock}
@@ -247,15 +252,13 @@ class GoPlayer:
         weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
         s = self.settings
         playout_changes, prior_changes = self.reading_changes()
-        network = s.policy_prior > 0
+        network = s.policy_prior > 0 and self.policy_network(game.size) is not None
         if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes
                                                           or network)):
             return None
         if name != "rave":
             raise ValueError(f"the {name} search takes no weights file")
         from engines.knowledge.go.registered import heavy_knowledge
-        if network:
-            self.policy_network(game.size)  # a network that does not fit the board fails here, not mid-game
         knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None,
                                     playout_changes=playout_changes, prior_changes=prior_changes, network=network)
         if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
@@ -263,23 +266,32 @@ class GoPlayer:
         return knowledge
 
     def policy_network(self, size: int):
-        """The policy network for size x size (read once; NetworkError when missing or another shape)."""
+        """The policy network for size x size (read once), None when there is none for that size (no
+        weights/go/policy<size>.onnx, or the policy_network file was made for another board: that size
+        is played without it); NetworkError when the file given is missing or no Go policy network."""
         if size not in self.policies:
             import pathlib
-            from engines.knowledge.go.policy_network import PolicyNetwork
+            from engines.knowledge.go.policy_network import OtherBoardSize, PolicyNetwork
             path = self.settings.policy_network
             if path is None:
                 path = pathlib.Path(__file__).resolve().parent.parent.parent / "weights" / "go" / f"policy{size}.onnx"
-            self.policies[size] = PolicyNetwork(path, size)
+                if not path.is_file():
+                    self.policies[size] = None
+                    return None
+            try:
+                self.policies[size] = PolicyNetwork(path, size)
+            except OtherBoardSize:
+                self.policies[size] = None
         return self.policies[size]
 
     def root_policy(self, state):
         """With policy_prior: the network's probabilities at state into the searcher's tree priors; a
         tree grown before (its root's children made without them) starts afresh."""
-        if self.settings.policy_prior <= 0 or self.search_name != "rave":
+        network = self.policy_network(self.game.size) if self.settings.policy_prior > 0 else None
+        if network is None or self.search_name != "rave":
             return
         from engines.knowledge.go.registered import set_root_policy
-        probabilities = self.policy_network(self.game.size).probabilities(state, self.game.legal_moves(state))
+        probabilities = network.probabilities(state, self.game.legal_moves(state))
         searchers = getattr(self.searcher, "searchers", [self.searcher])
         changed = False
         for searcher in searchers:

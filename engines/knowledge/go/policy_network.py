@@ -11,7 +11,7 @@ neighbours of each chain's stones, walking the chain's linked list), not the sta
 Network file.  Input "planes" float32 [batch, NUM_PLANES, n, n], output "logits" [batch, n*n+1] (the
 points, then the pass; no softmax).  ``PolicyNetwork(path, size)`` checks the file against the board
 (the input's planes and sides, the output's width, the sidecar's plane names) and raises NetworkError
-naming the file and the mismatch.
+naming the file and the mismatch (OtherBoardSize, a NetworkError, when only the board size differs).
 """
 import json
 import pathlib
@@ -82,6 +82,10 @@ def planes_of(s) -> np.ndarray:
     return out.reshape(NUM_PLANES, n, n)
 
 
+class OtherBoardSize(NetworkError):
+    """A Go policy network made for another board size (it may serve that size)."""
+
+
 def _dims(value_info):
     return [d.dim_value if d.HasField("dim_value") else None for d in value_info.type.tensor_type.shape.dim]
 
@@ -118,7 +122,7 @@ class PolicyNetwork:
         if planes != NUM_PLANES:
             raise NetworkError(f"{self.path}: it reads {planes} input planes, plies builds {NUM_PLANES}")
         if rows != size or cols != size:
-            raise NetworkError(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
+            raise OtherBoardSize(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
         width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
         if width != nn + 1:
             raise NetworkError(f"{self.path}: its output has {width} values a position; {size}x{size} needs "

@@ -13,8 +13,8 @@ matter).  ``position_planes`` builds them in plain Python (flood fill of the cha
 the moves of the record), independently of the engine's compiled builder, which a test compares with it.
 
 Data set.  ``Examples``: ``planes`` (N, P, n, n) uint8, ``target`` (N,) int64, ``legal`` (N, n*n+1) bool,
-``seed`` (N,) the game's seed.  Games are split by seed: seed % HOLDOUT_EVERY == 0 and seed > HOLDOUT_ABOVE
-are held out (the earlier seeds may be in the move weights' fit, weights/go/mm9.json).
+``seed`` (N,) the game's seed.  Games are split by seed: seed % HOLDOUT_EVERY == 0 is held out (the
+split of the move weights' fit too, weights/go/mm9.json: every 10th of its 360 records, seeds 1..360).
 
 Model (torch, imported only inside the training functions: the engine never needs it).  A residual
 CNN: a 3x3 stem convolution to C channels, B blocks (3x3 conv, ReLU, 3x3 conv, add the block's input,
@@ -44,7 +44,6 @@ from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
 from engines.learn.go.games import action_of_sgf_point, game_info
 
 HOLDOUT_EVERY = 10
-HOLDOUT_ABOVE = 400
 OPSET = 17
 IR_VERSION = 8
 _SEED = re.compile(r"-s(\d+)\.sgf$")
@@ -112,7 +111,7 @@ def record_seed(path) -> int | None:
 
 
 def is_heldout(seed) -> bool:
-    return seed is not None and seed > HOLDOUT_ABOVE and seed % HOLDOUT_EVERY == 0
+    return seed is not None and seed % HOLDOUT_EVERY == 0
 
 
 def record_positions(record, skip_random: bool = True):
@@ -379,7 +378,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
         "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks, "parameters":
                   int(sum(p.numel() for p in model.parameters()))},
         "data": {"records": len(paths), "games": games, "train_positions": len(train_set),
-                 "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0 and seed > {HOLDOUT_ABOVE}",
+                 "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0",
                  "generator": "GNU Go 3.8 level 10 self-play, --chinese-rules, komi 7, 0..4 random opening moves "
                               "(not targets): python -m standins.gnugo_games"},
         "recipe": {"epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
