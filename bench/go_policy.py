@@ -55,7 +55,7 @@ def evaluate(held, network: PolicyNetwork, weights):
     """Per held-out game: hit arrays of each predictor; and the states (for the timing)."""
     log_gamma = np.append(np.log(weights.weights), 0.0)  # the last entry: the padding feature
     out = {name: {k: [] for k in (1, 3)} for name in ("network", "mm", "uniform")}
-    states, positions, mm_missing = [], 0, 0
+    states, positions, mm_missing, games = [], 0, 0, []
     for path in held:
         record = sgf.Sgf_game.from_bytes(Path(path).read_bytes())
         n = record.get_size()
@@ -79,13 +79,14 @@ def evaluate(held, network: PolicyNetwork, weights):
         if not targets:
             continue
         positions += len(targets)
+        games.append(path)
         targets, legals = np.array(targets), np.stack(legals)
         logits = {"network": network.logits(np.stack(rows["network"])), "mm": np.stack(rows["mm"]),
                   "uniform": np.stack(rows["uniform"])}
         for name, x in logits.items():
             for k in (1, 3):
                 out[name][k].append(topk_hits(x, legals, targets, k))
-    return out, states, positions, mm_missing
+    return out, states, positions, mm_missing, games
 
 
 def speed(network: PolicyNetwork, states, repeats=5):
@@ -124,11 +125,17 @@ def main(argv=None) -> int:
     if not held:
         parser.error("no held-out records (seed % 10 == 0)")
     train_moves = {moves_of(p) for p in paths if not is_heldout(record_seed(p))}
-    repeats = sum(moves_of(p) in train_moves for p in held)
+    repeated = {p for p in held if moves_of(p) in train_moves}
+    repeats = len(repeated)
     network = PolicyNetwork(args.network, 9)
-    hits, states, positions, mm_missing = evaluate(held, network, load_weights(args.weights))
+    hits, states, positions, mm_missing, games = evaluate(held, network, load_weights(args.weights))
     rates = {name: {f"top{k}": float(np.concatenate(h[k]).mean()) for k in (1, 3)} for name, h in hits.items()}
     intervals = {name: {f"top{k}": bootstrap(h[k]) for k in (1, 3)} for name, h in hits.items()}
+    fresh = [i for i, p in enumerate(games) if p not in repeated]  # the games no training game repeats
+    fresh_rates = {name: {f"top{k}": float(np.concatenate([h[k][i] for i in fresh]).mean()) for k in (1, 3)}
+                   for name, h in hits.items()}
+    fresh_intervals = {name: {f"top{k}": bootstrap([h[k][i] for i in fresh]) for k in (1, 3)}
+                       for name, h in hits.items()}
     rng = np.random.default_rng(0)
     sample = [states[i] for i in rng.choice(len(states), size=min(400, len(states)), replace=False)]
     timing = speed(network, sample)
@@ -138,6 +145,7 @@ def main(argv=None) -> int:
               "machine": f"{platform.machine()}, {os.cpu_count()} cores, load average {[round(v, 2) for v in load0]} at start",
               "heldout_games": len(held), "heldout_positions": positions, "heldout_repeating_a_training_game": repeats,
               "mm_played_move_not_a_candidate": mm_missing, "rates": rates, "intervals95": intervals,
+              "without_repeats": {"games": len(fresh), "rates": fresh_rates, "intervals95": fresh_intervals},
               "speed": timing, "network": {"file": str(args.network), "shape": meta.get("shape"),
                                            "data": meta.get("data"), "cpu_hours": meta.get("cpu_hours")},
               "weights": str(args.weights)}
@@ -152,6 +160,12 @@ def main(argv=None) -> int:
              "| predictor | top-1 | 95 % | top-3 | 95 % |", "|---|---|---|---|---|"]
     for name, label in names.items():
         r, iv = rates[name], intervals[name]
+        lines.append(f"| {label} | {100 * r['top1']:.1f} % | {100 * iv['top1'][0]:.1f}-{100 * iv['top1'][1]:.1f} | "
+                     f"{100 * r['top3']:.1f} % | {100 * iv['top3'][0]:.1f}-{100 * iv['top3'][1]:.1f} |")
+    lines += ["", f"The {len(fresh)} held-out games that repeat no training game:", "",
+              "| predictor | top-1 | 95 % | top-3 | 95 % |", "|---|---|---|---|---|"]
+    for name, label in names.items():
+        r, iv = fresh_rates[name], fresh_intervals[name]
         lines.append(f"| {label} | {100 * r['top1']:.1f} % | {100 * iv['top1'][0]:.1f}-{100 * iv['top1'][1]:.1f} | "
                      f"{100 * r['top3']:.1f} % | {100 * iv['top3'][0]:.1f}-{100 * iv['top3'][1]:.1f} |")
     shape = meta.get("shape", {})
