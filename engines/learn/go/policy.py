@@ -378,7 +378,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
         "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks, "parameters":
                   int(sum(p.numel() for p in model.parameters()))},
         "data": {"records": len(paths), "folders": [str(r) for r in records],
-                 "seeds": sorted({int(x) for x in data.seed}) and f"{int(data.seed.min())}..{int(data.seed.max())}",
+                 "seeds": f"{int(data.seed.min())}..{int(data.seed.max())}" if len(data) else "",
                  "games": games, "train_positions": len(train_set),
                  "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0",
                  "generator": "GNU Go 3.8 level 10 self-play, --chinese-rules, komi 7, 0..4 random opening moves "
