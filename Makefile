@@ -90,7 +90,7 @@ train-go: $(DEMO) warmup peers  ## Go move weights: 360 GNU Go self-play games (
 
 train-go-policy: $(DEMO) warmup peers $(TRAIN)  ## Go policy network: 1,500 GNU Go self-play 9x9 games (runs/go-games/go9, resumable), then the CNN into weights/go/policy9.onnx (resumes from runs/go-policy)
 	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 1500 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
-	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 12
+	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 20
 	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go9
 
 train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in three stages (~25 CPU-minutes; resumes from runs/othello_patterns)
