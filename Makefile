@@ -19,7 +19,7 @@ GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabili
 SHOW   ?=
 SHOWN  := $(if $(filter 1 yes true,$(SHOW)),1,)
 
-.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-othello book-othello test bench regress peers train-extra clean
+.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-go-policy train-othello book-othello test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -87,6 +87,11 @@ train-hex: $(TRAIN) warmup  ## the seed's demonstration: 200 episodes, K = 4, 5x
 train-go: $(DEMO) warmup peers  ## Go move weights: 360 GNU Go self-play games (runs/go-games/go9), then Coulom's MM into weights/go/mm9.txt
 	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 360 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
 	$(BIN)/python -m engines.learn.go.mm --games runs/go-games/go9 --out weights/go/mm9.txt --plot weights/go/mm9.png --iterations 50
+
+train-go-policy: $(DEMO) warmup peers $(TRAIN)  ## Go policy network: 1,500 GNU Go self-play 9x9 games (runs/go-games/go9, resumable), then the CNN into weights/go/policy9.onnx (resumes from runs/go-policy)
+	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 1500 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
+	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 20
+	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go9
 
 train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in three stages (~25 CPU-minutes; resumes from runs/othello_patterns)
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150

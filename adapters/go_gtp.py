@@ -35,7 +35,8 @@ EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help say
     "served": (0, "quit, or the end of the input"),
     "interrupted": (1, "the controller closed the pipe, or Ctrl-C"),
     "refused": (2, "bad settings (flags, --config, PLIES_GTP_*)"),
-    "search": (3, "the search cannot be built (a missing or unreadable --weights file, or weights no search takes)"),
+    "search": (3, "the search cannot be built (a missing or unreadable --weights or --policy-network file, or "
+               "weights no search takes)"),
 }
 FALLBACK_COMMANDS = ("boardsize", "clear_board", "komi", "play", "undo", "showboard", "time_settings", "time_left",
                      "kgs-time_settings", "genmove", "reg_genmove", "kgs-genmove_cleanup", "quit", "protocol_version",
@@ -360,6 +361,8 @@ def open_session(settings: Settings, err=None):
     ValueError when the search cannot be built."""
     if settings.weights is not None and not Path(settings.weights).is_file():
         raise FileNotFoundError(f"no weights file {settings.weights}")
+    if settings.policy_prior > 0 and settings.policy_network is not None and not Path(settings.policy_network).is_file():
+        raise FileNotFoundError(f"no network file {settings.policy_network}")
     cold = ColdStart("go", "plies-gtp", None, err=err)
     return GoSession(settings, err=err, cold=None if cold.compiler.ready() else cold), cold.close
 

@@ -143,6 +143,7 @@ class GoPlayer:
         self.low = [0, 0]
         self.record = None                   # a session's GoRecord (new_record), when it keeps one
         self._weights = weights              # move weights (GoWeights) given, else read from settings.weights
+        self.policies = {}                   # board size -> PolicyNetwork (policy_prior > 0)
 
     # ---- the game and the searcher ------------------------------------------------------------
     def make_game(self, size: int):
@@ -212,6 +213,11 @@ class GoPlayer:
             return make_searcher("mcts", game, self.go5_config(), self.go5_knowledge(), seed,
                                  capacity=s.capacity, clock=self.clock)
         names = ["rave", "mcts"] if s.search == "auto" else [s.search]
+        if s.policy_prior > 0 and self.policy_network(game.size) is not None:
+            # the network is asked for and fits: a search without it is no fallback
+            if s.search not in ("auto", "rave"):
+                raise ValueError(f"policy_prior needs the rave search, not {s.search}")
+            names = ["rave"]
         last = None
         for name in names:
             options = {"capacity": s.capacity, "clock": self.clock}
@@ -246,16 +252,52 @@ class GoPlayer:
         weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
         s = self.settings
         playout_changes, prior_changes = self.reading_changes()
-        if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes)):
+        network = s.policy_prior > 0 and self.policy_network(game.size) is not None
+        if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes
+                                                          or network)):
             return None
         if name != "rave":
             raise ValueError(f"the {name} search takes no weights file")
         from engines.knowledge.go.registered import heavy_knowledge
         knowledge = heavy_knowledge(game, weights=self.weights() if s.weights is not None else None,
-                                    playout_changes=playout_changes, prior_changes=prior_changes)
+                                    playout_changes=playout_changes, prior_changes=prior_changes, network=network)
         if s.legal_children:  # every legal move, own eyes included (they can be worth a point)
             knowledge = dataclasses.replace(knowledge, children=game.kernels.legal)
         return knowledge
+
+    def policy_network(self, size: int):
+        """The policy network for size x size (read once), None when there is none for that size (no
+        weights/go/policy<size>.onnx, or the policy_network file was made for another board: that size
+        is played without it); NetworkError when the file given is missing or no Go policy network."""
+        if size not in self.policies:
+            import pathlib
+            from engines.knowledge.go.policy_network import OtherBoardSize, PolicyNetwork
+            path = self.settings.policy_network
+            if path is None:
+                path = pathlib.Path(__file__).resolve().parent.parent.parent / "weights" / "go" / f"policy{size}.onnx"
+                if not path.is_file():
+                    self.policies[size] = None
+                    return None
+            try:
+                self.policies[size] = PolicyNetwork(path, size)
+            except OtherBoardSize:
+                self.policies[size] = None
+        return self.policies[size]
+
+    def root_policy(self, state):
+        """With policy_prior: the network's probabilities at state into the searcher's tree priors; a
+        tree grown before (its root's children made without them) starts afresh."""
+        network = self.policy_network(self.game.size) if self.settings.policy_prior > 0 else None
+        if network is None or self.search_name != "rave":
+            return
+        from engines.knowledge.go.registered import set_root_policy
+        probabilities = network.probabilities(state, self.game.legal_moves(state))
+        searchers = getattr(self.searcher, "searchers", [self.searcher])
+        changed = False
+        for searcher in searchers:
+            changed |= set_root_policy(searcher.exp_params, state, probabilities, self.settings.policy_prior)
+        if changed:
+            self.searcher.reset()
 
     def reading_changes(self) -> tuple[dict, dict]:
         """The reading settings as changes of the heavy knowledge's playout and prior defaults
@@ -306,6 +348,7 @@ class GoPlayer:
         return Limits(time=deadline.at - arrival, simulations=self.simulations, start=arrival, margin=0.0)
 
     def search(self, state, limits: Limits):
+        self.root_policy(state)
         result = self.searcher.search(state, limits)
         self.tree_state = state
         self.last_result = (state, result)

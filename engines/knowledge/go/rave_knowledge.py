@@ -29,7 +29,9 @@ bonuses, the 3x3 pattern bonus, a self-atari malus, the closeness to the last mo
 1, 2, 3; with E_CFG_LONE == 0 not next to a lone stone), first/second line in an empty area
 (malus) and third line (bonus), and, when the params carry GoWeights
 (``experience_params(weights)``), GAMMA * gamma / max gamma won visits (a bonus only: a small gamma
-adds nothing, so a move the weights never saw keeps its chances).  Reading (``_reading_bonus``):
+adds nothing, so a move the weights never saw keeps its chances); when the params carry a policy
+network's root (``E_NET_*``: the root's Zobrist key, set before each search by the player), at that
+position only, NET_VISITS * p / max p won visits of the network's probabilities p.  Reading (``_reading_bonus``):
 every chain of 2 liberties on the board is read with the ladder reader: the capture bonus for the
 atari that catches an opponent's, the escape bonus for each move that saves an own one the
 opponent could catch; E_NAKADE won visits at the vital point of every eye space (also of those
@@ -46,7 +48,7 @@ import numpy as np
 from numba import types
 
 from engines import kernels as K
-from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
+from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, HASH, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
                               _in_atari, _is_eye, _pass, _place, action_of, playout_traced, point_of)
 from engines.knowledge.go.features import MAX_FEATURES, compute_features, gamma_of
@@ -63,6 +65,10 @@ PLAYOUT_PARAMS_LEN = PLAYOUT_HEAD + PATTERN_CODES  # then the michi 3x3 table (1
 EXPERIENCE_HEAD = 18
 EXPERIENCE_LEN = EXPERIENCE_HEAD + PATTERN_CODES              # without gammas
 EXPERIENCE_GAMMA_LEN = EXPERIENCE_LEN + NUM_FEATURES + PATTERN_CODES  # with GoWeights
+# then, with a policy network at the root: the root's Zobrist key (low and high 32 bits), the won
+# visits of the network's favourite, and its probabilities (n*n+1, up to 19x19)
+E_NET_KEY_LO, E_NET_KEY_HI, E_NET_VISITS, E_NET_PROBS = (EXPERIENCE_GAMMA_LEN + k for k in range(4))
+EXPERIENCE_NET_LEN = E_NET_PROBS + 19 * 19 + 1
 
 LADDER_DEPTH = 48   # plies a ladder is read at most (states kept on the work stack)
 LADDER_NODES = 200  # attacker moves tried at most per ladder read (beyond: the escape is believed)
@@ -1092,6 +1098,12 @@ def go_experience(s, actions, n, visits, wins, params):
         _gammas(s, params, gam)
         for i in range(n):
             gmax = max(gmax, gam[actions[i]])
+    net_top = 0.0  # the policy network's largest probability among the children, at its root only
+    if (params.shape[0] >= EXPERIENCE_NET_LEN and params[E_NET_VISITS] > 0.0
+            and params[E_NET_KEY_LO] == np.float64(s[HASH] & 0xFFFFFFFF)
+            and params[E_NET_KEY_HI] == np.float64((s[HASH] >> 32) & 0xFFFFFFFF)):
+        for i in range(n):
+            net_top = max(net_top, params[E_NET_PROBS + actions[i]])
     for i in range(n):
         a = actions[i]
         if a >= nn:  # the pass
@@ -1125,6 +1137,10 @@ def go_experience(s, actions, n, visits, wins, params):
                 vw += params[E_EMPTYAREA]
         if gammas_on and gmax > 0.0:
             share = params[E_GAMMA] * gam[a] / gmax  # a bonus only: a low gamma is no evidence of a bad move
+            vn += share
+            vw += share
+        if net_top > 0.0:
+            share = params[E_NET_VISITS] * params[E_NET_PROBS + a] / net_top
             vn += share
             vw += share
         visits[i] = vn

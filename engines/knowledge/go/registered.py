@@ -109,9 +109,10 @@ def playout_params(**changes) -> np.ndarray:
     return p
 
 
-def experience_params(weights=None, **changes) -> np.ndarray:
+def experience_params(weights=None, network: bool = False, **changes) -> np.ndarray:
     """The tree priors' params vector (EXPERIENCE_DEFAULTS with changes, michi's 3x3 table, then
-    the GoWeights' feature weights and pattern table when weights is given)."""
+    the GoWeights' feature weights and pattern table when weights is given; with ``network``, room for a
+    policy network's root prior after them, empty until ``set_root_policy`` fills it)."""
     from engines.knowledge.go import rave_knowledge as gp
     from engines.knowledge.go.go5_weights import GoWeights
     values = dict(EXPERIENCE_DEFAULTS)
@@ -128,7 +129,32 @@ def experience_params(weights=None, **changes) -> np.ndarray:
         if not isinstance(weights, GoWeights):
             raise ValueError(f"weights must be a GoWeights or None, got {weights!r}")
         parts += [weights.weights.astype(np.float64), weights.table.astype(np.float64)]
+    if network:
+        if weights is None:  # no gammas: the room they take stays empty and unused
+            head[order.index("gamma")] = 0.0
+            parts.append(np.zeros(gp.EXPERIENCE_GAMMA_LEN - gp.EXPERIENCE_LEN))
+        parts.append(np.zeros(gp.EXPERIENCE_NET_LEN - gp.EXPERIENCE_GAMMA_LEN))
     return np.concatenate(parts)
+
+
+def set_root_policy(params, state, probabilities, visits: float) -> bool:
+    """Writes a policy network's probabilities at state (n*n+1) into experience params made with
+    ``network=True``: the tree's node of that position (and of no other) gets ``visits`` * p / max p won
+    visits a child.  False (nothing written) when the params already hold this position's."""
+    from engines.games.go import HASH
+    from engines.knowledge.go import rave_knowledge as gp
+    if params.shape[0] < gp.EXPERIENCE_NET_LEN:
+        raise ValueError("these experience params have no room for a policy network (experience_params(network=True))")
+    key = int(state[HASH])
+    lo, hi = float(key & 0xFFFFFFFF), float((key >> 32) & 0xFFFFFFFF)
+    probabilities = np.asarray(probabilities, dtype=np.float64)
+    if (params[gp.E_NET_KEY_LO] == lo and params[gp.E_NET_KEY_HI] == hi and params[gp.E_NET_VISITS] == visits
+            and np.array_equal(params[gp.E_NET_PROBS:gp.E_NET_PROBS + len(probabilities)], probabilities)):
+        return False
+    params[gp.E_NET_KEY_LO], params[gp.E_NET_KEY_HI], params[gp.E_NET_VISITS] = lo, hi, visits
+    params[gp.E_NET_PROBS:] = 0.0
+    params[gp.E_NET_PROBS:gp.E_NET_PROBS + len(probabilities)] = probabilities
+    return True
 
 
 _MICHI = []
@@ -141,12 +167,13 @@ def _michi():
     return _MICHI[0]
 
 
-def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=None, prior_changes=None):
+def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=None, prior_changes=None,
+                    network: bool = False):
     """The RAVE search's Go knowledge (module docstring).  weights: a GoWeights, None for the newest
     shipped weights/go/*.txt (none shipped: no gammas), or False for no gammas; playout: "heavy"
     or "plain" (the game's uniformly random playout, traced); *_changes: dicts of the defaults to
     change (PLAYOUT_DEFAULTS, EXPERIENCE_DEFAULTS; on boards of LARGE_BOARD and larger, from
-    LARGE_BOARD_PRIORS on)."""
+    LARGE_BOARD_PRIORS on); network: room for a policy network's root prior (``set_root_policy``)."""
     from engines.games.go import SIZE
     from engines.knowledge.go import rave_knowledge as gp
     from engines.knowledge.go.go5_prior import go5_children
@@ -165,13 +192,14 @@ def heavy_knowledge(game, weights=None, playout: str = "heavy", playout_changes=
         evaluate=evaluate_score, value=value_score, value_params=DEFAULT_WEIGHTS, children=go5_children,
         traced_playout=gp.heavy_playout_traced if playout == "heavy" else gp.plain_playout_traced,
         playout_params=playout_params(**(playout_changes or {})),
-        experience=gp.go_experience, experience_params=experience_params(weights, **priors),
+        experience=gp.go_experience, experience_params=experience_params(weights, network, **priors),
         ownership=gp.go_ownership, ownership_size=n * n,
         playout_scratch=gp.playout_scratch(game.initial_state()) if playout == "heavy" else 0)
 
 
 def warm_up(game):
-    """Compile the move-feature kernels (engines/knowledge/go/features.py, go/go5_prior.py) on game."""
+    """Compile the move-feature kernels (engines/knowledge/go/features.py, go/go5_prior.py) and the policy
+    network's planes (go/policy_network.py) on game."""
     from engines.knowledge.go.features import candidate_gammas, compute_features
     from engines.knowledge.go.go5_prior import PRIOR_PARAMS_LEN, go5_children, go5_prior
     from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES
@@ -186,6 +214,8 @@ def warm_up(game):
     candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
     k = go5_children(state, actions)
     go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))
+    from engines.knowledge.go.policy_network import planes_of
+    planes_of(state)
     # the RAVE search's kernels (engines/knowledge/go/rave_knowledge.py), one call each
     from engines.knowledge.go import rave_knowledge as gp
     from engines.rng import make_rng

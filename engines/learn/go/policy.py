@@ -1,0 +1,440 @@
+"""A Go policy network trained on game records (GNU Go self-play, engines/learn/go/games.py), exported to
+ONNX for onnxruntime: ``python -m engines.learn.go.policy``.
+
+Positions.  Every move of a record made by the player (the random opening moves are replayed but not
+targets) gives one example: the position before the move as input planes, the played action (row*n +
+col with row 0 at the bottom, n*n the pass: engines/games/go.py's actions) as the target, and the legal
+actions (a mask of n*n+1) for scoring.  Planes are ``PLANE_NAMES`` of engines/knowledge/go/policy_network.py
+(the order the network reads), each n x n in action order, from the point of view of the player to move:
+own / opponent stones, empty points, liberties 1 / 2 / 3+ of each side's chains (on the chain's stones),
+the simple-ko point, the last and second-last moves (not for passes), ones on the board (the zero
+padding of the convolutions then shows the edge) and ones when White is to move (komi makes colour
+matter).  ``position_planes`` builds them in plain Python (flood fill of the chains from the cells and
+the moves of the record), independently of the engine's compiled builder, which a test compares with it.
+
+Data set.  ``Examples``: ``planes`` (N, P, n, n) uint8, ``target`` (N,) int64, ``legal`` (N, n*n+1) bool,
+``seed`` (N,) the game's seed.  Games are split by seed: seed % HOLDOUT_EVERY == 0 is held out (the
+split of the move weights' fit too, weights/go/mm9.json: every 10th of its 360 records, seeds 1..360).
+
+Model (torch, imported only inside the training functions: the engine never needs it).  A residual
+CNN: a 3x3 stem convolution to C channels, B blocks (3x3 conv, ReLU, 3x3 conv, add the block's input,
+ReLU), then a 1x1 convolution to one logit a point and, for the pass, a linear map of the channels'
+board means.  Logits [batch, n*n+1] (no softmax).  Trained with Adam on cross-entropy, each batch under
+one of the 8 board symmetries drawn at random; a checkpoint (torch state dicts, read with
+weights_only) after each epoch, from which a run resumes.
+
+Export.  ``to_onnx`` writes the graph by hand with onnx.helper from the weights (no exporter needed):
+input "planes" float32 [batch, P, n, n] -> Conv/Relu/Add ... -> "logits" [batch, n*n+1]; the JSON
+sidecar says the size, the planes, the data, the recipe, the CPU hours and the held-out accuracy.
+"""
+import argparse
+import datetime
+import json
+import re
+import resource
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engines.games.go import Go
+from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
+from engines.learn.go.games import action_of_sgf_point, game_info
+
+HOLDOUT_EVERY = 10
+OPSET = 17
+IR_VERSION = 8
+_SEED = re.compile(r"-s(\d+)\.sgf$")
+
+
+# ---- planes (plain Python, the reference) ----------------------------------------------------------
+def _neighbours(n):
+    out = []
+    for a in range(n * n):
+        r, c = divmod(a, n)
+        out.append([b for b, ok in ((a - n, r > 0), (a + n, r < n - 1), (a - 1, c > 0), (a + 1, c < n - 1)) if ok])
+    return out
+
+
+def chain_liberties(cells, n) -> np.ndarray:
+    """Per point: the number of distinct liberties of its chain (0 on empty points).  cells: n*n values
+    0 empty, 1 Black, 2 White, in action order."""
+    nbrs = _neighbours(n)
+    libs = np.zeros(n * n, dtype=np.int64)
+    seen = np.zeros(n * n, dtype=bool)
+    for a in range(n * n):
+        if cells[a] == 0 or seen[a]:
+            continue
+        colour, stack, chain, liberties = cells[a], [a], [a], set()
+        seen[a] = True
+        while stack:
+            p = stack.pop()
+            for q in nbrs[p]:
+                if cells[q] == 0:
+                    liberties.add(q)
+                elif cells[q] == colour and not seen[q]:
+                    seen[q] = True
+                    stack.append(q)
+                    chain.append(q)
+        libs[chain] = len(liberties)
+    return libs
+
+
+def position_planes(cells, to_move: int, ko, last, last2, n: int) -> np.ndarray:
+    """The (NUM_PLANES, n, n) float32 planes of a position (see the module docstring).  cells: n*n in
+    action order (0/1/2); to_move 0 Black / 1 White; ko, last, last2: actions or None (a pass: None)."""
+    cells = np.asarray(cells).reshape(-1)
+    own, opp = to_move + 1, 2 - to_move
+    libs = chain_liberties(cells, n)
+    out = np.zeros((NUM_PLANES, n * n), dtype=np.float32)
+    out[0] = cells == own
+    out[1] = cells == opp
+    out[2] = cells == 0
+    for k, colour in ((3, own), (6, opp)):
+        mine = cells == colour
+        out[k] = mine & (libs == 1)
+        out[k + 1] = mine & (libs == 2)
+        out[k + 2] = mine & (libs >= 3)
+    for k, a in ((9, ko), (10, last), (11, last2)):
+        if a is not None:
+            out[k, a] = 1.0
+    out[12] = 1.0
+    out[13] = float(to_move)
+    return out.reshape(NUM_PLANES, n, n)
+
+
+def record_seed(path) -> int | None:
+    m = _SEED.search(Path(path).name)
+    return int(m.group(1)) if m else None
+
+
+def is_heldout(seed) -> bool:
+    return seed is not None and seed % HOLDOUT_EVERY == 0
+
+
+def record_positions(record, skip_random: bool = True):
+    """(game, state, planes, played action, legal mask, move number) for each move of an sgfmill record
+    made by the player; replay stops at a move plies' rules reject.  Last moves come from the record,
+    not from the engine's state."""
+    n = record.get_size()
+    game = Go(size=n, komi=record.get_komi(), rules="standard")
+    state = game.initial_state()
+    nrandom = int(game_info(record).get("random", "0")) if skip_random else 0
+    played = []  # actions so far (the pass included)
+    for i, node in enumerate(record.get_main_sequence()[1:]):
+        colour, point = node.get_move()
+        if colour is None:
+            continue
+        if (colour == "w") != (game.to_move(state) == 1):
+            state = game.set_to_move(state, 1 if colour == "w" else 0)
+        a = action_of_sgf_point(game, point)
+        if i >= nrandom:
+            last = played[-1] if played and played[-1] != game.pass_action else None
+            last2 = played[-2] if len(played) > 1 and played[-2] != game.pass_action else None
+            cells = game.cells(state)[::-1].reshape(-1)
+            planes = position_planes(cells, game.to_move(state), game.ko(state), last, last2, n)
+            legal = np.zeros(n * n + 1, dtype=bool)
+            legal[game.legal_moves(state)] = True
+            yield game, state, planes, a, legal, i + 1
+        try:
+            state = game.play(state, a)
+        except ValueError:
+            return
+        played.append(a)
+
+
+@dataclass
+class Examples:
+    planes: np.ndarray
+    target: np.ndarray
+    legal: np.ndarray
+    seed: np.ndarray
+
+    def __len__(self):
+        return len(self.target)
+
+    def subset(self, mask):
+        return Examples(self.planes[mask], self.target[mask], self.legal[mask], self.seed[mask])
+
+
+def examples(paths, size: int = 9) -> Examples:
+    """The examples of these SGF records (records of another size are skipped)."""
+    from sgfmill import sgf
+    planes, target, legal, seeds = [], [], [], []
+    for path in paths:
+        record = sgf.Sgf_game.from_bytes(Path(path).read_bytes())
+        if record.get_size() != size:
+            continue
+        seed = record_seed(path)
+        for _game, _state, x, a, mask, _move in record_positions(record):
+            if not mask[a]:
+                continue
+            planes.append(x.astype(np.uint8))
+            target.append(a)
+            legal.append(mask)
+            seeds.append(-1 if seed is None else seed)
+    nn = size * size
+    if not planes:
+        return Examples(np.zeros((0, NUM_PLANES, size, size), np.uint8), np.zeros(0, np.int64),
+                        np.zeros((0, nn + 1), bool), np.zeros(0, np.int64))
+    return Examples(np.stack(planes), np.array(target, np.int64), np.stack(legal), np.array(seeds, np.int64))
+
+
+# ---- symmetries --------------------------------------------------------------------------------------
+def symmetry_source(n: int, k: int) -> np.ndarray:
+    """src (n*n,) of symmetry k (0..7): transformed.flat[q] = original.flat[src[q]]."""
+    idx = np.arange(n * n).reshape(n, n)
+    t = np.rot90(idx, k % 4)
+    if k >= 4:
+        t = t[:, ::-1]
+    return np.ascontiguousarray(t).reshape(-1)
+
+
+def symmetry_tables(n: int):
+    """(src, dst) (8, n*n+1): planes move by src; a target action a becomes dst[a] (the pass stays)."""
+    src = np.zeros((8, n * n + 1), np.int64)
+    dst = np.zeros((8, n * n + 1), np.int64)
+    for k in range(8):
+        s = symmetry_source(n, k)
+        src[k, :-1] = s
+        dst[k, s] = np.arange(n * n)
+        src[k, -1] = dst[k, -1] = n * n
+    return src, dst
+
+
+# ---- model and training (torch) ------------------------------------------------------------------
+def make_model(planes: int = NUM_PLANES, channels: int = 32, blocks: int = 6):
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+            self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+            with torch.no_grad():
+                self.conv2.weight.mul_(0.25)  # blocks start close to the identity
+
+        def forward(self, h):
+            return torch.relu(h + self.conv2(torch.relu(self.conv1(h))))
+
+    class PolicyNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shape = {"planes": planes, "channels": channels, "blocks": blocks}
+            self.stem = nn.Conv2d(planes, channels, 3, padding=1)
+            self.blocks = nn.ModuleList([Block() for _ in range(blocks)])
+            self.head = nn.Conv2d(channels, 1, 1)
+            self.pass_head = nn.Linear(channels, 1)
+
+        def forward(self, x):
+            h = torch.relu(self.stem(x))
+            for block in self.blocks:
+                h = block(h)
+            board = self.head(h).flatten(1)
+            return torch.cat([board, self.pass_head(h.mean(dim=(2, 3)))], dim=1)
+
+    return PolicyNet()
+
+
+def model_arrays(model) -> dict:
+    """The weights as numpy arrays by name."""
+    return {k: v.detach().cpu().numpy().astype(np.float32) for k, v in model.state_dict().items()}
+
+
+def to_onnx(arrays: dict, size: int):
+    """The ONNX model of the residual CNN with these weights (see the module docstring)."""
+    from onnx import TensorProto, helper, numpy_helper
+    planes = arrays["stem.weight"].shape[1]
+    nn_ = size * size
+    inits = [numpy_helper.from_array(np.asarray(v, np.float32), k) for k, v in arrays.items() if k != "pass_head.weight"]
+    inits.append(numpy_helper.from_array(np.array([-1, nn_], np.int64), "shape.board"))
+    inits.append(numpy_helper.from_array(np.ascontiguousarray(arrays["pass_head.weight"].T), "pass_head.weight.T"))
+    conv = lambda x, name, y, pad: helper.make_node("Conv", [x, f"{name}.weight", f"{name}.bias"], [y],
+                                                    pads=[pad] * 4)
+    nodes = [conv("planes", "stem", "stem.out", 1), helper.make_node("Relu", ["stem.out"], ["h0"])]
+    blocks = len({k.split(".")[1] for k in arrays if k.startswith("blocks.")})
+    for i in range(blocks):
+        b = f"blocks.{i}"
+        nodes += [conv(f"h{i}", f"{b}.conv1", f"{b}.c1", 1), helper.make_node("Relu", [f"{b}.c1"], [f"{b}.r1"]),
+                  conv(f"{b}.r1", f"{b}.conv2", f"{b}.c2", 1),
+                  helper.make_node("Add", [f"h{i}", f"{b}.c2"], [f"{b}.sum"]),
+                  helper.make_node("Relu", [f"{b}.sum"], [f"h{i + 1}"])]
+    h = f"h{blocks}"
+    nodes += [conv(h, "head", "head.out", 0), helper.make_node("Reshape", ["head.out", "shape.board"], ["board"]),
+              helper.make_node("ReduceMean", [h], ["means"], axes=[2, 3], keepdims=0),
+              helper.make_node("Gemm", ["means", "pass_head.weight.T", "pass_head.bias"], ["pass"]),
+              helper.make_node("Concat", ["board", "pass"], ["logits"], axis=1)]
+    graph = helper.make_graph(
+        nodes, "go_policy",
+        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", planes, size, size])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", nn_ + 1])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="plies")
+    model.ir_version = IR_VERSION
+    return model
+
+
+def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
+    """Writes path (ONNX, checked) and its JSON sidecar (path with .json)."""
+    import onnx
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model = to_onnx(arrays, size)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    meta = {"kind": "go policy", "size": size, "planes": list(PLANE_NAMES), "outputs": "logits [batch, n*n+1]: "
+            "one a point in action order (row 0 at the bottom), then the pass; no softmax",
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **sidecar}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
+def topk_hits(logits: np.ndarray, legal: np.ndarray, target: np.ndarray, k: int) -> np.ndarray:
+    """Per position: 1 when the played move is among the k best legal moves (ties share: (k - better) /
+    equal, clipped to 0..1)."""
+    x = np.where(legal, logits, -np.inf)
+    mine = x[np.arange(len(target)), target][:, None]
+    better = (x > mine).sum(axis=1)
+    equal = (x == mine).sum(axis=1)
+    return np.clip((k - better) / equal, 0.0, 1.0)
+
+
+def cpu_seconds() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int = 6, batch: int = 256,
+          lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, stream=sys.stdout) -> dict:
+    """Trains on the records (folders or files), resuming from work/checkpoint.pt; writes out (ONNX)
+    and its sidecar.  Returns the sidecar."""
+    import torch
+    torch.set_num_threads(threads)
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for r in records:
+        r = Path(r)
+        paths += sorted(r.glob("*.sgf")) if r.is_dir() else [r]
+    cpu0 = cpu_seconds()
+    data = examples(paths, size)
+    held = np.array([is_heldout(s) for s in data.seed], dtype=bool)
+    train_set, test_set = data.subset(~held), data.subset(held)
+    games = {"train": len({s for s in train_set.seed}), "heldout": len({s for s in test_set.seed})}
+    print(f"{len(paths)} records: {len(train_set)} training positions ({games['train']} games), "
+          f"{len(test_set)} held out ({games['heldout']} games); {cpu_seconds() - cpu0:.0f} CPU s", file=stream)
+    torch.manual_seed(seed)
+    model = make_model(NUM_PLANES, channels, blocks)
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
+    history, start, cpu_before = [], 0, 0.0
+    ckpt = work / "checkpoint.pt"
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=True)
+        if state["shape"] != {"planes": NUM_PLANES, "channels": channels, "blocks": blocks}:
+            raise SystemExit(f"{ckpt} holds another shape {state['shape']}: remove it or use its shape")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        start = state["epoch"]
+        history = json.loads(state["history"])
+        cpu_before = state["cpu"]
+        print(f"resumed from {ckpt} after epoch {start}", file=stream)
+    src, dst = symmetry_tables(size)
+    src_t, dst_t = torch.from_numpy(src[:, :-1]), torch.from_numpy(dst)
+    xs = torch.from_numpy(train_set.planes.reshape(len(train_set), NUM_PLANES, -1))
+    ys = torch.from_numpy(train_set.target)
+    rng = np.random.default_rng(seed)
+    for epoch in range(start, epochs):
+        rng = np.random.default_rng([seed, epoch])
+        for g in opt.param_groups:  # cosine decay over the planned epochs
+            g["lr"] = float(lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
+        model.train()
+        order = torch.from_numpy(rng.permutation(len(train_set)))
+        total, count, t0 = 0.0, 0, cpu_seconds()
+        for i in range(0, len(order), batch):
+            idx = order[i:i + batch]
+            k = int(rng.integers(8))
+            x = xs[idx][:, :, src_t[k]].float().reshape(len(idx), NUM_PLANES, size, size)
+            y = dst_t[k][ys[idx]]
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(idx)
+            count += len(idx)
+        figures = evaluate_model(model, test_set, size)
+        entry = {"epoch": epoch + 1, "train_loss": total / max(count, 1), "cpu": cpu_seconds() - t0, **figures}
+        history.append(entry)
+        print(json.dumps(entry), file=stream, flush=True)
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch + 1,
+                    "history": json.dumps(history), "cpu": cpu_before + cpu_seconds() - cpu0,
+                    "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks}}, work / "checkpoint.tmp")
+        (work / "checkpoint.tmp").replace(ckpt)
+    final = history[-1] if history else {}
+    cpu_train = cpu_before + cpu_seconds() - cpu0
+    gen_cpu = sum(float(game_info_of(p).get("cpu", 0.0)) for p in paths)
+    sidecar = {
+        "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks, "parameters":
+                  int(sum(p.numel() for p in model.parameters()))},
+        "data": {"records": len(paths), "folders": [str(r) for r in records],
+                 "seeds": f"{int(data.seed.min())}..{int(data.seed.max())}" if len(data) else "",
+                 "games": games, "train_positions": len(train_set),
+                 "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0",
+                 "generator": "GNU Go 3.8 level 10 self-play, --chinese-rules, komi 7, 0..4 random opening moves "
+                              "(not targets): python -m standins.gnugo_games"},
+        "recipe": {"epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
+                   "weight_decay": 1e-5, "augmentation": "one of the 8 symmetries per batch", "seed": seed,
+                   "loss": "cross-entropy over n*n+1"},
+        "cpu_hours": {"generation": round(gen_cpu / 3600, 4), "training": round(cpu_train / 3600, 4)},
+        "heldout": {k: final.get(k) for k in ("top1", "top3", "loss")},
+        "history": history,
+    }
+    save_onnx(out, model_arrays(model), size, sidecar)
+    print(f"wrote {out}", file=stream)
+    return sidecar
+
+
+def game_info_of(path) -> dict:
+    from sgfmill import sgf
+    return game_info(sgf.Sgf_game.from_bytes(Path(path).read_bytes()))
+
+
+def evaluate_model(model, data: Examples, size: int) -> dict:
+    """Held-out top-1, top-3 (legal moves only) and cross-entropy of a torch model."""
+    import torch
+    if len(data) == 0:
+        return {"top1": None, "top3": None, "loss": None}
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for i in range(0, len(data), 1024):
+            outs.append(model(torch.from_numpy(data.planes[i:i + 1024]).float()).numpy())
+    logits = np.concatenate(outs)
+    z = logits - logits.max(axis=1, keepdims=True)
+    loss = float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(data)), data.target]))
+    return {"top1": float(topk_hits(logits, data.legal, data.target, 1).mean()),
+            "top3": float(topk_hits(logits, data.legal, data.target, 3).mean()), "loss": loss}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engines.learn.go.policy", description=__doc__.split("\n")[0])
+    parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
+    parser.add_argument("--out", default="weights/go/policy9.onnx")
+    parser.add_argument("--work", default="runs/go-policy", help="checkpoint folder (a run resumes from it)")
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--blocks", type=int, default=6)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--size", type=int, default=9)
+    args = parser.parse_args(argv)
+    train(args.games, args.out, args.work, epochs=args.epochs, channels=args.channels, blocks=args.blocks,
+          batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

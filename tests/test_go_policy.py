@@ -1,0 +1,248 @@
+"""The Go policy network: input planes (the compiled builder against the training code's plain-Python
+one, on records with captures, a ko and passes), the symmetries, the ONNX file (loads through
+onnxruntime, equals the torch model; skipped without torch) and the refusal of a network that does not
+fit the board."""
+import numpy as np
+import pytest
+from sgfmill import sgf
+
+from engines.errors import NetworkError
+from engines.games.go import Go
+from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES, PolicyNetwork, planes_of
+from engines.learn.go.games import sgf_point
+from engines.learn.go.policy import (make_model, position_planes, record_positions, save_onnx, symmetry_tables,
+                                     topk_hits)
+
+N = 9
+P = {name: k for k, name in enumerate(PLANE_NAMES)}
+
+
+def at(r, c):
+    """Action of row r (0 at the bottom), column c."""
+    return r * N + c
+
+
+# Black and White build a ko in the centre; White takes (4,5) at move 8, Black may not retake at once,
+# passes, White plays elsewhere, then Black retakes; two passes end it.
+KO_GAME = [at(5, 4), at(5, 5), at(3, 4), at(3, 5), at(4, 3), at(4, 6), at(4, 5), at(4, 4), N * N, at(0, 8),
+           at(4, 5), N * N, N * N]
+
+
+def record_of(moves):
+    game = Go(size=N, komi=7.0)
+    record = sgf.Sgf_game(size=N)
+    for i, a in enumerate(moves):
+        record.extend_main_sequence().set_move("bw"[i % 2], sgf_point(game, a))
+    return sgf.Sgf_game.from_bytes(record.serialise())
+
+
+def random_moves(seed, count=160):
+    game = Go(size=N, komi=7.0)
+    rng = np.random.default_rng(seed)
+    state, moves = game.initial_state(), []
+    for _ in range(count):
+        legal = [a for a in game.legal_moves(state) if a != game.pass_action] or [game.pass_action]
+        a = int(rng.choice(legal)) if rng.random() > 0.03 else game.pass_action
+        state = game.play(state, a)
+        moves.append(a)
+        if game.is_terminal(state):
+            break
+    return moves
+
+
+def test_ko_capture_and_planes_by_hand():
+    positions = list(record_positions(record_of(KO_GAME), skip_random=False))
+    # before move 9 (Black to move): White's (4,4) took (4,5); the ko point is (4,5)
+    _game, state, planes, played, legal, _ = positions[8]
+    assert played == N * N and not legal[at(4, 5)]
+    assert planes[P["ko"]].sum() == 1 and planes[P["ko"]].reshape(-1)[at(4, 5)] == 1
+    assert planes[P["empty"]].reshape(-1)[at(4, 5)] == 1                       # the captured stone is gone
+    assert planes[P["opponent_liberties_1"]].reshape(-1)[at(4, 4)] == 1         # White's ko stone: one liberty
+    assert planes[P["last_move"]].reshape(-1)[at(4, 4)] == 1
+    assert planes[P["second_last_move"]].reshape(-1)[at(4, 5)] == 1             # Black's stone, since captured
+    assert planes[P["white_to_move"]].max() == 0 and planes[P["ones"]].min() == 1
+    # Black passed: no last move plane, and the ban is gone for White's turn
+    _game, state, planes, _, _, _ = positions[9]
+    assert planes[P["last_move"]].sum() == 0 and planes[P["ko"]].sum() == 0
+    assert planes[P["white_to_move"]].min() == 1
+    assert planes[P["own"]].reshape(-1)[at(4, 4)] == 1                         # White's view
+    # Black retakes: legal now
+    _game, state, planes, played, legal, _ = positions[10]
+    assert played == at(4, 5) and legal[at(4, 5)]
+
+
+def test_liberties_are_distinct_points_not_pseudo_liberties():
+    # Black (0,0) (0,1) (1,1); White (0,2) (2,1): Black's chain has 2 liberties, (1,0) touching two stones
+    cells = np.zeros(N * N, np.int64)
+    cells[[at(0, 0), at(0, 1), at(1, 1)]] = 1
+    cells[[at(0, 2), at(2, 1)]] = 2
+    game = Go(size=N, komi=7.0)
+    state = game.state_from_cells(cells.reshape(N, N)[::-1], 0)
+    for planes in (planes_of(state), position_planes(cells, 0, None, None, None, N)):
+        own2 = planes[P["own_liberties_2"]].reshape(-1)
+        assert own2[[at(0, 0), at(0, 1), at(1, 1)]].tolist() == [1, 1, 1]
+        assert planes[P["own_liberties_3+"]].sum() == 0
+        assert planes[P["opponent_liberties_3+"]].reshape(-1)[at(2, 1)] == 1
+        assert planes[P["opponent_liberties_2"]].reshape(-1)[at(0, 2)] == 1
+
+
+@pytest.mark.parametrize("moves", [KO_GAME, random_moves(1), random_moves(2)], ids=["ko", "random1", "random2"])
+def test_compiled_planes_equal_the_training_planes(moves):
+    captures = 0
+    for game, state, planes, _a, _legal, _move in record_positions(record_of(moves), skip_random=False):
+        assert np.array_equal(planes_of(state), planes)
+        captures = sum(game.captures(state))
+    assert captures > 0
+
+
+def test_symmetries_move_the_target_with_the_planes():
+    src, dst = symmetry_tables(N)
+    assert sorted({tuple(s) for s in src}).__len__() == 8
+    board = np.zeros(N * N + 1)
+    for k in range(8):
+        for a in (at(0, 0), at(2, 7), at(4, 4), N * N):
+            board[:] = 0
+            board[a] = 1
+            assert board[src[k]][dst[k][a]] == 1
+
+
+def test_topk_hits_masks_illegal_moves_and_splits_ties():
+    logits = np.array([[5.0, 1.0, 2.0, 2.0]])
+    legal = np.array([[False, True, True, True]])
+    assert topk_hits(logits, legal, np.array([2]), 1)[0] == 0.5   # tied with 3 for the best legal move
+    assert topk_hits(logits, legal, np.array([1]), 1)[0] == 0.0
+    assert topk_hits(logits, legal, np.array([1]), 3)[0] == 1.0
+
+
+def numpy_arrays(channels=4, blocks=1, planes=NUM_PLANES, seed=0):
+    rng = np.random.default_rng(seed)
+    arrays = {"stem.weight": rng.normal(0, 0.3, (channels, planes, 3, 3)), "stem.bias": rng.normal(0, 0.1, channels)}
+    for i in range(blocks):
+        for j in (1, 2):
+            arrays[f"blocks.{i}.conv{j}.weight"] = rng.normal(0, 0.3, (channels, channels, 3, 3))
+            arrays[f"blocks.{i}.conv{j}.bias"] = rng.normal(0, 0.1, channels)
+    arrays.update({"head.weight": rng.normal(0, 0.3, (1, channels, 1, 1)), "head.bias": rng.normal(0, 0.1, 1),
+                   "pass_head.weight": rng.normal(0, 0.3, (1, channels)), "pass_head.bias": rng.normal(0, 0.1, 1)})
+    return {k: np.asarray(v, np.float32) for k, v in arrays.items()}
+
+
+def test_onnx_file_equals_the_torch_model(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    torch.manual_seed(3)
+    model = make_model(NUM_PLANES, channels=8, blocks=2).eval()
+    arrays = {k: v.detach().numpy() for k, v in model.state_dict().items()}
+    path = save_onnx(tmp_path / "p.onnx", arrays, N, {"note": "test"})
+    network = PolicyNetwork(path, N)
+    game = Go(size=N, komi=7.0)
+    states = [game.initial_state()]
+    for a in random_moves(4, 40):
+        states.append(game.play(states[-1], a))
+    x = np.stack([planes_of(s) for s in states[::8]])
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).numpy()
+    got = network.logits(x)
+    assert got.shape == (len(x), N * N + 1)
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+    p = network.probabilities(states[5], game.legal_moves(states[5]))
+    assert p.sum() == pytest.approx(1.0) and p[np.setdiff1d(np.arange(N * N + 1), game.legal_moves(states[5]))].max() == 0
+
+
+def test_a_network_for_another_board_is_refused(tmp_path):
+    pytest.importorskip("onnxruntime")
+    path = save_onnx(tmp_path / "p9.onnx", numpy_arrays(), N, {})
+    PolicyNetwork(path, N)
+    with pytest.raises(NetworkError, match=r"p9.onnx: it was made for a 9x9 board, not 7x7"):
+        PolicyNetwork(path, 7)
+    other = save_onnx(tmp_path / "p_planes.onnx", numpy_arrays(planes=NUM_PLANES - 2), N, {})
+    with pytest.raises(NetworkError, match=f"reads {NUM_PLANES - 2} input planes"):
+        PolicyNetwork(other, N)
+    with pytest.raises(NetworkError, match="no network file"):
+        PolicyNetwork(tmp_path / "none.onnx", N)
+    (tmp_path / "junk.onnx").write_bytes(b"not a network")
+    with pytest.raises(NetworkError, match="not a readable ONNX network"):
+        PolicyNetwork(tmp_path / "junk.onnx", N)
+
+
+def corner_network(tmp_path):
+    """A network whose favourites are the four corners (a 3x3 count of the "ones" plane sees the edge)."""
+    arrays = {k: np.zeros_like(v) for k, v in numpy_arrays(channels=4, blocks=1).items()}
+    arrays["stem.weight"][0, P["ones"]] = -1.0
+    arrays["stem.bias"][0] = 4.5          # relu(4.5 - cells on the board around): 0.5 at a corner, else 0
+    arrays["head.weight"][0, 0] = 20.0
+    arrays["pass_head.bias"][0] = -10.0
+    return save_onnx(tmp_path / "corners.onnx", arrays, N, {})
+
+
+CORNERS = {at(0, 0), at(0, N - 1), at(N - 1, 0), at(N - 1, N - 1)}
+
+
+def root_priors(player):
+    """(action, prior won visits) of the root's children of the player's RAVE tree."""
+    from engines.search.rave import PWINS
+    from engines.search.tree import COUNT, FIRST, M_ROOT, MOVE
+    s = player.searcher
+    root = int(s.meta[M_ROOT])
+    first, count = int(s.tree_i[root, FIRST]), int(s.tree_i[root, COUNT])
+    return {int(s.tree_i[r, MOVE]): float(s.tree_f[r, PWINS]) for r in range(first, first + count)}
+
+
+def test_the_policy_prior_reaches_the_tree_at_the_root(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    path = corner_network(tmp_path)
+    tops = {}
+    for prior in (0.0, 50.0):
+        player = GoPlayer(GoSettings(search="rave", policy_prior=prior, policy_network=str(path)), simulations=300)
+        game = player.start(N)
+        state = game.initial_state()
+        player.search(state, Limits(simulations=300))
+        priors = root_priors(player)
+        tops[prior] = max(priors, key=priors.get)
+        if prior:
+            # below the root the prior is the usual one: the same position one move later gets nothing extra
+            params = player.searcher.exp_params
+            from engines.knowledge.go import rave_knowledge as gp
+            assert params[gp.E_NET_VISITS] == prior and params[gp.E_NET_PROBS + at(0, 0)] > 0.2
+    assert tops[50.0] in CORNERS
+    assert tops[0.0] not in CORNERS   # the usual priors dislike the first line of an empty board
+
+
+def test_the_network_prior_is_for_its_root_only():
+    from engines.knowledge.go import rave_knowledge as gp
+    from engines.knowledge.go.go5_prior import go5_children
+    from engines.knowledge.go.registered import experience_params, set_root_policy
+    game = Go(size=N, komi=7.0)
+    root = game.initial_state()
+    other = game.play(root, at(4, 4))
+    params = experience_params(None, network=True)
+    probabilities = np.zeros(N * N + 1)
+    probabilities[at(0, 0)] = 1.0
+    assert set_root_policy(params, root, probabilities, 40.0)
+    assert not set_root_policy(params, root, probabilities, 40.0)      # already there: the tree is kept
+    actions = np.empty(N * N + 1, np.int32)
+    plain = experience_params(None)
+    for state, boosted in ((root, True), (other, False)):
+        n = go5_children(state, actions)
+        got = [np.empty(n), np.empty(n)]
+        want = [np.empty(n), np.empty(n)]
+        gp.go_experience(state, actions, n, got[0], got[1], params)
+        gp.go_experience(state, actions, n, want[0], want[1], plain)
+        extra = {int(actions[i]): got[1][i] - want[1][i] for i in range(n)}
+        assert extra.get(at(0, 0), 0.0) == (40.0 if boosted else 0.0)
+        assert sum(abs(v) for a, v in extra.items() if a != at(0, 0)) == 0.0
+
+
+def test_a_board_the_network_does_not_fit_is_played_without_it(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    player = GoPlayer(GoSettings(search="rave", policy_prior=50.0, policy_network=str(corner_network(tmp_path))))
+    game = player.start(7)
+    assert player.policy_network(7) is None and player.search_name == "rave"
+    player.search(game.initial_state(), Limits(simulations=50))
+    with pytest.raises(NetworkError, match="no network file"):
+        GoPlayer(GoSettings(policy_prior=5.0, policy_network=str(tmp_path / "none.onnx"))).start(9)
