@@ -25,9 +25,7 @@ included), and GC holding ``key=value`` words that go_mm reads: the player's ``i
 is written to a temporary name and renamed, so a file that exists is complete: generation is
 resumable (game i has seed ``seed + i``; games whose file exists are skipped).
 """
-import os
 import random
-import re
 import resource
 import time
 from pathlib import Path
@@ -36,8 +34,8 @@ from sgfmill import sgf
 
 from engines.errors import IllegalMove
 from engines.games.go import Go
+from engines.learn.records import game_info, write_once  # noqa: F401 - game_info: this module's records too
 
-_GC_WORD = re.compile(r"([a-z]+)=(\S+)")
 
 
 class RecordFailure(RuntimeError):
@@ -61,14 +59,6 @@ def action_of_sgf_point(game: Go, point) -> int:
         return game.pass_action
     r, c = point
     return game.action(game.size - 1 - r, c)
-
-
-def game_info(record) -> dict:
-    """The key=value words of a record's GC (see the module docstring) as text; {} when absent."""
-    root = record.get_root()
-    if not root.has_property("GC"):
-        return {}
-    return dict(_GC_WORD.findall(root.get("GC")))
 
 
 def _opening_points(game: Go):
@@ -138,18 +128,8 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 4, komi:
 def write_game(out_dir, factory, level, size: int, seed: int, random_moves: int = 4,
                komi: float = 7.0) -> tuple[Path, bool]:
     """Play and write game ``seed`` unless its record exists; (path, written)."""
-    path = Path(out_dir) / record_name(size, level, seed)
-    if path.exists():
-        return path, False
-    data = play_game(factory(seed), size=size, seed=seed, random_moves=random_moves, komi=komi)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path, True
+    return write_once(Path(out_dir) / record_name(size, level, seed),
+                      lambda: play_game(factory(seed), size=size, seed=seed, random_moves=random_moves, komi=komi))
 
 
 def _job(args):

@@ -33,7 +33,6 @@ import json
 import re
 import resource
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -20,9 +20,7 @@ left corner, letter = column, number = row from 1), and GC holding ``key=value``
 and ``cpu=SECONDS`` (this process and the children it waited for).  A record is written to a
 temporary name and renamed, so a file that exists is complete: generation is resumable.
 """
-import os
 import random
-import re
 import resource
 import time
 from pathlib import Path
@@ -30,8 +28,8 @@ from pathlib import Path
 from sgfmill import sgf
 
 from engines.games.hex import Hex
+from engines.learn.records import game_info, write_once
 
-_GC_WORD = re.compile(r"([a-z]+)=(\S+)")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -108,7 +106,7 @@ def read_record(path) -> tuple[int, list[int], dict, str]:
     record = sgf.Sgf_game.from_bytes(Path(path).read_bytes())
     size = record.get_size()
     root = record.get_root()
-    info = dict(_GC_WORD.findall(root.get("GC"))) if root.has_property("GC") else {}
+    info = game_info(record)
     result = root.get("RE") if root.has_property("RE") else "?"
     moves = []
     for node in record.get_main_sequence()[1:]:
@@ -120,15 +118,5 @@ def read_record(path) -> tuple[int, list[int], dict, str]:
 
 def write_game(out_dir, factory, tag: str, size: int, seed: int, random_moves: int = 2) -> tuple[Path, bool]:
     """Play and write game ``seed`` unless its record exists; (path, written)."""
-    path = Path(out_dir) / record_name(size, tag, seed)
-    if path.exists():
-        return path, False
-    data = play_game(factory(seed), size=size, seed=seed, random_moves=random_moves)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path, True
+    return write_once(Path(out_dir) / record_name(size, tag, seed),
+                      lambda: play_game(factory(seed), size=size, seed=seed, random_moves=random_moves))

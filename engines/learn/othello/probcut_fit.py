@@ -97,7 +97,7 @@ def _label_game(index: int) -> list:
     """The labelled positions of game index: [{"index": (game, k), "empties", "values"}]."""
     from engines.search.result import Limits
     w = _WORKER
-    game, knowledge, search = w["game"], w["knowledge"], w["search"]
+    knowledge, search = w["knowledge"], w["search"]
     out = []
     for k, (s, empties) in enumerate(game_positions(index, w["seed"])):
         started = time.process_time()
