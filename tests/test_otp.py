@@ -609,18 +609,22 @@ def test_plies_otp_connects_before_the_player_loads(monkeypatch):
     first ready() (which starts that load) comes once the connection is made."""
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(30)
-    connected_at_first_ready = []
+    connected_at_first_ready, accepted, lock = [], [], threading.Lock()
 
     def ready(cold):
         if not connected_at_first_ready:
-            connected_at_first_ready.append(bool(select.select([server], [], [], 0)[0]))
+            with lock:  # connected: the connection waits to be accepted, or was (no race with the accept below)
+                connected_at_first_ready.append(bool(accepted or select.select([server], [], [], 0)[0]))
         return False  # fallback moves: no player needed for this dialogue
     monkeypatch.setattr(ColdStart, "ready", ready)
     status = []
     engine = threading.Thread(target=lambda: status.append(main(["127.0.0.1", str(server.getsockname()[1])])))
     engine.start()
     with server:
-        conn, _ = server.accept()
+        assert select.select([server], [], [], 30)[0]
+        with lock:
+            conn, _ = server.accept()
+            accepted.append(conn)
         with conn:
             conn.sendall(b"name")
             assert conn.recv(100) == b"name plies"
