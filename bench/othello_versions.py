@@ -13,7 +13,8 @@ The referee keeps the board with engines/games/othello.py ("standard" rules, the
 (0-based) the opening is number i // 2 of bench.othello_strength.openings(games / 2, seed) (4 to 7 random
 plies, all different), A plays Black when i is even.  Each engine gets ``clear_board``, the opening as
 ``play X Y``, then ``genmove`` on its turn and ``play X Y`` of the other's move (``8 0`` a pass), as the
-judge does (specs/otp.md), one command a line.  An engine answering an illegal move or nothing within
+judge does (specs/otp.md), one command a line; the winner by the final disc count (Black's less White's,
+kept in the record with the moves).  An engine answering an illegal move or nothing within
 FORFEIT_SECONDS, or dying, loses the game (it is restarted for the next one).  Seconds a move: from
 writing ``genmove`` to reading its answer (perf_counter), the engine's load included where it loads in
 its first genmove.  ``--part K/N`` plays the games i with i % N == K - 1, so parts run side by side
@@ -96,6 +97,7 @@ def play_game(game, engines: dict, black: str, opening: list) -> dict:
             engine.ask(f"play {_move_words(game, m)}", SHORT_SECONDS)
         state = game.play(state, m)
     seconds = {n: [] for n in engines}
+    moves = list(opening)
     while not game.is_terminal(state):
         mover = names[game.to_move(state)]
         other = names[1 - game.to_move(state)]
@@ -109,13 +111,15 @@ def play_game(game, engines: dict, black: str, opening: list) -> dict:
             if not (0 <= x < 8 and 0 <= y < 8 or (x, y) == (8, 0)) or not game.is_legal(state, move):
                 raise EngineFault(f"illegal move {x} {y}")
         except (EngineFault, ValueError) as e:
-            return {"black": black, "winner": other, "forfeit": mover, "reason": str(e), "seconds": seconds}
+            return {"black": black, "winner": other, "forfeit": mover, "reason": str(e), "moves": moves,
+                    "seconds": seconds}
         seconds[mover].append(round(spent, 4))
         engines[other].ask(f"play {_move_words(game, move)}", SHORT_SECONDS)
         state = game.play(state, move)
-    margin = game.returns(state)[0]
+        moves.append(move)
+    margin = int(game.score(state))  # Black's discs less White's
     winner = names[0] if margin > 0 else names[1] if margin < 0 else None
-    return {"black": black, "winner": winner, "seconds": seconds}
+    return {"black": black, "winner": winner, "margin": margin, "moves": moves, "seconds": seconds}
 
 
 def match(args, games_path: Path) -> None:
