@@ -22,6 +22,8 @@ python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-
              is of the residual y - prior's prediction: few deep labels correct a good evaluation
              instead of replacing it), every phase starts as the prior's, and the phases whose
              empties are all <= --keep-prior-up-to are kept as they are (not labelled, not fitted).
+             With --ridge-grid each phase's ridge is the grid value with the lowest error on validation
+             games (index % 10 == 8; the prior itself competes and may stay), then fitted on all.
 Everything is checkpointed in DIR (positions.npz, labels.npz, weights.npz, state.json): a rerun resumes
 where it stopped (labels are written at least every SAVE_SECONDS).  progress.log says what was done.  At
 the end: the held-out mean absolute disc error by phase (and, with --compare-weights, that of another
@@ -378,6 +380,26 @@ def fit_phase(idx, scalars, y, ridge=2.0, iterations=300, w0=None):
     return w, float(np.abs(pred - y).mean())
 
 
+def choose_ridge(idx, scalars, y, games, args, have_prior: bool):
+    """The ridge of a phase's fit: --ridge, or with --ridge-grid the grid's value whose fit on the
+    training games (index % 10 < 8) gives the lowest mean absolute error on the validation games
+    (index % 10 == 8; the held-out games, == 9, are never looked at), None when no value beats the prior
+    itself there (with --prior-weights: the residual 0).  Returns (ridge, {ridge: validation MAE})."""
+    if not args.ridge_grid:
+        return args.ridge, {}
+    val = (games % 10) == 8
+    if val.sum() < 20 or (~val).sum() < 20:
+        return args.ridge, {}
+    n_pat = OP.N_PATTERN_WEIGHTS
+    scores = {"prior": round(float(np.abs(y[val]).mean()), 3)} if have_prior else {}
+    for ridge in args.ridge_grid:
+        w, _ = fit_phase(idx[~val], scalars[~val], y[~val], ridge=ridge, iterations=args.iterations)
+        pred = w[:n_pat][idx[val]].sum(axis=1) + scalars[val] @ w[n_pat:]
+        scores[str(ridge)] = round(float(np.abs(pred - y[val]).mean()), 3)
+    best = min(scores, key=scores.get)
+    return (None if best == "prior" else float(best)), scores
+
+
 def predict(params, Ps, Os):
     return np.array([_leaf(p, o, params) for p, o in zip(Ps, Os)])
 
@@ -531,7 +553,11 @@ def run(args) -> dict:
             y = labels[near]
             if prior is not None:  # the residual of the prior's phase-k weights: the ridge pulls towards them
                 y = y - (prior[k][:OP.N_PATTERN_WEIGHTS][idx].sum(axis=1) + sc @ prior[k][OP.N_PATTERN_WEIGHTS:])
-            w, mae = fit_phase(idx, sc, y, ridge=args.ridge, iterations=args.iterations)
+            ridge, validation = choose_ridge(idx, sc, y, G[near], args, prior is not None)
+            if ridge is None:  # nothing in the grid beat the prior on the validation games: the prior stays
+                w, mae = np.zeros(OP.PHASE_STRIDE), float(np.abs(y).mean())
+            else:
+                w, mae = fit_phase(idx, sc, y, ridge=ridge, iterations=args.iterations)
             if prior is not None:
                 w = w + prior[k]
             weights[k] = OP.symmetrize(w[None, :])[0]
@@ -544,7 +570,10 @@ def run(args) -> dict:
             entry = {"empties": [lo, hi], "labels": "exact" if exact else f"depth-{args.depth} search",
                      "train_positions": int(len(near)), "train_mae": round(mae, 3),
                      "held_out_positions": int(len(test)), "held_out_mae": round(err, 3),
-                     "label_cpu_s": round(label_cpu, 1), "fit_cpu_s": round(_cpu() - t1, 1)}
+                     "label_cpu_s": round(label_cpu, 1), "fit_cpu_s": round(_cpu() - t1, 1),
+                     "ridge": "prior kept" if ridge is None else ridge}
+            if validation:
+                entry["validation_mae"] = validation
             if compare is not None and len(test):
                 entry["compare_held_out_mae"] = round(float(np.abs(predict(compare, Ps[test], Os[test])
                                                                    - labels[test]).mean()), 3)
@@ -565,6 +594,8 @@ def run(args) -> dict:
         "how": ("engines/learn/othello/train.py: ridge least squares (conjugate gradient, numpy) per phase"
                 + (f" towards the weights of {args.prior_weights} (the phases up to {args.keep_prior_up_to} empties "
                    "kept as they are)" if args.prior_weights else "")
+                + (" (each phase's ridge chosen on validation games among " + ", ".join(f"{r:g}" for r in args.ridge_grid)
+                   + (" and the prior itself" if args.prior_weights else "") + ")" if args.ridge_grid else "")
                 + f", labels from the end backwards: exact solves up to {args.exact} empties, then depth-{args.depth} "
                 + ("alpha-beta" if args.label_search == "negamax" else
                    "PVS (the player's searcher, incremental evaluation)")
@@ -652,6 +683,9 @@ def parser():
     p.add_argument("--per-phase-exact", type=int, default=0,
                    help="label at most this many positions in a phase of exact labels (0: as --per-phase)")
     p.add_argument("--ridge", type=float, default=2.0)
+    p.add_argument("--ridge-grid", type=float, nargs="*", default=[],
+                   help="choose each phase's ridge among these by the error on validation games (index % 10 == 8; "
+                   "with --prior-weights the prior itself competes)")
     p.add_argument("--iterations", type=int, default=300, help="conjugate-gradient iterations a phase")
     p.add_argument("--quiet", action="store_true")
     return p
