@@ -5,6 +5,7 @@
     python -m bench.othello_eval2 speed [--new runs/othello_eval2/patterns.npz]
     python -m bench.othello_eval2 match [--new W.npz] [--new-probcut R.json] [--games 64] [--seconds 1] [--part k/n]
     python -m bench.othello_eval2 report
+    python -m bench.othello_eval2 curve [--phase 8] [--extra 12000] [--extra-held 1500] [--sizes 1500 3000 6000 12000]
 
 errors: from a training run (engines/learn/othello/train.py with --compare-weights), per phase: the
   held-out positions (games with index % 10 == 9) and their labels (exact, or the run's deep search),
@@ -14,6 +15,12 @@ errors: from a training run (engines/learn/othello/train.py with --compare-weigh
   labels value their leaves by the new weights of the later phases, which favours them a little; with
   --neutral N, up to N held-out positions a searched phase are also labelled by the same search
   (the player's PVS, the run's depth) over TODAY's weights, and both are measured against those too.
+curve: how the fit gains with the number of labels, on one searched phase of a finished run: --extra
+  more training positions and --extra-held more held-out ones of the phase, labelled as the run
+  labelled it (the player's PVS at the run's depth over the run's weights, 2 workers at nice 19;
+  kept in RUN/curve_<phase>.npz, so a rerun reuses them), then fits towards today's weights (the
+  ridge chosen on validation games as in the run) on the first n training positions for each --sizes,
+  each measured on all the held-out positions against today's weights.
 speed: evaluations a second of both weight files through the same kernels, in one run, on the same
   random states (bench.othello_eval's loops: from scratch; from the kept features; incremental with the
   update), CPU time, median of 5.
@@ -124,6 +131,81 @@ def errors(args) -> str:
     state = json.loads((run / "state.json").read_text())
     lines += ["", f"CPU hours of the run (workers' included; today's weights' 0.354 owed too): "
               f"{state.get('cpu_seconds_total', 0) / 3600:.3f}."]
+    return "\n".join(lines) + "\n"
+
+
+# ---- curve ------------------------------------------------------------------------------------------
+def curve(args) -> str:
+    import multiprocessing
+    from engines.knowledge.othello import patterns as OP
+    from engines.learn.othello import train as T
+    run = Path(args.run)
+    with np.load(run / "positions.npz") as d:
+        Ps, Os, G = d["P"], d["O"], d["game"]
+    with np.load(run / "labels.npz") as d:
+        labels = d["labels"].copy()
+    history = json.loads((run / "state.json").read_text())["history"]
+    h = history[str(args.phase)]
+    lo, hi = h["empties"]
+    depth = int(h["labels"].split("-")[1].split()[0])
+    E = T.empties_of(Ps, Os)
+    held = (G % 10) == 9
+    members = np.nonzero((E >= lo) & (E <= hi))[0]
+    store = run / f"curve_{args.phase}.npz"
+    if store.is_file():
+        with np.load(store) as d:
+            extra, extra_labels = d["index"], d["labels"]
+    else:
+        rng = np.random.default_rng(args.phase)
+        free = members[np.isnan(labels[members])]
+        extra = np.concatenate([rng.permutation(free[~held[free]])[:args.extra],
+                                rng.permutation(free[held[free]])[:args.extra_held]])
+        snapshot = run / f"curve_{args.phase}_weights.npz"  # the run's weights as they are (a run may be going on:
+        if not snapshot.is_file():                           # the phases below this one are final)
+            import shutil
+            shutil.copyfile(run / "weights.npz", snapshot)
+        weights_path = str(snapshot)
+        jobs = [("pvs", weights_path, 0, depth, start, Ps[extra[start:start + T.CHUNK]], Os[extra[start:start + T.CHUNK]])
+                for start in range(0, len(extra), T.CHUNK)]
+        extra_labels = np.full(len(extra), np.nan)
+        with multiprocessing.get_context("spawn").Pool(2, T._worker_init, (19,)) as pool:
+            for start, vals, _ in pool.imap_unordered(T.label_job, jobs):
+                extra_labels[start:start + len(vals)] = vals
+                print(f"curve: {np.count_nonzero(~np.isnan(extra_labels))}/{len(extra)} labelled", file=sys.stderr,
+                      flush=True)
+        np.savez(store, index=extra, labels=extra_labels)
+    labels[extra] = extra_labels
+    train = members[~held[members] & ~np.isnan(labels[members])]
+    train = np.concatenate([train[np.isin(train, extra, invert=True)], train[np.isin(train, extra)]])  # the run's first
+    test = members[held[members] & ~np.isnan(labels[members])]
+    prior = OP.load_weights(args.today)
+    today = OP.params_from_weights(prior)
+    canon = T.canonical_positions()
+    k = int(args.phase)
+    base = np.abs(T.predict(today, Ps[test], Os[test]) - labels[test])
+    lines = [_stamp(args), f"Phase {k} ({lo}-{hi} empties), depth-{depth} PVS labels over the run's weights; "
+             f"{len(test)} held-out positions; today's weights there: MAE {base.mean():.3f}.", "",
+             "| training labels | ridge chosen (validation games) | new MAE | new - today (95 %) |", "|---|---|---|---|"]
+    fit_args = argparse.Namespace(ridge=2.0, ridge_grid=[30.0, 100.0, 300.0, 1000.0, 3000.0], iterations=200)
+    for n in args.sizes:
+        if n > len(train):
+            continue
+        sel = train[:n]
+        idx = np.empty((len(sel), OP.N_INSTANCES), np.int64)
+        sc = np.empty((len(sel), OP.N_SCALARS))
+        T.features_batch(Ps[sel], Os[sel], idx, sc)
+        idx = canon[idx]
+        y = labels[sel] - (prior[k][:OP.N_PATTERN_WEIGHTS][idx].sum(axis=1) + sc @ prior[k][OP.N_PATTERN_WEIGHTS:])
+        ridge, _ = T.choose_ridge(idx, sc, y, G[sel], fit_args, True)
+        w = np.zeros(OP.PHASE_STRIDE) if ridge is None else T.fit_phase(idx, sc, y, ridge=ridge, iterations=200)[0]
+        weights = prior.copy()
+        weights[k] = OP.symmetrize((w + prior[k])[None, :])[0]
+        err = np.abs(T.predict(OP.params_from_weights(weights), Ps[test], Os[test]) - labels[test])
+        diff = err - base
+        half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+        lines.append(f"| {n} | {'prior kept' if ridge is None else f'{ridge:g}'} | {err.mean():.3f} | "
+                     f"{diff.mean():+.3f} ({diff.mean() - half:+.3f} .. {diff.mean() + half:+.3f}) |")
+        print(lines[-1], file=sys.stderr, flush=True)
     return "\n".join(lines) + "\n"
 
 
@@ -243,7 +325,11 @@ def match_report(args) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("errors", "speed", "match", "report"))
+    p.add_argument("what", choices=("errors", "speed", "match", "report", "curve"))
+    p.add_argument("--phase", type=int, default=8)
+    p.add_argument("--extra", type=int, default=12000)
+    p.add_argument("--extra-held", type=int, default=1500)
+    p.add_argument("--sizes", type=int, nargs="+", default=[1500, 3000, 6000, 12000])
     p.add_argument("--run", default=str(ROOT / "runs" / "othello_eval2"))
     p.add_argument("--today", default=str(ROOT / "weights" / "othello" / "patterns.npz"))
     p.add_argument("--new", default=str(ROOT / "runs" / "othello_eval2" / "patterns.npz"))
@@ -261,6 +347,8 @@ def main(argv=None) -> int:
         _section("Held-out error by phase (the same positions and labels)", errors(args))
     elif args.what == "speed":
         _section("Evaluations a second", speed(args))
+    elif args.what == "curve":
+        _section(f"Held-out error against the number of labels (phase {args.phase})", curve(args))
     elif args.what == "match":
         match(args)
     else:
