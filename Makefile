@@ -19,7 +19,7 @@ GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabili
 SHOW   ?=
 SHOWN  := $(if $(filter 1 yes true,$(SHOW)),1,)
 
-.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-go-policy train-othello book-othello test bench regress peers train-extra clean
+.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-go-policy train-othello train-othello-deep book-othello test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -97,6 +97,10 @@ train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in thre
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/second --weights-out runs/othello_patterns/second.npz --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/third --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200
+
+train-othello-deep: $(DEMO) warmup  ## Othello pattern weights refined on deeper labels (issue 35 item 2): exact 16-19 empties, depth-6 PVS above, towards the shipped weights (resumes from runs/othello_eval2), then their Multi-ProbCut rows
+	PYTHON=$(BIN)/python sh bench/results/othello_eval2_run.sh
+	nice -n 15 $(BIN)/python -m engines.learn.othello.probcut_fit --weights runs/othello_eval2/patterns.npz --out runs/othello_eval2/probcut_patterns.json --positions 500 --max-depth 10 --workers 2 --data runs/othello_eval2/probcut_d10.jsonl
 
 book-othello: $(DEMO) warmup  ## the Othello opening book weights/othello/book.npz (depth-10 leaves, up to 70 CPU-minutes in all; resumes from runs/othello_book, else from the shipped book)
 	nice -n 15 $(BIN)/python -m engines.learn.othello.book --out weights/othello/book.npz --work runs/othello_book --depth 10 --max-plies 14 --max-drop 6 --cpu-minutes 70 --workers 2

@@ -601,8 +601,15 @@ def save_weights(path, weights, sidecar: dict) -> None:
 
 def knowledge(path=None):
     """The Knowledge bundle of the pattern evaluation (8x8) with the weights at path (default shipped)."""
+    return knowledge_of_params(load_params(path))
+
+
+def knowledge_of_params(params: np.ndarray):
+    """The Knowledge bundle of the pattern evaluation with a parameter vector (params_from_weights'),
+    e.g. weights being fitted that have no file yet."""
     from engines.knowledge.bundle import Knowledge
-    params = load_params(path)
+    if params.shape != (PARAMS_LEN,):
+        raise ValueError(f"pattern parameters must have length {PARAMS_LEN}, got shape {params.shape}")
     return Knowledge(evaluate=evaluate_patterns, eval_params=params, value=value_patterns, value_params=params,
                      features_init=features_init, features_play=features_play, evaluate_features=evaluate_features,
                      features_len=FEATURES_LEN)

@@ -4,6 +4,7 @@ over positions of varied games.
 
     python -m engines.learn.othello.probcut_fit [--evaluation patterns] [--positions 2000] [--max-depth 10]
         [--workers 2] [--seed 1] [--data FILE.jsonl] [--out weights/othello/probcut_<evaluation>.json]
+        [--weights PATTERNS.npz --out FILE.json]   (the rows of pattern weights not yet shipped)
 
 Data, in two steps:
   1. labels (resumable): ``--positions`` positions, sampled from seeded games in which each move is
@@ -81,14 +82,18 @@ def game_positions(index: int, seed: int) -> list:
 _WORKER = {}
 
 
-def _init_worker(evaluation: str, max_depth: int, seed: int, nice: int):
+def _init_worker(evaluation: str, max_depth: int, seed: int, nice: int, weights: str = ""):
     if nice:
         os.nice(nice)
     from engines.games import make_game
     from engines.knowledge.registry import knowledge_for
     from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
     game = make_game("othello", size=8)
-    knowledge = knowledge_for(game, evaluation)
+    if weights:  # pattern weights that are not (yet) the shipped ones; the sampled games stay the same
+        from engines.knowledge.othello import patterns
+        knowledge = patterns.knowledge(weights)
+    else:
+        knowledge = knowledge_for(game, evaluation)
     _WORKER.update(game=game, knowledge=knowledge, search=AlphaBeta(game, AlphaBetaConfig(), knowledge),
                    max_depth=max_depth, seed=seed, games={})
 
@@ -112,7 +117,8 @@ def _label_game(index: int) -> list:
     return out
 
 
-def label(data: Path, positions: int, evaluation: str, max_depth: int, seed: int, workers: int, progress=None):
+def label(data: Path, positions: int, evaluation: str, max_depth: int, seed: int, workers: int, progress=None,
+          weights: str = ""):
     """Append labelled positions of new games to data until it holds at least ``positions``."""
     import multiprocessing as mp
     have, games = 0, set()
@@ -126,7 +132,7 @@ def label(data: Path, positions: int, evaluation: str, max_depth: int, seed: int
         return
     # a game yields about 15 positions; ask for enough new games, in order, skipping those done
     todo = [g for g in range(max(games, default=-1) + 1 + (positions - have) // 10 + 8) if g not in games]
-    with mp.get_context("spawn").Pool(workers, _init_worker, (evaluation, max_depth, seed, 10)) as pool, \
+    with mp.get_context("spawn").Pool(workers, _init_worker, (evaluation, max_depth, seed, 10, weights)) as pool, \
             data.open("a", encoding="utf-8") as f:
         for rows in pool.imap(_label_game, todo):
             for row in rows:
@@ -177,6 +183,8 @@ def read_records(data: Path, max_depth: int) -> list:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--evaluation", default="patterns", help="the Othello evaluation (knowledge_for name)")
+    p.add_argument("--weights", default="", help="a pattern weights file whose searches are fitted (the "
+                   "positions are sampled by the shipped evaluation as always); --out is then required")
     p.add_argument("--positions", type=int, default=2000)
     p.add_argument("--max-depth", type=int, default=10)
     p.add_argument("--workers", type=int, default=2)
@@ -188,6 +196,8 @@ def main(argv=None) -> int:
                    help="the JSON to write (default weights/othello/probcut_<evaluation>.json)")
     args = p.parse_args(argv)
     from engines.knowledge.scores import WIN_SCORE
+    if args.weights and not args.out:
+        p.error("--weights needs --out (the shipped rows are the shipped weights')")
     out = args.out or Path(__file__).resolve().parents[3] / "weights" / "othello" / f"probcut_{args.evaluation}.json"
     data = args.data or Path(f"/tmp/probcut_{args.evaluation}_d{args.max_depth}.jsonl")
 
@@ -195,7 +205,7 @@ def main(argv=None) -> int:
         print(f"\rprobcut_fit: {done}/{total} positions", end="", file=sys.stderr, flush=True)
 
     if not args.fit_only:
-        label(data, args.positions, args.evaluation, args.max_depth, args.seed, args.workers, progress)
+        label(data, args.positions, args.evaluation, args.max_depth, args.seed, args.workers, progress, args.weights)
         print(file=sys.stderr)
     started = time.process_time()
     records = read_records(data, args.max_depth)
@@ -204,6 +214,7 @@ def main(argv=None) -> int:
     result = {
         "rows": rows,
         "evaluation": args.evaluation,
+        **({"weights": args.weights} if args.weights else {}),
         "how": "per band of empties and depth d: least squares of the d-ply value on the d'-ply value "
                "(plain alpha-beta, no ProbCut; d' = 0: the static value); sigma: the residuals' standard "
                "deviation; rows [min_empties, max_empties, d, d', a, b, sigma]",

@@ -10,13 +10,25 @@ python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-
                empties <= --exact: the exact final disc difference (the project's endgame solver:
                engines.knowledge.othello.endgame, else engines.knowledge.othello.registered.solve_endgame);
                above: the value of a --depth ply alpha-beta search whose leaves are valued by the
-               weights already fitted for the later phases (leaves of phase k lie in phase k-1).
+               weights already fitted for the later phases (leaves of phase k lie in phase k-1):
+               --label-search negamax, this module's plain alpha-beta over score_bits (the shipped
+               recipe), or pvs, the player's own searcher (engines/search/alphabeta.py: PVS, table,
+               the incremental evaluation) with those weights, about 4x cheaper a node, so deeper.
+             --workers K labels in K spawned processes (niced to --nice) by chunks of CHUNK positions.
 3. fit       after labelling phase k, its weights by ridge least squares (conjugate gradient on the
              normal equations over the sparse pattern features, numpy), on the positions of phase k
-             and the two nearest empties counts of the neighbouring phases.
-Everything is checkpointed in DIR (positions.npz, labels.npz, weights.npz): a rerun resumes where it
-stopped.  At the end: the held-out mean absolute disc error by phase, loss.png, and the weights file
-with its sidecar (default weights/othello/patterns.npz + patterns.json).
+             and the two nearest empties counts of the phase below (those above are not labelled yet).  With --prior-weights the
+             ridge pulls towards that file's weights of the phase instead of towards zero (the fit
+             is of the residual y - prior's prediction: few deep labels correct a good evaluation
+             instead of replacing it), every phase starts as the prior's, and the phases whose
+             empties are all <= --keep-prior-up-to are kept as they are (not labelled, not fitted).
+             With --ridge-grid each phase's ridge is the grid value with the lowest error on validation
+             games (index % 10 == 8; the prior itself competes and may stay), then fitted on all.
+Everything is checkpointed in DIR (positions.npz, labels.npz, weights.npz, state.json): a rerun resumes
+where it stopped (labels are written at least every SAVE_SECONDS).  progress.log says what was done.  At
+the end: the held-out mean absolute disc error by phase (and, with --compare-weights, that of another
+weights file on the same held-out positions and labels), loss.png, and the weights file with its
+sidecar (default weights/othello/patterns.npz + patterns.json).
 """
 import argparse
 import json
@@ -39,6 +51,8 @@ ZERO = np.uint64(0)
 START_BLACK = np.uint64(0x0000000810000000)  # d5 e4 (bit r*8+c)
 START_WHITE = np.uint64(0x0000001008000000)  # d4 e5
 MAX_POSITIONS_PER_GAME = 64
+CHUNK = 400          # positions a worker labels per job
+SAVE_SECONDS = 60.0  # labels.npz is rewritten at least this often while a phase is labelled
 
 
 # ==== compiled helpers ===========================================================================
@@ -185,6 +199,69 @@ def features_batch(Ps, Os, idx, scalars):
         OP.pattern_features(Ps[i], Os[i], idx[i], scalars[i])
 
 
+# ==== labels by the player's search, in worker processes ======================================
+
+_WORKER = {}
+
+
+def _worker_init(niceness: int) -> None:
+    try:  # a long CPU job: niced unless it already is
+        os.nice(max(0, niceness - os.nice(0)))
+    except OSError:  # pragma: no cover
+        pass
+
+
+def _pvs_searcher(weights_path: str, version: int):
+    """The player's alpha-beta over the pattern evaluation with the weights of weights_path (a
+    weights.npz checkpoint; reread when version changes), one per process."""
+    if _WORKER.get("version") != (weights_path, version):
+        from engines.games import make_game
+        from engines.search import make_searcher
+        with np.load(weights_path, allow_pickle=False) as d:
+            params = OP.params_from_weights(d["weights"].astype(np.float64))
+        game = make_game("othello", size=8)
+        searcher = make_searcher("alphabeta", game, {"tt_size": 1 << 18}, OP.knowledge_of_params(params))
+        _WORKER.update(version=(weights_path, version), game=game, searcher=searcher)
+    return _WORKER["game"], _WORKER["searcher"]
+
+
+def pvs_value(game, searcher, P: int, O: int, depth: int) -> float:
+    """The depth-ply search value (discs for the mover, exact margin at a game's end) of the position
+    whose mover has discs P against O (the mover plays black: the evaluation knows no colours)."""
+    from engines.games.othello import BLACK_BB, WHITE_BB, bb_refresh
+    from engines.players.othello import disc_value
+    from engines.search import Limits
+    state = game.initial_state()
+    state[BLACK_BB] = P - (1 << 64) if P >= 1 << 63 else P
+    state[WHITE_BB] = O - (1 << 64) if O >= 1 << 63 else O
+    state[1] = 0
+    bb_refresh(state)
+    searcher.reset()
+    return disc_value(searcher.search(state, Limits(depth=depth)).value)
+
+
+def label_job(job) -> tuple:
+    """A worker's job: (start, labels, CPU seconds) of ("exact" | "pvs" | "negamax", weights_path,
+    version, depth, start, Ps, Os)."""
+    how, weights_path, version, depth, start, Ps, Os = job
+    began = time.process_time()
+    if how == "exact":
+        if "solve" not in _WORKER:
+            _WORKER["solve"] = _default_solver()
+        from engines.games.othello import Othello
+        game = Othello(8)
+        out = np.array([_WORKER["solve"](game, int(p), int(o)) for p, o in zip(Ps, Os)], dtype=np.float64)
+    elif how == "pvs":
+        game, searcher = _pvs_searcher(weights_path, version)
+        out = np.array([pvs_value(game, searcher, int(p), int(o), depth) for p, o in zip(Ps, Os)])
+    else:
+        with np.load(weights_path, allow_pickle=False) as d:
+            params = OP.params_from_weights(d["weights"].astype(np.float64))
+        out = np.empty(len(Ps))
+        label_batch(np.asarray(Ps, np.uint64), np.asarray(Os, np.uint64), depth, params, out)
+    return start, out, time.process_time() - began
+
+
 # ==== stages =====================================================================================
 
 def empties_of(Ps, Os):
@@ -287,6 +364,8 @@ def fit_phase(idx, scalars, y, ridge=2.0, iterations=300, w0=None):
     p = z.copy()
     rz = r @ z
     for _ in range(iterations):
+        if rz == 0.0:  # already exact (e.g. zero labels: a residual fit the prior predicts exactly)
+            break
         Ap = matvec(p)
         alpha = rz / (p @ Ap)
         w += alpha * p
@@ -299,6 +378,26 @@ def fit_phase(idx, scalars, y, ridge=2.0, iterations=300, w0=None):
         rz = rz_new
     pred = w[:n_pat][idx].sum(axis=1) + scalars @ w[n_pat:]
     return w, float(np.abs(pred - y).mean())
+
+
+def choose_ridge(idx, scalars, y, games, args, have_prior: bool):
+    """The ridge of a phase's fit: --ridge, or with --ridge-grid the grid's value whose fit on the
+    training games (index % 10 < 8) gives the lowest mean absolute error on the validation games
+    (index % 10 == 8; the held-out games, == 9, are never looked at), None when no value beats the prior
+    itself there (with --prior-weights: the residual 0).  Returns (ridge, {ridge: validation MAE})."""
+    if not args.ridge_grid:
+        return args.ridge, {}
+    val = (games % 10) == 8
+    if val.sum() < 20 or (~val).sum() < 20:
+        return args.ridge, {}
+    n_pat = OP.N_PATTERN_WEIGHTS
+    scores = {"prior": round(float(np.abs(y[val]).mean()), 3)} if have_prior else {}
+    for ridge in args.ridge_grid:
+        w, _ = fit_phase(idx[~val], scalars[~val], y[~val], ridge=ridge, iterations=args.iterations)
+        pred = w[:n_pat][idx[val]].sum(axis=1) + scalars[val] @ w[n_pat:]
+        scores[str(ridge)] = round(float(np.abs(pred - y[val]).mean()), 3)
+    best = min(scores, key=scores.get)
+    return (None if best == "prior" else float(best)), scores
 
 
 def predict(params, Ps, Os):
@@ -342,15 +441,17 @@ def run(args) -> dict:
     state = json.loads(state_path.read_text()) if state_path.is_file() else {}
     if "cpu_seconds_total" in state:  # a resumed run: what it spent before
         state["cpu_seconds"] = state["cpu_seconds_total"]
+        state["worker_cpu_seconds"] = 0.0  # (counted in the total)
     else:  # the run that made the self-play weights counts too
         earlier = args.extra_cpu_seconds
-        if args.self_play_weights and not earlier:
-            earlier = float(OP.read_sidecar(args.self_play_weights)["cpu_hours"]) * 3600.0
+        if not earlier:  # each weights file this run builds on, once (they may be the same file)
+            owed = {str(pathlib.Path(f).resolve()) for f in (args.self_play_weights, args.prior_weights) if f}
+            earlier = sum(float(OP.read_sidecar(f)["cpu_hours"]) * 3600.0 for f in sorted(owed))
         state["cpu_seconds"] = earlier
     cpu0 = _cpu()
 
-    def save_state():
-        state["cpu_seconds_total"] = state["cpu_seconds"] + _cpu() - cpu0
+    def save_state():  # this process's CPU and its workers' (which they report with their labels)
+        state["cpu_seconds_total"] = state["cpu_seconds"] + _cpu() - cpu0 + state.get("worker_cpu_seconds", 0.0)
         state_path.write_text(json.dumps(state, indent=1) + "\n")
 
     # 1. positions
@@ -377,77 +478,128 @@ def run(args) -> dict:
     else:
         labels, kind = np.full(len(Ps), np.nan), np.zeros(len(Ps), np.int64)  # kind 1 exact, 2 search
     w_path = out / "weights.npz"
+    prior = OP.load_weights(args.prior_weights) if args.prior_weights else None
+    compare = OP.load_params(args.compare_weights) if args.compare_weights else None
     if w_path.is_file():
         with np.load(w_path, allow_pickle=False) as d:
             weights, done = d["weights"].astype(np.float64), list(d["done"])
     else:
-        weights, done = np.zeros((OP.N_PHASES, OP.PHASE_STRIDE)), []
+        weights, done = (np.zeros((OP.N_PHASES, OP.PHASE_STRIDE)) if prior is None else prior.copy()), []
+        np.savez(w_path, weights=weights, done=np.array(done, np.int64))
     rng = np.random.default_rng(args.seed)
     canon = canonical_positions()
     history = state.setdefault("history", {})
-    for k in range(OP.N_PHASES):
-        if k in done:
-            continue
-        lo, hi = 4 * k, 4 * k + 3 if k < OP.N_PHASES - 1 else 60
-        members = np.nonzero((E >= lo) & (E <= hi))[0]
-        if args.per_phase and len(members) > args.per_phase:  # the labelled ones (a resumed run), then at random
-            have = members[~np.isnan(labels[members])][:args.per_phase]
-            rest = np.setdiff1d(members, have)
-            extra = rng.choice(rest, args.per_phase - len(have), replace=False) if len(have) < args.per_phase else rest[:0]
-            members = np.sort(np.concatenate([have, extra]))
-        todo = members[np.isnan(labels[members])]
-        t0 = _cpu()
-        if hi <= args.exact:
-            bar = _progress(len(todo), f"phase {k}: exact solves", args.quiet)
-            for start in range(0, len(todo), 2000):
-                part = todo[start:start + 2000]
-                labels[part] = exact_labels(Ps[part], Os[part], progress=bar)
-                kind[part] = 1
-                np.savez(lab_path, labels=labels, kind=kind)
-            _close(bar)
-        else:
-            params = OP.params_from_weights(weights)
-            bar = _progress(len(todo), f"phase {k}: depth-{args.depth} labels", args.quiet)
-            for start in range(0, len(todo), 2000):
-                part = todo[start:start + 2000]
-                vals = np.empty(len(part))
-                label_batch(Ps[part], Os[part], args.depth, params, vals)
+    pool = None
+    if args.workers > 1:
+        import multiprocessing
+        pool = multiprocessing.get_context("spawn").Pool(args.workers, _worker_init, (args.nice,))
+    try:
+        for k in range(OP.N_PHASES):
+            if k in done:
+                continue
+            lo, hi = 4 * k, 4 * k + 3 if k < OP.N_PHASES - 1 else 60
+            if prior is not None and hi <= args.keep_prior_up_to:
+                weights[k] = prior[k]
+                done.append(k)
+                np.savez(w_path, weights=weights, done=np.array(done, np.int64))
+                history[str(k)] = {"empties": [lo, hi], "labels": "kept from --prior-weights", "train_positions": 0,
+                                   "train_mae": None, "held_out_positions": 0, "held_out_mae": None}
+                save_state()
+                say(f"phase {k} (empties {lo}-{hi}): kept from {args.prior_weights}")
+                continue
+            members = np.nonzero((E >= lo) & (E <= hi))[0]
+            exact = hi <= args.exact
+            per_phase = args.per_phase_exact if exact and args.per_phase_exact else args.per_phase
+            if per_phase and len(members) > per_phase:  # the labelled ones (a resumed run), then at random
+                have = members[~np.isnan(labels[members])][:per_phase]
+                rest = np.setdiff1d(members, have)
+                extra = rng.choice(rest, per_phase - len(have), replace=False) if len(have) < per_phase else rest[:0]
+                members = np.sort(np.concatenate([have, extra]))
+            todo = members[np.isnan(labels[members])]
+            how = "exact" if exact else args.label_search
+            t0, worker_cpu0 = _cpu(), state.get("worker_cpu_seconds", 0.0)
+            bar = _progress(len(todo), f"phase {k}: " + ("exact solves" if exact else f"depth-{args.depth} labels"),
+                            args.quiet)
+            chunk = CHUNK if pool is not None else 2000
+            jobs = [(how, str(w_path), len(done), args.depth, start, Ps[todo[start:start + chunk]],
+                     Os[todo[start:start + chunk]]) for start in range(0, len(todo), chunk)]
+            results = pool.imap_unordered(label_job, jobs) if pool is not None else map(label_job, jobs)
+            saved, count = time.monotonic(), 0
+            for start, vals, cpu in results:
+                part = todo[start:start + len(vals)]
                 labels[part] = vals
-                kind[part] = 2
-                np.savez(lab_path, labels=labels, kind=kind)
+                kind[part] = 1 if exact else 2
+                count += len(part)
+                if pool is not None:
+                    state["worker_cpu_seconds"] = state.get("worker_cpu_seconds", 0.0) + cpu
                 if bar is not None:
                     bar.update(len(part))
+                if time.monotonic() - saved >= SAVE_SECONDS or pool is None:
+                    np.savez(lab_path, labels=labels, kind=kind)
+                    save_state()
+                    saved = time.monotonic()
+                    say(f"phase {k}: {count}/{len(todo)} labelled")
+            np.savez(lab_path, labels=labels, kind=kind)
             _close(bar)
-        t1 = _cpu()
-        # fit on this phase's positions and the nearest labelled empties counts of the neighbours
-        near = np.nonzero((E >= lo - 2) & (E <= hi + 2) & ~np.isnan(labels) & ~held)[0]
-        idx = np.empty((len(near), OP.N_INSTANCES), np.int64)
-        sc = np.empty((len(near), OP.N_SCALARS))
-        features_batch(Ps[near], Os[near], idx, sc)
-        idx = canon[idx]
-        w, mae = fit_phase(idx, sc, labels[near], ridge=args.ridge, iterations=args.iterations)
-        weights[k] = OP.symmetrize(np.concatenate([w[:OP.N_PATTERN_WEIGHTS], w[OP.N_PATTERN_WEIGHTS:]])[None, :])[0]
-        done.append(k)
-        np.savez(w_path, weights=weights, done=np.array(done, np.int64))
-        # held-out error of this phase against its labels
-        test = members[held[members] & ~np.isnan(labels[members])]
-        params = OP.params_from_weights(weights)
-        err = float(np.abs(predict(params, Ps[test], Os[test]) - labels[test]).mean()) if len(test) else float("nan")
-        history[str(k)] = {"empties": [lo, hi], "labels": "exact" if hi <= args.exact else f"depth-{args.depth} search",
-                           "train_positions": int(len(near)), "train_mae": round(mae, 3),
-                           "held_out_positions": int(len(test)), "held_out_mae": round(err, 3),
-                           "label_cpu_s": round(t1 - t0, 1), "fit_cpu_s": round(_cpu() - t1, 1)}
-        save_state()
-        say(f"phase {k} (empties {lo}-{hi}): {len(todo)} labelled in {t1 - t0:.0f}s, fit on {len(near)} "
-            f"(train MAE {mae:.2f}), held-out MAE {err:.2f} on {len(test)}")
+            t1 = _cpu()
+            label_cpu = t1 - t0 + state.get("worker_cpu_seconds", 0.0) - worker_cpu0
+            # fit on this phase's positions and the two nearest empties counts of the phase below (the
+            # phase above is not labelled yet in a fresh run; a resumed run must fit the same positions)
+            near = np.nonzero((E >= lo - 2) & (E <= hi) & ~np.isnan(labels) & ~held)[0]
+            idx = np.empty((len(near), OP.N_INSTANCES), np.int64)
+            sc = np.empty((len(near), OP.N_SCALARS))
+            features_batch(Ps[near], Os[near], idx, sc)
+            idx = canon[idx]
+            y = labels[near]
+            if prior is not None:  # the residual of the prior's phase-k weights: the ridge pulls towards them
+                y = y - (prior[k][:OP.N_PATTERN_WEIGHTS][idx].sum(axis=1) + sc @ prior[k][OP.N_PATTERN_WEIGHTS:])
+            ridge, validation = choose_ridge(idx, sc, y, G[near], args, prior is not None)
+            if ridge is None:  # nothing in the grid beat the prior on the validation games: the prior stays
+                w, mae = np.zeros(OP.PHASE_STRIDE), float(np.abs(y).mean())
+            else:
+                w, mae = fit_phase(idx, sc, y, ridge=ridge, iterations=args.iterations)
+            if prior is not None:
+                w = w + prior[k]
+            weights[k] = OP.symmetrize(w[None, :])[0]
+            done.append(k)
+            np.savez(w_path, weights=weights, done=np.array(done, np.int64))
+            # held-out error of this phase against its labels (and of --compare-weights on the same)
+            test = members[held[members] & ~np.isnan(labels[members])]
+            params = OP.params_from_weights(weights)
+            err = float(np.abs(predict(params, Ps[test], Os[test]) - labels[test]).mean()) if len(test) else float("nan")
+            entry = {"empties": [lo, hi], "labels": "exact" if exact else f"depth-{args.depth} search",
+                     "train_positions": int(len(near)), "train_mae": round(mae, 3),
+                     "held_out_positions": int(len(test)), "held_out_mae": round(err, 3),
+                     "label_cpu_s": round(label_cpu, 1), "fit_cpu_s": round(_cpu() - t1, 1),
+                     "ridge": "prior kept" if ridge is None else ridge}
+            if validation:
+                entry["validation_mae"] = validation
+            if compare is not None and len(test):
+                entry["compare_held_out_mae"] = round(float(np.abs(predict(compare, Ps[test], Os[test])
+                                                                   - labels[test]).mean()), 3)
+            history[str(k)] = entry
+            save_state()
+            say(f"phase {k} (empties {lo}-{hi}): {len(todo)} labelled in {label_cpu:.0f} CPU s, fit on {len(near)} "
+                f"(train MAE {mae:.2f}), held-out MAE {err:.2f} on {len(test)}"
+                + (f" ({args.compare_weights}: {entry['compare_held_out_mae']:.2f})" if "compare_held_out_mae" in entry
+                   else ""))
+    finally:
+        if pool is not None:
+            pool.terminate()
     state["cpu_seconds"] = state["cpu_seconds"] + _cpu() - cpu0
     cpu0 = _cpu()
     save_state()
     _plot(out / "loss.png", history)
     sidecar = {
-        "how": ("engines/learn/othello/train.py: ridge least squares (conjugate gradient, numpy) per phase, "
-                f"labels from the end backwards: exact solves up to {args.exact} empties, then depth-{args.depth} "
-                "alpha-beta with the weights of the later phases"),
+        "how": ("engines/learn/othello/train.py: ridge least squares (conjugate gradient, numpy) per phase"
+                + (f" towards the weights of {args.prior_weights} (the phases up to {args.keep_prior_up_to} empties "
+                   "kept as they are)" if args.prior_weights else "")
+                + (" (each phase's ridge chosen on validation games among " + ", ".join(f"{r:g}" for r in args.ridge_grid)
+                   + (" and the prior itself" if args.prior_weights else "") + ")" if args.ridge_grid else "")
+                + f", labels from the end backwards: exact solves up to {args.exact} empties, then depth-{args.depth} "
+                + ("alpha-beta" if args.label_search == "negamax" else
+                   "PVS (the player's searcher, incremental evaluation)")
+                + " with the weights of the later phases"),
         "from": (f"{args.games} self-play games (seed {args.seed}; the first 0..{args.random_opening} moves random, "
                  f"then {args.epsilon:.0%} random moves, else one-ply choices of the strong evaluation"
                  + (f" or, in {args.pattern_share:.0%} of the games, of the pattern weights {args.self_play_weights}"
@@ -456,8 +608,7 @@ def run(args) -> dict:
         "when": time.strftime("%Y-%m-%d"),
         "positions": int(np.count_nonzero(~np.isnan(labels))),
         "cpu_hours": round(state["cpu_seconds_total"] / 3600.0, 3),
-        "held_out": {k: {"empties": v["empties"], "labels": v["labels"], "positions": v["held_out_positions"],
-                         "mean_abs_disc_error": v["held_out_mae"]} for k, v in sorted(history.items(), key=lambda x: int(x[0]))},
+        "held_out": {k: _held_out_entry(v, k, args) for k, v in sorted(history.items(), key=lambda x: int(x[0]))},
         "settings": {k: v for k, v in vars(args).items() if k not in ("quiet",)},
     }
     if args.weights_out:
@@ -465,6 +616,19 @@ def run(args) -> dict:
         OP.load_weights(args.weights_out)  # what was written can be read back
         say(f"wrote {args.weights_out} and its sidecar")
     return sidecar
+
+
+def _held_out_entry(v: dict, k: str, args) -> dict:
+    """The sidecar's held-out entry of phase k (a phase kept from --prior-weights: that file's own)."""
+    if v["held_out_mae"] is None and args.prior_weights:
+        entry = dict(OP.read_sidecar(args.prior_weights)["held_out"].get(k, {}))
+        entry["labels"] = f"kept from {args.prior_weights}: " + str(entry.get("labels", ""))
+        return entry
+    entry = {"empties": v["empties"], "labels": v["labels"], "positions": v["held_out_positions"],
+             "mean_abs_disc_error": v["held_out_mae"]}
+    if "compare_held_out_mae" in v:
+        entry["compare_mean_abs_disc_error"] = v["compare_held_out_mae"]
+    return entry
 
 
 def _plot(path, history):
@@ -475,8 +639,10 @@ def _plot(path, history):
         return
     ks = sorted(int(k) for k in history)
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(ks, [history[str(k)]["train_mae"] for k in ks], "o-", label="training")
-    ax.plot(ks, [history[str(k)]["held_out_mae"] for k in ks], "s-", label="held out")
+    def values(key):
+        return [np.nan if history[str(k)][key] is None else history[str(k)][key] for k in ks]
+    ax.plot(ks, values("train_mae"), "o-", label="training")
+    ax.plot(ks, values("held_out_mae"), "s-", label="held out")
     ax.set_xlabel("phase (empties 4k..4k+3)")
     ax.set_ylabel("mean absolute error (discs)")
     ax.set_title("Othello pattern evaluation: error against the labels")
@@ -504,7 +670,22 @@ def parser():
     p.add_argument("--exact", type=int, default=15, help="solve exactly up to this many empties")
     p.add_argument("--depth", type=int, default=4, help="search depth of the labels above --exact")
     p.add_argument("--per-phase", type=int, default=0, help="label at most this many positions a phase (0: all)")
+    p.add_argument("--label-search", choices=("negamax", "pvs"), default="negamax",
+                   help="the search of the labels above --exact: this module's alpha-beta, or the player's PVS")
+    p.add_argument("--workers", type=int, default=1, help="label in this many spawned processes (1: this one)")
+    p.add_argument("--nice", type=int, default=19, help="the niceness of the workers")
+    p.add_argument("--prior-weights", default="",
+                   help="a patterns .npz: every phase starts from it and the ridge pulls towards it")
+    p.add_argument("--keep-prior-up-to", type=int, default=-1,
+                   help="with --prior-weights, keep the phases whose empties are all <= this as they are")
+    p.add_argument("--compare-weights", default="",
+                   help="a patterns .npz whose held-out error on the same positions and labels is reported too")
+    p.add_argument("--per-phase-exact", type=int, default=0,
+                   help="label at most this many positions in a phase of exact labels (0: as --per-phase)")
     p.add_argument("--ridge", type=float, default=2.0)
+    p.add_argument("--ridge-grid", type=float, nargs="*", default=[],
+                   help="choose each phase's ridge among these by the error on validation games (index % 10 == 8; "
+                   "with --prior-weights the prior itself competes)")
     p.add_argument("--iterations", type=int, default=300, help="conjugate-gradient iterations a phase")
     p.add_argument("--quiet", action="store_true")
     return p
@@ -515,7 +696,9 @@ def main(argv=None) -> int:
     sidecar = run(args)
     for k, v in sidecar["held_out"].items():
         print(f"phase {k:>2} empties {v['empties'][0]:>2}-{v['empties'][1]:>2}: held-out MAE "
-              f"{v['mean_abs_disc_error']:.2f} discs ({v['labels']}, {v['positions']} positions)")
+              f"{v['mean_abs_disc_error']} discs ({v['labels']}, {v['positions']} positions)"
+              + (f"; {args.compare_weights}: {v['compare_mean_abs_disc_error']}" if "compare_mean_abs_disc_error" in v
+                 else ""))
     return 0
 
 
