@@ -99,7 +99,7 @@ train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in thre
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/third --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200
 
 train-othello-deep: $(DEMO) warmup  ## Othello pattern weights refined on deeper labels (issue 35 item 2): exact 16-19 empties, depth-6 PVS above, towards the shipped weights (resumes from runs/othello_eval2), then their Multi-ProbCut rows
-	PYTHON=$(BIN)/python sh bench/results/othello_eval2_run.sh
+	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_eval2 --weights-out runs/othello_eval2/patterns.npz --games 20000 --seed 4 --random-opening 12 --epsilon 0.05 --self-play-weights weights/othello/patterns.npz --pattern-share 0.8 --exact 19 --depth 6 --label-search pvs --workers 2 --nice 19 --prior-weights weights/othello/patterns.npz --keep-prior-up-to 15 --compare-weights weights/othello/patterns.npz --per-phase 3000 --per-phase-exact 1600 --iterations 200 --ridge-grid 30 100 300 1000 3000 --quiet
 	nice -n 15 $(BIN)/python -m engines.learn.othello.probcut_fit --weights runs/othello_eval2/patterns.npz --out runs/othello_eval2/probcut_patterns.json --positions 500 --max-depth 10 --workers 2 --data runs/othello_eval2/probcut_d10.jsonl
 
 book-othello: $(DEMO) warmup  ## the Othello opening book weights/othello/book.npz (depth-10 leaves, up to 70 CPU-minutes in all; resumes from runs/othello_book, else from the shipped book)

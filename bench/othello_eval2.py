@@ -80,7 +80,7 @@ def errors(args) -> str:
     history = json.loads((run / "state.json").read_text())["history"]
     E = T.empties_of(Ps, Os)
     held = (G % 10) == 9
-    lines = [_stamp(args), f"Run: `{run}` (its command: bench/results/othello_eval2_run.sh); today's weights: "
+    lines = [_stamp(args), f"Run: `{run}` (its command: `make train-othello-deep`); today's weights: "
              f"`{args.today}`.  Held-out positions: games with index % 10 == 9, never fitted.", "",
              "| phase | empties | labels | held-out positions | new MAE | today's MAE | new - today (95 %) |",
              "|---|---|---|---|---|---|---|"]
