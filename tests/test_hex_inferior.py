@@ -9,7 +9,18 @@ from engines.games.hex import HASH, HEADER, TO_MOVE, Hex
 from engines.knowledge.hex import patterns as HP
 from engines.knowledge.hex.dfpn import HexDfpn
 from engines.knowledge.hex.solver import HexSolver
-from hex_solver import hex_mover_wins
+from hex_solver import _mover_wins
+
+MEMOS = {}  # board size -> the brute force's memo, shared by every test (keys: Zobrist, side to move included)
+
+
+def hex_mover_wins(s):
+    """The brute force (tests/hex_solver.py) with one memo per board size."""
+    import numba as nb
+    size = int(s[0])
+    if size not in MEMOS:
+        MEMOS[size] = nb.typed.Dict.empty(nb.types.int64, nb.types.boolean)
+    return _mover_wins(s, MEMOS[size])
 
 SYMBOL = {".": 0, "X": 1, "O": 2}  # X: player 0 (rows, top-bottom), O: player 1 (columns)
 ICE = HP.F_INFERIOR | HP.F_VULNERABLE
