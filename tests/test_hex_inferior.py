@@ -22,6 +22,7 @@ def hex_mover_wins(s):
         MEMOS[size] = nb.typed.Dict.empty(nb.types.int64, nb.types.boolean)
     return _mover_wins(s, MEMOS[size])
 
+
 SYMBOL = {".": 0, "X": 1, "O": 2}  # X: player 0 (rows, top-bottom), O: player 1 (columns)
 ICE = HP.F_INFERIOR | HP.F_VULNERABLE
 FULL = ICE | HP.F_FILLIN_INFERIOR  # and domination / vulnerability read from whole fill-ins
@@ -93,6 +94,17 @@ def test_a_vulnerable_cell_is_pruned_and_its_killer_stays():
     dominator[killer] = True
     HP.vulnerable_cells(s, np.empty_like(s), keep, marked, dominator, 0)
     assert not marked[x]
+
+
+def test_the_fill_in_kinds_prune_a_cell_the_local_ones_keep_and_a_win_survives():
+    # (a random 5x5 position, pinned): O (player 1) to move; the fill-ins after one stone show (1, 1)
+    # inferior for O, which neither the adjacent dead-cell test nor the vulnerable cells see
+    game, s = position("..X../O...X/....O/X..../..O.X".replace("/", "\n"), 1)
+    local, _ = candidates(s, ICE)
+    full, _ = candidates(s, FULL)
+    assert set(local) - set(full) == {game.action(1, 1)}
+    wins = set(HexSolver(game, table_bits=20, flags=0).winning_moves(s, max_nodes=5_000_000))
+    assert not wins or set(full) & wins
 
 
 def test_the_vulnerable_flag_alone_changes_nothing_without_the_fill_in():
