@@ -26,6 +26,10 @@
    no swap: the win rate with its 95 % Wilson interval, both sides' seconds a move (median, max),
    the moves the solver decided and the moves it changed by avoiding a proven loss.
 
+4. RAVE speed (--rave-speed SIZE...): the RAVE search's simulations a CPU second with the tree's
+   children pruning vulnerable cells or not (--rave-simulations a search, --rounds interleaved).
+   The inferior cells in the solver: --compare '{"vulnerable": false}' --solver '{"vulnerable": true}'.
+
 Records: one JSON line per position in bench/results/hex_dfpn.jsonl (appended); the markdown table of
 each run is appended to bench/results/hex_dfpn.md.
 """
@@ -324,6 +328,48 @@ MATCH_HEAD = ("| size | time a move | games | with the solver won | as first | a
               "|---|---|---|---|---|---|---|---|---|---|")
 
 
+def rave_speed(sizes, simulations, rounds, records):
+    """The RAVE search's simulations a CPU second with the tree's children kernel pruning vulnerable
+    cells or not (heavy_knowledge's defaults otherwise), from the empty board and a middle game of
+    random moves; the two searched one right after the other, ``rounds`` times; medians."""
+    from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge
+    from engines.search import Limits, make_searcher
+    rows = []
+    for size in sizes:
+        game = Hex(size)
+        rng = np.random.default_rng(5)
+        middle = game.initial_state()
+        for _ in range(size * size // 3):
+            middle = game.play(middle, int(rng.choice(game.legal_moves(middle))))
+        for where, state in (("empty", game.initial_state()), ("middle", middle)):
+            searchers = {v: make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, vulnerable=v), 1,
+                                          capacity=1 << 20) for v in (False, True)}
+            rates = {False: [], True: []}
+            for _ in range(rounds):
+                for v, searcher in searchers.items():
+                    searcher.reset()
+                    t0 = time.process_time()
+                    result = searcher.search(state, Limits(simulations=simulations))
+                    rates[v].append(result.stats["simulations"] / max(time.process_time() - t0, 1e-9))
+            row = {"part": "rave-speed", "size": size, "position": where, "simulations": simulations,
+                   "off": statistics.median(rates[False]), "on": statistics.median(rates[True])}
+            records.write(json.dumps(row) + "\n")
+            records.flush()
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+    return rows
+
+
+def rave_speed_table(rows, rounds, command):
+    lines = [f"## RAVE simulations a CPU second, vulnerable cells off / on in the tree's children "
+             f"(median of {rounds}, interleaved)", "", f"Command: `{command}`", "",
+             "| size | position | simulations a search | off | on | on / off |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['size']}x{r['size']} | {r['position']} | {r['simulations']} | {r['off']:.0f} | "
+                     f"{r['on']:.0f} | {r['on'] / r['off']:.2f} |")
+    return "\n".join(lines) + "\n\n"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size", type=int, default=0, help="first moves of this size (0: none)")
@@ -345,6 +391,10 @@ def main(argv=None):
     ap.add_argument("--compare", metavar="JSON",
                     help="first moves: also solve each with these HexDfpn settings first ('before'), interleaved")
     ap.add_argument("--solver", metavar="JSON", default="{}", help="the HexDfpn settings ('after'; default: its defaults)")
+    ap.add_argument("--rave-speed", type=int, nargs="*", default=[],
+                    help="board sizes: the RAVE search's simulations a CPU second, vulnerable cells off / on")
+    ap.add_argument("--rave-simulations", type=int, default=20000, help="simulations a RAVE search (--rave-speed)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds of --rave-speed")
     ap.add_argument("--out", default=str(RESULTS / "hex_dfpn"))
     args = ap.parse_args(argv)
     command = "nice -n 15 python -m bench.hex_dfpn " + " ".join(sys.argv[1:] if argv is None else argv)
@@ -369,6 +419,9 @@ def main(argv=None):
             rows = endgames(args.endgames, args.empties, args.positions, args.endgame_cap, args.seed, records,
                             args.source)
             text += endgames_table(rows, args.endgame_cap, command, args.source)
+        if args.rave_speed:
+            rows = rave_speed(args.rave_speed, args.rave_simulations, args.rounds, records)
+            text += rave_speed_table(rows, args.rounds, command)
         if args.games:
             solver = {k: v for k, v in (("solver_empties", args.solver_empties), ("solver_share", args.solver_share))
                       if v is not None}

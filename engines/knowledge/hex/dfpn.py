@@ -11,8 +11,9 @@ The search runs in Python; each node is evaluated once by the compiled kernel ``
     an edge-to-edge semi between its edges is a proven win;
   * H-search for the opponent: a full connection is a proven loss; its edge-to-edge semis give the
     must-play cells (where their carriers meet); the children are the mover's candidates of
-    ``patterns.analyse`` (no dead, captured or dominated cells) inside must-play, and none left is a
-    proven loss;
+    ``patterns.analyse`` (no dead, captured or dominated cells; with ``vulnerable`` /
+    ``fillin_inferior``, no vulnerable cells either, and the fill-ins' dominations) inside must-play,
+    and none left is a proven loss;
   * the children ordered by the connection distance after the move (the opponent's minus the
     mover's, engines/knowledge/hex/distance.py), best first, central cells first among equals (or,
     ``ordering="resistance"``, by the current through each cell of both colours' circuits).
@@ -51,7 +52,7 @@ import numpy as np
 
 from engines.games.hex import HASH, HEADER, NEIGHBOURS, SIZE, TO_MOVE, WINNER, apply
 from engines.knowledge.hex.distance import distance
-from engines.knowledge.hex.patterns import F_INFERIOR, analyse, fill_in, place
+from engines.knowledge.hex.patterns import F_FILLIN_INFERIOR, F_INFERIOR, F_VULNERABLE, analyse_into, fill_in, place
 from engines.knowledge.hex.vc import (DEFAULT_LIMITS, S_CONNECTED, WORDS, HLimits, _has, _pair, _set, h_search,
                                       make_work)
 from engines.validate import check_int
@@ -74,6 +75,8 @@ class DfpnScratch(NamedTuple):
     volts: np.ndarray     # float64[nn]: its right-hand side, then the voltages
     index: np.ndarray     # int64[nn]: a cell's unknown (-1: the other colour's stone)
     current: np.ndarray   # float64[nn]: the current through each cell, both colours summed
+    inferior: np.ndarray  # int64[1]: patterns.analyse's flags (F_INFERIOR, with F_VULNERABLE, F_FILLIN_INFERIOR)
+    support: np.ndarray   # bool[nn]: the cells the pruning relied on (patterns.analyse_into's)
 
 
 def make_scratch(n: int) -> DfpnScratch:
@@ -82,7 +85,8 @@ def make_scratch(n: int) -> DfpnScratch:
     return DfpnScratch(np.zeros(length, np.int64), np.zeros(length, np.int64), np.zeros(nn, np.bool_),
                        np.zeros(nn, np.int64), np.zeros(nn, np.float64), np.zeros(WORDS, np.uint64),
                        np.zeros(length, np.int64), np.zeros(1, np.int64), np.zeros((nn, nn), np.float64),
-                       np.zeros(nn, np.float64), np.zeros(nn, np.int64), np.zeros(nn, np.float64))
+                       np.zeros(nn, np.float64), np.zeros(nn, np.int64), np.zeros(nn, np.float64),
+                       np.full(1, F_INFERIOR, np.int64), np.zeros(nn, np.bool_))
 
 
 ORDER_DISTANCE, ORDER_RESISTANCE = 0, 1
@@ -250,7 +254,7 @@ def evaluate(s, hwork, limits, scratch, out, root):
     n = s[SIZE]
     nn = n * n
     p = s[TO_MOVE]
-    count, _ = analyse(s, out, F_INFERIOR)
+    count, _ = analyse_into(s, out, scratch.inferior[0], scratch.support)
     w = scratch.filled
     fill_in(s, w, scratch.spare, scratch.dead, scratch.captured)
     pair = _pair(nn, nn + 1, nn + 2)
@@ -289,6 +293,8 @@ def evaluate(s, hwork, limits, scratch, out, root):
     for x in range(nn):
         if inside[x]:
             _add_around(proof, n, x)
+        if scratch.support[x]:
+            _set(proof, x)
     if hwork.nsemis[pair] > 0:
         words = (nn + 63) >> 6
         inter = np.empty(WORDS, dtype=np.uint64)
@@ -353,11 +359,15 @@ class HexDfpn:
     cleared of its unproven entries when it grows past this (proven ones are kept, unless they fill
     half of it: then all go).  An entry takes about 250 bytes.  proof_pruning: siblings outside a lost
     child's proof set are lost too (the module docstring); widening_base / widening_factor: benzene's
-    widening (0: off); ordering: "distance" or "resistance"."""
+    widening (0: off); ordering: "distance" or "resistance"; vulnerable: the mover's vulnerable cells
+    are no children either (patterns.vulnerable_cells; a lost node's proof keeps their neighbourhoods,
+    the killers among them); fillin_inferior: domination and vulnerability read from whole fill-ins
+    (patterns.fillin_inferior; the proof keeps the cells they relied on)."""
 
     def __init__(self, game, limits: HLimits = DEFAULT_LIMITS, epsilon: float = 0.25,
                  max_entries: int = 2_000_000, clock=time.perf_counter, widening_base: int = 1,
-                 widening_factor: float = 0.0, proof_pruning: bool = True, ordering: str = "distance"):
+                 widening_factor: float = 0.0, proof_pruning: bool = True, ordering: str = "distance",
+                 vulnerable: bool = False, fillin_inferior: bool = False):
         if getattr(game, "name", None) != "hex":
             raise ValueError(f"HexDfpn needs a Hex game, got {game!r}")
         if not 0 <= epsilon <= 4:
@@ -377,6 +387,10 @@ class HexDfpn:
         if ordering not in ("distance", "resistance"):
             raise ValueError(f"ordering must be distance or resistance, got {ordering!r}")
         self.scratch.ordering[0] = ORDER_RESISTANCE if ordering == "resistance" else ORDER_DISTANCE
+        self.vulnerable = bool(vulnerable)
+        self.fillin_inferior = bool(fillin_inferior)
+        self.scratch.inferior[0] = (F_INFERIOR | (F_VULNERABLE if self.vulnerable else 0)
+                                    | (F_FILLIN_INFERIOR if self.fillin_inferior else 0))
         self.pruned = 0          # children proven lost by a sibling's proof (no evaluation)
         self.max_entries = check_int("max_entries", max_entries, 1)
         self.clock = clock

@@ -24,13 +24,17 @@ Pieces (all compiled, numba ``cache=True``):
   player not to move) and captured ones for their owner, repeatedly, on a copy (the fill-in).  For the
   mover C a cell x is *dominated* by a neighbour y when after C at y the cell x is dead
   (P + C@y = P + C@y + C@x >= P + C@x); dominated cells are dropped while their dominator stays.
+  With F_VULNERABLE, the mover's *vulnerable* cells go too: x is vulnerable to its killer y (a
+  neighbour) when the opponent's stone on y makes x dead (``vulnerable_cells`` says why pruning them
+  all keeps a winning move; neither x nor y may be a dominator).
 * Virtual connections (``vc_chain``).  Links between C's groups and edges: two groups (or a group
   and an edge) with two common empty neighbours (bridges, the bridge-to-edge template II), and the
   ziggurat (template IIIa) of a stone on the third row, both mirror images.  A depth-first search
   from one edge to the other takes links whose carriers are disjoint from the chain's (each link
   answers an intrusion on its own), so a chain it finds is a second-player win: sound, not complete.
 * ``children`` kernels (SIG_LEGAL, for Knowledge.children): the mover's moves without dead, captured
-  and dominated cells (all legal moves when nothing is left); with connections: one move when the
+  and dominated cells (``children_vulnerable*``: and vulnerable cells) (all legal moves when nothing
+  is left); with connections: one move when the
   mover is connected already, the opponent's carrier (the cells outside it lose at once) when the
   opponent is.  Save-bridge cells (the other carrier cell of an own bridge the opponent intruded) come
   first in child order.
@@ -54,8 +58,8 @@ ZIGGURAT = np.array([[[0, 1], [-1, 0], [-1, 1], [-1, 2], [-2, 0], [-2, 1], [-2, 
 WALL, GROUP, EMPTY = 0, 1, 2
 # analyse() status
 UNKNOWN, MOVER_CONNECTED, OPPONENT_CONNECTED = 0, 1, 2
-# analyse() flags
-F_INFERIOR, F_VC = 1, 2
+# analyse() flags (F_VULNERABLE and F_FILLIN_INFERIOR act only with F_INFERIOR: they read the fill-in's board)
+F_INFERIOR, F_VC, F_VULNERABLE, F_FILLIN_INFERIOR = 1, 2, 4, 8
 
 
 @nb.njit(cache=True, inline="always")
@@ -497,14 +501,125 @@ def _save_bridge(s, n, m, colour):
 
 
 @nb.njit(cache=True)
+def vulnerable_cells(w, work, keep, pruned, dominator, p):
+    """Marks in pruned the mover's (p's) vulnerable cells of the filled board w: an empty x that
+    the opponent's stone on a neighbour y (its killer) makes dead.  Neither x nor y may be a
+    dominator (another cell's reason to be pruned).  Returns how many cells it marked.
+
+    Why pruning them all keeps a winning move (no killer needs to stay a candidate): if x wins,
+    the mover still wins after the opponent's y (x is dead there, so the mover's x is as good as the
+    opponent's), i.e. the mover wins w + the opponent on x and y, moving first; every winning move
+    there wins w too (Hex is monotone).  Such a move is a candidate, or again vulnerable (deadness
+    survives added stones, so with its killer still empty, or already the opponent's, the same step
+    applies on a board with two more opponent stones), or dominated (its dominator stays empty:
+    dominators are never killers or vulnerable, and it wins too).  The board fills up, and a full
+    board the mover wins would mean the mover had connected already: the chain ends at a candidate."""
+    n = w[SIZE]
+    nn = n * n
+    other = 1 - p
+    marked = 0
+    for x in range(nn):
+        if not keep[x] or pruned[x] or dominator[x] or _empty_neighbours(w, n, x) > 3:
+            continue
+        r = x // n
+        c = x - r * n
+        for d in range(6):
+            rr = r + RING[d, 0]
+            cc = c + RING[d, 1]
+            if 0 <= rr < n and 0 <= cc < n:
+                y = rr * n + cc
+                if w[HEADER + y] == 0 and not dominator[y] and dead_after(w, work, x, y, other):
+                    pruned[x] = True
+                    marked += 1
+                    break
+    return marked
+
+
+@nb.njit(cache=True)
+def fillin_inferior(w, keep, dominated, dominator, pruned, support, p):
+    """Domination and vulnerability read from whole fill-ins (benzene's way), for the mover p on
+    the filled board w: y dominates x when x is filled in the fill-in of w + p@y as dead or as
+    captured for p (w + p@y is worth its fill-in, which holds p's stone on x, so >= w + p@x);
+    x is vulnerable to the killer y (any empty cell) when x is filled as dead in the fill-in of
+    w + opponent@y, and that fill-in captured nothing for p.  Marks dominated (and in dominator the
+    dominators and the cells captured for p that a domination relies on: they are never pruned as
+    vulnerable nor killers, so they stay empty in vulnerable_cells' argument), then pruned (the
+    vulnerable cells; x and y outside dominator).  support: the cells a loss proof must keep beside
+    the pruned cells' neighbourhoods (dominators, killers, and the cells a fill-in used captured for
+    the opponent, which must stay empty when the cells outside the proof go to p).  Returns the
+    number of cells marked.  2 n^2 fill-ins: for the solver, too slow for the tree."""
+    n = w[SIZE]
+    nn = n * n
+    u = np.empty_like(w)
+    f = np.empty_like(w)
+    work = np.empty_like(w)
+    dead_mark = np.zeros(nn, dtype=np.bool_)
+    captured = np.zeros(nn, dtype=np.int64)
+    marked = 0
+    for y in range(nn):
+        if not keep[y] or dominated[y]:
+            continue
+        u[:] = w
+        place(u, y, p)
+        fill_in(u, f, work, dead_mark, captured)
+        hit = False
+        for x in range(nn):
+            if x != y and keep[x] and not dominated[x] and f[HEADER + x] != 0 and (dead_mark[x] or captured[x] == 1 + p):
+                dominated[x] = True
+                hit = True
+                marked += 1
+        if hit:
+            dominator[y] = True
+            support[y] = True
+            for z in range(nn):
+                if captured[z] == 1 + p:
+                    dominator[z] = True
+                elif captured[z] == 2 - p:
+                    support[z] = True
+    for y in range(nn):
+        if w[HEADER + y] != 0 or dominator[y]:
+            continue
+        u[:] = w
+        place(u, y, 1 - p)
+        fill_in(u, f, work, dead_mark, captured)
+        mine = False
+        for z in range(nn):
+            if captured[z] == 1 + p:
+                mine = True
+        if mine:
+            continue
+        hit = False
+        for x in range(nn):
+            if x != y and keep[x] and not dominated[x] and not pruned[x] and not dominator[x] and dead_mark[x]:
+                pruned[x] = True
+                hit = True
+                marked += 1
+        if hit:
+            support[y] = True
+            for z in range(nn):
+                if captured[z] == 2 - p:
+                    support[z] = True
+    return marked
+
+
+@nb.njit(cache=True)
 def analyse(s, out, flags):
-    """The mover's candidate moves after inferior-cell pruning (flags & F_INFERIOR) and connection
+    """analyse_into without the support (see there)."""
+    return analyse_into(s, out, flags, np.zeros(s[SIZE] * s[SIZE], dtype=np.bool_))
+
+
+@nb.njit(cache=True)
+def analyse_into(s, out, flags, support):
+    """The mover's candidate moves after inferior-cell pruning (flags & F_INFERIOR; with
+    F_VULNERABLE also the vulnerable cells) and connection
     checks (flags & F_VC), save-bridge cells first.  Returns (count, status): status
     MOVER_CONNECTED (out: one winning move: the key of the mover's semi-connection, or a cell of its
     connection's carrier), OPPONENT_CONNECTED (the opponent is connected, or connects whatever the
     mover does: out holds the candidates in the opponent's carrier, or all if none is) or UNKNOWN
     (out: the candidates, cut to the carrier of an opponent's semi-connection if it has one).
-    count is 0 only for a final position."""
+    count is 0 only for a final position.  support (bool, n*n; cleared here): the cells the pruning
+    relied on beyond the pruned cells' neighbourhoods (F_FILLIN_INFERIOR's: fillin_inferior)."""
+    support[:] = False
     if s[WINNER] >= 0:
         return 0, UNKNOWN
     n = s[SIZE]
@@ -524,6 +639,7 @@ def analyse(s, out, flags):
                 keep[x] = False
         # dominated for the mover: x is dead once the mover holds a neighbour y that stays a candidate
         dominated = np.zeros(nn, dtype=np.bool_)
+        dominator = np.zeros(nn, dtype=np.bool_)  # the cells some dominated cell relies on
         for x in range(nn):
             if not keep[x] or _empty_neighbours(w, n, x) > 3:
                 continue
@@ -536,9 +652,15 @@ def analyse(s, out, flags):
                     y = rr * n + cc
                     if keep[y] and not dominated[y] and dead_after(w, work, x, y, p):
                         dominated[x] = True
+                        dominator[y] = True
                         break
+        vulnerable = np.zeros(nn, dtype=np.bool_)
+        if flags & F_FILLIN_INFERIOR:
+            fillin_inferior(w, keep, dominated, dominator, vulnerable, support, p)
+        if flags & F_VULNERABLE:
+            vulnerable_cells(w, work, keep, vulnerable, dominator, p)
         for x in range(nn):
-            if dominated[x]:
+            if dominated[x] or vulnerable[x]:
                 keep[x] = False
     status = UNKNOWN
     carrier = np.empty(nn, dtype=np.int64)
@@ -611,6 +733,18 @@ def children_vc(s, out):
 def children_full(s, out):
     """Inferior-cell pruning and connection cuts together."""
     return analyse(s, out, F_INFERIOR | F_VC)[0]
+
+
+@nb.njit(K.SIG_LEGAL, cache=True)
+def children_vulnerable(s, out):
+    """children_inferior without the mover's vulnerable cells either."""
+    return analyse(s, out, F_INFERIOR | F_VULNERABLE)[0]
+
+
+@nb.njit(K.SIG_LEGAL, cache=True)
+def children_vulnerable_full(s, out):
+    """children_full without the mover's vulnerable cells either."""
+    return analyse(s, out, F_INFERIOR | F_VULNERABLE | F_VC)[0]
 
 
 # ==== playouts ==================================================================================
@@ -781,12 +915,17 @@ def traced_kernel(patterns: bool, connections: bool):
     return traced_vc if connections else traced_uniform
 
 
-def children_kernel(inferior: bool, connections: bool):
-    """The children kernel for a choice of pieces (None: the game's legal moves)."""
+def children_kernel(inferior: bool, connections: bool, vulnerable: bool = False):
+    """The children kernel for a choice of pieces (None: the game's legal moves); vulnerable (with
+    inferior only): the mover's vulnerable cells pruned too."""
+    if inferior and vulnerable:
+        return children_vulnerable_full if connections else children_vulnerable
     if inferior:
         return children_full if connections else children_inferior
     return children_vc if connections else None
 
 
-KERNELS = (playout_bridge, playout_vc, playout_bridge_vc, children_inferior, children_vc, children_full)
+KERNELS = (playout_bridge, playout_vc, playout_bridge_vc, children_inferior, children_vc, children_full,
+           children_vulnerable, children_vulnerable_full)
+CHILDREN = (children_inferior, children_vc, children_full, children_vulnerable, children_vulnerable_full)
 TRACED = (traced_uniform, traced_bridge, traced_vc, traced_bridge_vc)

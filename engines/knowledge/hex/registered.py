@@ -33,15 +33,17 @@ def _distance(game):
 EVALUATIONS = {"distance": _distance}  # name -> game -> Knowledge
 
 
-def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True):
+def hex_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
+                  vulnerable: bool = False):
     """The distance bundle plus the chosen search knowledge of hex_patterns: bridge-answering
-    playouts (patterns), dead/captured/dominated cells kept out of the tree (inferior), and virtual
-    connections that cut a decided node's children and end its playouts at once (connections)."""
+    playouts (patterns), dead/captured/dominated cells kept out of the tree (inferior; with
+    vulnerable, the mover's vulnerable cells too), and virtual connections that cut a decided node's
+    children and end its playouts at once (connections)."""
     from engines.knowledge.hex import patterns as HP
     from engines.knowledge.bundle import Knowledge
     return Knowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
                      playout=HP.playout_kernel(patterns, connections),
-                     children=HP.children_kernel(inferior, connections))
+                     children=HP.children_kernel(inferior, connections, vulnerable))
 
 
 # A policy network as RAVE's tree prior (network_experience): each new child gets NET_VISITS virtual
@@ -104,7 +106,8 @@ RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were 
 
 
 def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
-                    network=None, after: int = NET_AFTER, move_patterns=None, **network_options):
+                    network=None, after: int = NET_AFTER, move_patterns=None, vulnerable: bool = False,
+                    **network_options):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
     playout traced, so that every cell a playout fills counts for all-moves-as-first; with a policy
     network, its move probabilities as the children's virtual experience (network_experience;
@@ -118,12 +121,12 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
     if network is None and move_patterns is not None:
         from engines.knowledge.hex.move_patterns import pattern_experience
         return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
-                              children=HP.children_kernel(inferior, connections),
+                              children=HP.children_kernel(inferior, connections, vulnerable),
                               traced_playout=HP.traced_kernel(patterns, connections),
                               playout_scratch=HP.playout_scratch(n), experience=pattern_experience,
                               experience_params=move_patterns.pack(), experience_visits=0, experience_cost=0.0)
     return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
-                          children=HP.children_kernel(inferior, connections),
+                          children=HP.children_kernel(inferior, connections, vulnerable),
                           traced_playout=HP.traced_kernel(patterns, connections),
                           playout_scratch=HP.playout_scratch(n),
                           experience=None if network is None else network_experience,
@@ -143,7 +146,7 @@ def warm_up(game):
     out = np.empty(game.num_actions, dtype=np.int32)
     rng = make_rng(0)
     for kernel in HP.KERNELS:
-        if kernel in (HP.children_inferior, HP.children_vc, HP.children_full):
+        if kernel in HP.CHILDREN:
             kernel(state, out)
         else:
             kernel(state.copy(), rng)
