@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.othello_time import play
+
 RESULTS = Path(__file__).resolve().parent / "results"
 # the rows shipped in weights/othello/probcut_patterns.json before Multi-ProbCut (150 positions, one per depth)
 TODAY_ROWS = ((2, 0, 0.936004, -0.165342, 6.173966), (3, 1, 0.993358, 0.789231, 5.03343),
@@ -177,27 +179,6 @@ def _players(t: float, margin: float, opponent_t: float | None = None):
             "default": make_player(other)}
 
 
-def _play(game, sides, names, opening, seconds, log) -> float:
-    state = game.initial_state()
-    for m in opening:
-        state = game.play(state, m)
-    for p in sides.values():
-        p.reset()
-    while not game.is_terminal(state):
-        name = names[game.to_move(state)]
-        player = sides[name]
-        start = time.perf_counter()
-        move = player.choose(state, seconds, start)
-        spent = time.perf_counter() - start
-        last = player.last or {}
-        log[name].append({"seconds": spent, "depth": last.get("depth"), "solved": bool(last.get("solved")),
-                          "forced": bool(last.get("forced"))})
-        state = game.play(state, move)
-        for p in sides.values():
-            p.played(move)
-    return game.returns(state)[0]
-
-
 def match_report(args, out: Path) -> str:
     from bench.strength import wilson
     parts = sorted(out.parent.glob(out.stem + ".part*.json"))
@@ -249,7 +230,7 @@ def match(args, out: Path) -> None:
             continue
         for mpc_black in (True, False):
             names = ("mpc", "default") if mpc_black else ("default", "mpc")
-            black = _play(game, sides, names, opening, args.seconds, log)
+            black = play(game, sides, names, opening, args.seconds, log)
             score = black if mpc_black else 1.0 - black
             result["games"] += 1
             result["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1

@@ -2,7 +2,7 @@
 (../shared/data) and how a test that needs it is skipped or, in CI, failed; the course weights;
 move weights of our own making; the regression runner as a user runs it; the small-pages fixture
 of the timed search tests; the local tournament server (a throwaway certificate, a served
-tournament).
+tournament); a ticking clock; seeded random positions of any game.
 
 A test (or a ``pytest.param``) that reads ../shared/data says so with
 ``@pytest.mark.shared_data("file", ...)``; a fixture calls ``require_shared_data("file", ...)``.  When a file is absent the test is
@@ -160,3 +160,19 @@ class TickingClock:
     def __call__(self):
         self.t += self.step
         return self.t
+
+
+def random_positions(game, count, plies, seed, min_plies=0):
+    """Non-final positions of ``game`` after a seeded random number (min_plies..plies) of random moves."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(int(rng.integers(min_plies, plies + 1))):
+            if game.is_terminal(s):
+                break
+            s = game.play(s, int(rng.choice(game.legal_moves(s))))
+        if not game.is_terminal(s):
+            out.append(s)
+    return out

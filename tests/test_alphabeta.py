@@ -27,7 +27,7 @@ from engines.knowledge.bundle import Knowledge
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig
 from engines.search.result import SCORE, Limits
-from conftest import TickingClock
+from conftest import TickingClock, random_positions
 
 WIN = 1000.0
 TOLERANCE = 0.005  # seconds of CPU time a search may run past its deadline
@@ -76,21 +76,6 @@ def weighted(size, seed=0):
 def search_with(game, evaluate, config=None, params=None, **options):
     return AlphaBeta(game, config, Knowledge(evaluate=evaluate, eval_params=[] if params is None else params),
                      **options)
-
-
-def random_positions(game, count, plies, seed):
-    """Non-final positions reached by seeded random play of 0..plies moves."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(0, plies + 1))):
-            if game.is_terminal(s):
-                break
-            s = game.play(s, int(rng.choice(game.legal_moves(s))))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
 
 
 ALL_CONFIGS = [AlphaBetaConfig(use_alphabeta=ab, use_cache=c, use_ordering=o, iterative_deepening=i, tt_size=1 << 12)

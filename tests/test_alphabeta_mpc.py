@@ -14,21 +14,7 @@ from engines.knowledge.scores import WIN_SCORE
 from engines.learn.othello import probcut_fit
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
 from engines.search.result import Limits
-
-
-def random_positions(game, count, plies, seed, min_plies=0):
-    """Non-final positions after a seeded random number (min_plies..plies) of random moves."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(min_plies, plies + 1))):
-            if game.is_terminal(s):
-                break
-            s = game.play(s, int(rng.choice(game.legal_moves(s))))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
+from conftest import random_positions
 
 
 @pytest.fixture(scope="module")

@@ -13,24 +13,9 @@ from engines.knowledge.othello import registered as oth
 from engines.knowledge.registry import knowledge_for
 from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
 from engines.search.result import Limits
-from conftest import TickingClock
+from conftest import TickingClock, random_positions
 
 MINIMAX = AlphaBetaConfig(use_alphabeta=False, use_cache=False, use_ordering=False, iterative_deepening=False)
-
-
-def random_positions(game, count, plies, seed, min_plies=0):
-    """Non-final positions after a seeded random number (min_plies..plies) of random moves."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(min_plies, plies + 1))):
-            if game.is_terminal(s):
-                break
-            s = game.play(s, int(rng.choice(game.legal_moves(s))))
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
 
 
 CASES = {  # game, evaluation (None: the registered default), positions, random plies, depths

@@ -26,15 +26,14 @@ is written to a temporary name and renamed, so a file that exists is complete: g
 resumable (game i has seed ``seed + i``; games whose file exists are skipped).
 """
 import random
-import resource
-import time
 from pathlib import Path
 
+import numpy as np
 from sgfmill import sgf
 
 from engines.errors import IllegalMove
 from engines.games.go import Go
-from engines.learn.records import game_info, write_once  # noqa: F401 - game_info: this module's records too
+from engines.learn.records import cpu_seconds, game_comment, game_info, write_once  # noqa: F401 - game_info: this module's records too
 
 
 
@@ -61,6 +60,42 @@ def action_of_sgf_point(game: Go, point) -> int:
     return game.action(game.size - 1 - r, c)
 
 
+def replay(record, skip_random: bool = True):
+    """(game, state, played, action, move number) for each move of a record (sgfmill Sgf_game) made by the
+    player to move: ``played`` the actions before it (passes included; do not keep the list, it grows),
+    the side to move set from the record's colour.  Setup stones (AB/AW) start the game; the random
+    opening moves of these records (GC ``random=K``) are played but not yielded when ``skip_random``.
+    Replay stops at a move plies' rules reject."""
+    n = record.get_size()
+    game = Go(size=n, komi=record.get_komi(), rules="standard")
+    root = record.get_root()
+    black, white, _empty = root.get_setup_stones()
+    state = game.initial_state()
+    if black or white:
+        cells = np.zeros((n, n), dtype=np.int8)
+        for stones, v in ((black, 1), (white, 2)):
+            for r, c in stones:
+                cells[n - 1 - r, c] = v
+        first = 1 if root.has_property("HA") and black and not white else 0
+        state = game.state_from_cells(cells, first)
+    nrandom = int(game_info(record).get("random", "0")) if skip_random else 0
+    played = []
+    for i, node in enumerate(record.get_main_sequence()[1:]):
+        colour, point = node.get_move()
+        if colour is None:
+            continue
+        if (colour == "w") != (game.to_move(state) == 1):
+            state = game.set_to_move(state, 1 if colour == "w" else 0)
+        a = action_of_sgf_point(game, point)
+        if i >= nrandom:
+            yield game, state, played, a, i + 1
+        try:
+            state = game.play(state, a)
+        except ValueError:
+            return
+        played.append(a)
+
+
 def _opening_points(game: Go):
     n = game.size
     low = 2 if n >= 7 else 0
@@ -73,8 +108,7 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 4, komi:
     game = Go(size=size, komi=komi, rules="standard")
     rng = random.Random(seed)
     cap = 3 * size * size if max_moves is None else max_moves
-    cpu0 = time.process_time()
-    child0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = cpu_seconds()
     moves = []
     result = "?"
     try:
@@ -107,18 +141,16 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 4, komi:
             result = player.final_score()
     finally:
         player.close()
-    child1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (time.process_time() - cpu0) + (child1.ru_utime - child0.ru_utime) + (child1.ru_stime - child0.ru_stime)
+    cpu = cpu_seconds() - cpu0
     record = sgf.Sgf_game(size=size)
     root = record.get_root()
     root.set("KM", float(komi))
     root.set("RU", "Chinese")
-    info = " ".join(f"{k}={v}" for k, v in player.info.items())
     name = f"{player.info.get('generator', 'player')} level {player.info.get('level', '?')}"
     root.set("PB", name)
     root.set("PW", name)
     root.set("RE", result)
-    root.set("GC", f"{info} seed={seed} random={nrandom} cpu={cpu:.2f}")
+    root.set("GC", game_comment(player.info, seed, nrandom, cpu))
     for i, a in enumerate(moves):
         node = record.extend_main_sequence()
         node.set_move("b" if i % 2 == 0 else "w", sgf_point(game, a))

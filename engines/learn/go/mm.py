@@ -45,11 +45,10 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf
 
-from engines.games.go import Go
 from engines.knowledge.go.features import MAX_FEATURES, compute_features
 from engines.knowledge.go.go5_weights import (BASIC_NAMES, NUM_BASIC, NUM_FEATURES, NUM_PATTERNS, PATTERN_ALPHABET,
                                           GoWeights, canonical, parse_weights)
-from engines.learn.go.games import action_of_sgf_point, game_info
+from engines.learn.go.games import game_info, replay
 from engines.learn.mm import (MAX_GAMMA, MIN_GAMMA, Builder, Competitions, Fit, group_rows, log_likelihood,  # noqa: F401
                                plot_history, record_paths, split_records, strengths, top1, top1_hits)
 from engines.learn import mm as shared
@@ -134,39 +133,13 @@ def fit(c: Competitions, num_features: int = NUM_FEATURES, groups=GROUPS, iterat
 
 def positions(record, table, skip_random: bool = True):
     """(game, state, feats, nfeat, played action, move number) for each move of a record (sgfmill Sgf_game) made by
-    the player to move, with the features computed with ``table`` (a GoWeights' table); the random
-    opening moves of go_games records are skipped when ``skip_random``.  Replay stops at a move plies'
-    rules reject."""
-    n = record.get_size()
-    game = Go(size=n, komi=record.get_komi(), rules="standard")
-    root = record.get_root()
-    black, white, empty = root.get_setup_stones()
-    state = game.initial_state()
-    if black or white:
-        cells = np.zeros((n, n), dtype=np.int8)
-        for stones, v in ((black, 1), (white, 2)):
-            for r, c in stones:
-                cells[n - 1 - r, c] = v
-        first = 1 if root.has_property("HA") and black and not white else 0
-        state = game.state_from_cells(cells, first)
-    nrandom = int(game_info(record).get("random", "0")) if skip_random else 0
-    nn = n * n
+    the player to move (games.replay), with the features computed with ``table`` (a GoWeights' table)."""
+    nn = record.get_size() ** 2
     feats = np.empty((nn + 1, MAX_FEATURES), dtype=np.int32)
     nfeat = np.empty(nn + 1, dtype=np.int32)
-    for i, node in enumerate(record.get_main_sequence()[1:]):
-        colour, point = node.get_move()
-        if colour is None:
-            continue
-        if (colour == "w") != (game.to_move(state) == 1):
-            state = game.set_to_move(state, 1 if colour == "w" else 0)
-        a = action_of_sgf_point(game, point)
-        if i >= nrandom:
-            compute_features(state, table, feats, nfeat)
-            yield game, state, feats, nfeat, a, i + 1
-        try:
-            state = game.play(state, a)
-        except ValueError:
-            return
+    for game, state, _played, a, move in replay(record, skip_random):
+        compute_features(state, table, feats, nfeat)
+        yield game, state, feats, nfeat, a, move
 
 
 def read_record(path) -> "sgf.Sgf_game":

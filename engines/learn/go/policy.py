@@ -38,9 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
-from engines.games.go import Go
 from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
-from engines.learn.go.games import action_of_sgf_point, game_info
+from engines.learn.go.games import replay
+from engines.learn.go.mm import generation_info, read_record
 
 HOLDOUT_EVERY = 10
 OPSET = 17
@@ -115,33 +115,16 @@ def is_heldout(seed) -> bool:
 
 def record_positions(record, skip_random: bool = True):
     """(game, state, planes, played action, legal mask, move number) for each move of an sgfmill record
-    made by the player; replay stops at a move plies' rules reject.  Last moves come from the record,
-    not from the engine's state."""
-    n = record.get_size()
-    game = Go(size=n, komi=record.get_komi(), rules="standard")
-    state = game.initial_state()
-    nrandom = int(game_info(record).get("random", "0")) if skip_random else 0
-    played = []  # actions so far (the pass included)
-    for i, node in enumerate(record.get_main_sequence()[1:]):
-        colour, point = node.get_move()
-        if colour is None:
-            continue
-        if (colour == "w") != (game.to_move(state) == 1):
-            state = game.set_to_move(state, 1 if colour == "w" else 0)
-        a = action_of_sgf_point(game, point)
-        if i >= nrandom:
-            last = played[-1] if played and played[-1] != game.pass_action else None
-            last2 = played[-2] if len(played) > 1 and played[-2] != game.pass_action else None
-            cells = game.cells(state)[::-1].reshape(-1)
-            planes = position_planes(cells, game.to_move(state), game.ko(state), last, last2, n)
-            legal = np.zeros(n * n + 1, dtype=bool)
-            legal[game.legal_moves(state)] = True
-            yield game, state, planes, a, legal, i + 1
-        try:
-            state = game.play(state, a)
-        except ValueError:
-            return
-        played.append(a)
+    made by the player (games.replay).  Last moves come from the record, not from the engine's state."""
+    for game, state, played, a, move in replay(record, skip_random):
+        n = game.size
+        last = played[-1] if played and played[-1] != game.pass_action else None
+        last2 = played[-2] if len(played) > 1 and played[-2] != game.pass_action else None
+        cells = game.cells(state)[::-1].reshape(-1)
+        planes = position_planes(cells, game.to_move(state), game.ko(state), last, last2, n)
+        legal = np.zeros(n * n + 1, dtype=bool)
+        legal[game.legal_moves(state)] = True
+        yield game, state, planes, a, legal, move
 
 
 @dataclass
@@ -160,10 +143,9 @@ class Examples:
 
 def examples(paths, size: int = 9) -> Examples:
     """The examples of these SGF records (records of another size are skipped)."""
-    from sgfmill import sgf
     planes, target, legal, seeds = [], [], [], []
     for path in paths:
-        record = sgf.Sgf_game.from_bytes(Path(path).read_bytes())
+        record = read_record(path)
         if record.get_size() != size:
             continue
         seed = record_seed(path)
@@ -372,7 +354,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
         (work / "checkpoint.tmp").replace(ckpt)
     final = history[-1] if history else {}
     cpu_train = cpu_before + cpu_seconds() - cpu0
-    gen_cpu = sum(float(game_info_of(p).get("cpu", 0.0)) for p in paths)
+    gen_cpu = generation_info(paths)["cpu_seconds"]
     sidecar = {
         "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks, "parameters":
                   int(sum(p.numel() for p in model.parameters()))},
@@ -392,11 +374,6 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     save_onnx(out, model_arrays(model), size, sidecar)
     print(f"wrote {out}", file=stream)
     return sidecar
-
-
-def game_info_of(path) -> dict:
-    from sgfmill import sgf
-    return game_info(sgf.Sgf_game.from_bytes(Path(path).read_bytes()))
 
 
 def evaluate_model(model, data: Examples, size: int) -> dict:

@@ -21,14 +21,12 @@ and ``cpu=SECONDS`` (this process and the children it waited for).  A record is 
 temporary name and renamed, so a file that exists is complete: generation is resumable.
 """
 import random
-import resource
-import time
 from pathlib import Path
 
 from sgfmill import sgf
 
 from engines.games.hex import Hex
-from engines.learn.records import game_info, write_once
+from engines.learn.records import cpu_seconds, game_comment, game_info, write_once
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -58,8 +56,7 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 2) -> by
     """One self-play game of ``player`` as SGF bytes (see the module docstring)."""
     game = Hex(size)
     rng = random.Random(seed)
-    cpu0 = time.process_time()
-    child0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = cpu_seconds()
     moves = []
     result = "?"
     try:
@@ -85,8 +82,7 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 2) -> by
             result = "BW"[game.winner(state)] + "+"
     finally:
         player.close()
-    child1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (time.process_time() - cpu0) + (child1.ru_utime - child0.ru_utime) + (child1.ru_stime - child0.ru_stime)
+    cpu = cpu_seconds() - cpu0
     record = sgf.Sgf_game(size=size)
     root = record.get_root()
     root.set_raw("GM", b"11")
@@ -94,8 +90,7 @@ def play_game(player, size: int = 9, seed: int = 0, random_moves: int = 2) -> by
     root.set("PB", name)
     root.set("PW", name)
     root.set("RE", result)
-    info = " ".join(f"{k}={v}" for k, v in player.info.items())
-    root.set("GC", f"{info} seed={seed} random={nrandom} cpu={cpu:.2f}")
+    root.set("GC", game_comment(player.info, seed, nrandom, cpu))
     for i, a in enumerate(moves):
         record.extend_main_sequence().set_raw("BW"[i % 2], cell_name(a, size).encode())
     return record.serialise()
