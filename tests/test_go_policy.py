@@ -246,3 +246,164 @@ def test_a_board_the_network_does_not_fit_is_played_without_it(tmp_path):
     player.search(game.initial_state(), Limits(simulations=50))
     with pytest.raises(NetworkError, match="no network file"):
         GoPlayer(GoSettings(policy_prior=5.0, policy_network=str(tmp_path / "none.onnx"))).start(9)
+
+
+# ---- the prior at every node of the tree (policy_visits > 0: engines/players/go.py TreePolicy) ----------------
+
+def real_visits(tree_f, row):
+    from engines.search.rave import PVISITS, VISITS
+    return float(tree_f[row, VISITS]) - float(tree_f[row, PVISITS])
+
+
+def entered_nodes(searcher, min_visits):
+    """{row: moves from the root} of the expanded nodes the hook should evaluate: the root, and every node
+    reached through nodes with min_visits real visits (walked here in Python, apart from the kernel)."""
+    from engines.search.tree import COUNT, FIRST, M_ROOT, MOVE
+    tree_f, tree_i = searcher.tree_f, searcher.tree_i
+    out, todo = {}, [(int(searcher.meta[M_ROOT]), ())]
+    while todo:
+        row, moves = todo.pop()
+        first, count = int(tree_i[row, FIRST]), int(tree_i[row, COUNT])
+        if count == 0:
+            continue
+        out[row] = moves
+        todo += [(j, moves + (int(tree_i[j, MOVE]),)) for j in range(first, first + count)
+                 if real_visits(tree_f, j) >= min_visits]
+    return out
+
+
+def grown_tree(simulations=600):
+    """A RAVE tree without the network, grown from a position a few moves in."""
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    player = GoPlayer(GoSettings(search="rave"))
+    game = player.start(N)
+    state = game.initial_state()
+    for a in (at(4, 4), at(2, 6), at(6, 2)):
+        state = game.play(state, a)
+    player.search(state, Limits(simulations=simulations))
+    return game, state, player.searcher
+
+
+def test_tree_columns_agree_with_the_rave_search():
+    from engines.knowledge.go import policy_network as pn
+    from engines.search import rave, tree
+    assert (pn.T_VISITS, pn.T_WINS, pn.T_AVISITS, pn.T_AWINS, pn.T_PVISITS, pn.T_PWINS) == \
+        (rave.VISITS, rave.WINS, rave.AVISITS, rave.AWINS, rave.PVISITS, rave.PWINS)
+    assert (pn.T_MOVE, pn.T_FIRST, pn.T_COUNT, pn.T_FLAGS) == (tree.MOVE, tree.FIRST, tree.COUNT, tree.FLAGS)
+    assert pn.NET_PRIORED & rave.EXPERIENCED == 0
+
+
+def test_nodes_with_k_real_visits_get_the_network_prior_once_and_others_not(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.knowledge.go.policy_network import NET_PRIORED
+    from engines.players.go import TreePolicy
+    from engines.search.rave import PWINS
+    from engines.search.tree import COUNT, FIRST, FLAGS, MOVE
+    game, state, searcher = grown_tree()
+    # a network whose favourites depend on the position: a wrong replay gives other numbers
+    network = PolicyNetwork(save_onnx(tmp_path / "random.onnx", numpy_arrays(channels=4, blocks=1, seed=5), N, {}), N)
+    k, weight = 10, 30.0
+    expected = entered_nodes(searcher, k)
+    assert len(expected) > 3 and max(len(m) for m in expected.values()) >= 2   # nodes below the root's children
+    before_f, before_i = searcher.tree_f.copy(), searcher.tree_i.copy()
+    hook = TreePolicy(network, weight, k, batch=512)
+    hook(searcher)
+    flagged = {int(r) for r in np.flatnonzero(searcher.tree_i[:searcher.tree_size, FLAGS] & NET_PRIORED)}
+    assert flagged == set(expected) and hook.positions == len(expected)
+    changed = {int(r) for r in np.flatnonzero((searcher.tree_f != before_f).any(axis=1))}
+    children = {j for row in expected for j in range(int(searcher.tree_i[row, FIRST]),
+                                                     int(searcher.tree_i[row, FIRST] + searcher.tree_i[row, COUNT]))}
+    assert changed == children                       # nothing else in the tree moved
+    for row, moves in expected.items():
+        s = state
+        for a in moves:
+            s = game.play(s, a)
+        first, count = int(searcher.tree_i[row, FIRST]), int(searcher.tree_i[row, COUNT])
+        kids = searcher.tree_i[first:first + count, MOVE]
+        z = network.logits(planes_of(s)[None])[0][kids].astype(np.float64)
+        got = searcher.tree_f[first:first + count, PWINS].astype(np.float64) - before_f[first:first + count, PWINS]
+        np.testing.assert_allclose(got, weight * np.exp(z - z.max()), rtol=1e-4, atol=1e-3)
+    # evaluated once: a second walk finds nothing to do
+    after = searcher.tree_f.copy()
+    hook(searcher)
+    assert hook.positions == len(expected) and np.array_equal(searcher.tree_f, after)
+    assert np.array_equal(np.asarray(searcher.tree_i[:, :3]), before_i[:, :3])
+
+
+def test_a_node_short_of_k_visits_waits_then_gets_the_prior(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.knowledge.go.policy_network import NET_PRIORED
+    from engines.players.go import TreePolicy
+    from engines.search.tree import FLAGS
+    _game, _state, searcher = grown_tree(300)
+    network = PolicyNetwork(corner_network(tmp_path), N)
+    k = 40
+    TreePolicy(network, 10.0, k, batch=512)(searcher)
+    waiting = set(entered_nodes(searcher, 20)) - set(entered_nodes(searcher, k))
+    assert waiting and not any(searcher.tree_i[row, FLAGS] & NET_PRIORED for row in waiting)
+    # the hook's K is the one the node is measured against: with 20, the same nodes are evaluated now
+    TreePolicy(network, 10.0, 20, batch=512)(searcher)
+    assert all(searcher.tree_i[row, FLAGS] & NET_PRIORED for row in waiting)
+
+
+def test_the_prior_below_the_root_follows_the_network_and_the_tree_is_kept(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.knowledge.go.policy_network import NET_PRIORED
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    from engines.search.rave import PWINS
+    from engines.search.tree import COUNT, FIRST, FLAGS, M_ROOT, MOVE
+    path = corner_network(tmp_path)
+    player = GoPlayer(GoSettings(search="rave", policy_prior=50.0, policy_visits=16, policy_network=str(path)))
+    game = player.start(N)
+    state = game.initial_state()
+    result = player.search(state, Limits(simulations=800))
+    searcher = player.searcher
+    root = int(searcher.meta[M_ROOT])
+    assert searcher.tree_i[root, FLAGS] & NET_PRIORED
+    assert max(root_priors(player), key=root_priors(player).get) in CORNERS
+    # a reply node's children: the network's corners lead their priors
+    first = int(searcher.tree_i[root, FIRST])
+    reply = max(range(first, first + int(searcher.tree_i[root, COUNT])), key=lambda r: real_visits(searcher.tree_f, r))
+    assert searcher.tree_i[reply, FLAGS] & NET_PRIORED
+    f, c = int(searcher.tree_i[reply, FIRST]), int(searcher.tree_i[reply, COUNT])
+    priors = {int(searcher.tree_i[r, MOVE]): float(searcher.tree_f[r, PWINS]) for r in range(f, f + c)}
+    assert max(priors, key=priors.get) in CORNERS
+    # the move played keeps its subtree (and its flags): no restart at the next move
+    after = game.play(state, result.move)
+    player.moved(state, result.move, after)
+    kept = searcher.tree_size
+    player.search(after, Limits(simulations=8))
+    assert player.searcher.tree_size >= kept > 1
+
+
+def test_policy_visits_without_the_prior_leaves_the_search_unchanged():
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    results = []
+    for settings in (GoSettings(search="rave"), GoSettings(search="rave", policy_visits=16)):
+        player = GoPlayer(settings)
+        game = player.start(N)
+        assert player.searcher.batch_hook is None
+        results.append(player.search(game.play(game.initial_state(), at(4, 4)), Limits(simulations=400)))
+    assert results[0].move == results[1].move and list(results[0].visits) == list(results[1].visits)
+
+
+def test_policy_visits_refuses_a_missing_network_and_skips_another_board(tmp_path):
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer
+    from engines.players.go_settings import GoSettings
+    from engines.search import Limits
+    with pytest.raises(NetworkError, match="no network file"):
+        GoPlayer(GoSettings(policy_prior=5.0, policy_visits=8, policy_network=str(tmp_path / "none.onnx"))).start(9)
+    player = GoPlayer(GoSettings(search="rave", policy_prior=50.0, policy_visits=8,
+                                 policy_network=str(corner_network(tmp_path))))
+    game = player.start(7)
+    assert player.searcher.batch_hook is None
+    player.search(game.initial_state(), Limits(simulations=50))
+    with pytest.raises(ValueError, match="policy_visits"):
+        GoSettings(policy_visits=-1)

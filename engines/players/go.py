@@ -120,6 +120,44 @@ def best_allowed(game, action, result, allowed) -> int:
     return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
 
 
+class TreePolicy:
+    """The policy network's prior at every node of a RAVE tree (``policy_visits`` > 0), as the searcher's
+    ``batch_hook``: before each compiled batch, the expanded nodes with ``min_visits`` real visits (the
+    root at once) whose children lack the prior are collected with their planes in compiled code
+    (engines/knowledge/go/policy_network.py: tree_positions), evaluated through onnxruntime in one
+    batch of up to ``batch``, and each child gets ``weight`` * p / max p won virtual visits
+    (add_tree_prior), once a node.  Onnxruntime cannot run inside compiled code, hence between batches;
+    a node that reaches min_visits waits at most one batch (about 10 ms).  ``calls``, ``positions`` and
+    ``seconds`` count the network's work (figures, not decisions)."""
+
+    def __init__(self, network, weight: float, min_visits: int, prior_amaf: bool = True, batch: int = 32):
+        from engines.knowledge.go.policy_network import NUM_PLANES
+        self.network, self.weight, self.min_visits, self.prior_amaf = network, float(weight), int(min_visits), prior_amaf
+        n = network.size
+        self.shape = (NUM_PLANES, n, n)
+        self.rows = np.empty(batch, dtype=np.int64)
+        self.planes = np.empty((batch, NUM_PLANES * n * n), dtype=np.float32)
+        self.stack = np.empty(2 * 65536, dtype=np.int64)
+        self.scratch = None
+        self.calls = self.positions = 0
+        self.seconds = 0.0
+
+    def __call__(self, searcher):
+        from engines.knowledge.go.policy_network import add_tree_prior, tree_positions
+        from engines.search.tree import M_ROOT
+        started = time.perf_counter()
+        if self.scratch is None or self.scratch.shape != searcher.root_state.shape:
+            self.scratch = np.empty_like(searcher.root_state)
+        count = tree_positions(searcher.tree_f, searcher.tree_i, int(searcher.meta[M_ROOT]), searcher.root_state,
+                               float(self.min_visits), self.rows, self.planes, self.stack, self.scratch)
+        if count:
+            logits = self.network.logits(self.planes[:count].reshape((count,) + self.shape))
+            add_tree_prior(searcher.tree_f, searcher.tree_i, self.rows, count, logits, self.weight, self.prior_amaf)
+            self.calls += 1
+            self.positions += count
+        self.seconds += time.perf_counter() - started
+
+
 class GoPlayer:
     """The Go player of one session (see the module's comment): ``start(size)`` a game, ``moved``
     when a move is played, ``choose`` a move (the policies), ``search`` / ``analysis`` for the
@@ -230,6 +268,12 @@ class GoPlayer:
                 last = err
                 continue
             self.search_name = name
+            if name == "rave" and s.policy_visits > 0 and s.policy_prior > 0:
+                network = self.policy_network(game.size)
+                if network is not None:
+                    for tree in getattr(searcher, "searchers", [searcher]):
+                        tree.batch_hook = TreePolicy(network, s.policy_prior, s.policy_visits,
+                                                     prior_amaf=tree.config.prior_amaf)
             if self.time.kind == CPU:  # batches sized by wall time (engines/search/tree.py: run_batches)
                 searcher.rate_clock = time.perf_counter
             return searcher
@@ -252,7 +296,8 @@ class GoPlayer:
         weights, mcts's random playouts), or rave's with the ``weights`` file's move weights."""
         s = self.settings
         playout_changes, prior_changes = self.reading_changes()
-        network = s.policy_prior > 0 and self.policy_network(game.size) is not None
+        # room in the priors for the root's network prior (policy_visits 0); the tree-wide one is a batch hook
+        network = s.policy_prior > 0 and s.policy_visits == 0 and self.policy_network(game.size) is not None
         if s.weights is None and not (name == "rave" and (s.legal_children or playout_changes or prior_changes
                                                           or network)):
             return None
@@ -287,6 +332,8 @@ class GoPlayer:
     def root_policy(self, state):
         """With policy_prior: the network's probabilities at state into the searcher's tree priors; a
         tree grown before (its root's children made without them) starts afresh."""
+        if self.settings.policy_visits > 0:
+            return  # the prior at every node: the searcher's batch hook (TreePolicy), the tree kept across moves
         network = self.policy_network(self.game.size) if self.settings.policy_prior > 0 else None
         if network is None or self.search_name != "rave":
             return

@@ -36,9 +36,14 @@ class GoSettings:
                                          "attacker's stones (playouts and priors)")
     critical_prior: float = setting(0.0, "rave: won visits of the prior for a move that saves a critical own chain "
                                          "(4+ stones, 2 liberties) or plays a liberty race (0: none)")
-    policy_prior: float = setting(0.0, "rave: won visits at the root for the policy network's moves, p / max p of "
-                                       "each (0: no network; 20 scored 55.0 % of 80 games against 0 at 1 s a move on 9x9, "
-                                       "44.1-65.4 %: bench/results/go_policy_match.md)")
+    policy_prior: float = setting(0.0, "rave: won visits for the policy network's moves, p / max p of each, at the "
+                                       "root or with policy_visits at every node (0: no network; at the root only 20 "
+                                       "scored 55.0 % of 80 games against 0 at 1 s a move on 9x9, 44.1-65.4 %; at every "
+                                       "node of 16 visits 20 scored 71.2 %, 60.5-80.0 %, and 40 73.8 %, 63.2-82.1 %: "
+                                       "bench/results/go_policy_match.md, go_policy_tree_match.md)")
+    policy_visits: int = setting(0, "rave: with policy_prior, the real visits a node needs before the network's "
+                                    "prior reaches its children, at every node of the tree (the root at once); "
+                                    "0: at the root only, a tree started afresh each move; 16 tried)")
     policy_network: str | None = setting(None, "the Go policy network (ONNX) of policy_prior (none: "
                                                "weights/go/policy<size>.onnx)", kind=str)
     legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
@@ -78,6 +83,8 @@ class GoSettings:
             problems.append("think_longer must be in 0..10 and unstable_ratio in (0, 1]")
         if not 0 <= self.policy_prior <= 1000:
             problems.append(f"policy_prior must be in 0..1000, got {self.policy_prior}")
+        if not 0 <= self.policy_visits <= 1_000_000:
+            problems.append(f"policy_visits must be in 0..1000000, got {self.policy_visits}")
         if self.ownership_playouts < 1 or not 1 <= self.threads <= 64 or not 0 <= self.dead_threshold < 1:
             problems.append("ownership_playouts >= 1, threads 1..64 and dead_threshold in 0..1 are needed")
         return problems

@@ -29,7 +29,10 @@ such as Go's pass, earns no credit).
 
 The kernel is resumable, so the Python side runs it in batches and checks the clock between them;
 search() on the same state goes on with the same tree (visits and ownership accumulate),
-advance(move) keeps the subtree of a move played, reset() forgets everything.
+advance(move) keeps the subtree of a move played, reset() forgets everything.  ``batch_hook`` (None by
+default), a callable of the searcher, runs before each batch: knowledge too costly for compiled code
+(a network run by its own runtime) reads and changes the tree there (Go's policy prior at every node,
+engines/players/go.py).
 """
 import math
 import time
@@ -363,6 +366,7 @@ class Rave(TreeSearch):
     """
 
     NAME = "RAVE"
+    batch_hook = None  # a callable(searcher) run before each compiled batch (module docstring)
 
     def __init__(self, game, config: RaveConfig | None = None, knowledge=None, seed: int = 0,
                  capacity: int = 1 << 21, clock=time.perf_counter):
@@ -419,6 +423,8 @@ class Rave(TreeSearch):
         self.meta[M_OWNED] = 0
 
     def _run(self, n):
+        if self.batch_hook is not None:
+            self.batch_hook(self)
         buffers = RaveBuffers(self._scratch, self._path, self._seq, self._first_by, self._actions, self._vis,
                               self._win, self._owner)
         inputs = RaveInputs(self.params, self.exp_params, self.playout_params)
