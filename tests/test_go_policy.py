@@ -195,7 +195,8 @@ def test_the_policy_prior_reaches_the_tree_at_the_root(tmp_path):
     path = corner_network(tmp_path)
     tops = {}
     for prior in (0.0, 50.0):
-        player = GoPlayer(GoSettings(search="rave", policy_prior=prior, policy_network=str(path)), simulations=300)
+        player = GoPlayer(GoSettings(search="rave", policy_prior=prior, policy_visits=0, policy_network=str(path)),
+                          simulations=300)
         game = player.start(N)
         state = game.initial_state()
         player.search(state, Limits(simulations=300))
@@ -277,7 +278,7 @@ def grown_tree(simulations=600):
     from engines.players.go import GoPlayer
     from engines.players.go_settings import GoSettings
     from engines.search import Limits
-    player = GoPlayer(GoSettings(search="rave"))
+    player = GoPlayer(GoSettings(search="rave", policy_prior=0.0))
     game = player.start(N)
     state = game.initial_state()
     for a in (at(4, 4), at(2, 6), at(6, 2)):
@@ -385,7 +386,8 @@ def test_policy_visits_without_the_prior_leaves_the_search_unchanged():
     from engines.players.go_settings import GoSettings
     from engines.search import Limits
     results = []
-    for settings in (GoSettings(search="rave"), GoSettings(search="rave", policy_visits=16)):
+    for settings in (GoSettings(search="rave", policy_prior=0.0, policy_visits=0),
+                     GoSettings(search="rave", policy_prior=0.0, policy_visits=16)):
         player = GoPlayer(settings)
         game = player.start(N)
         assert player.searcher.batch_hook is None
@@ -407,3 +409,23 @@ def test_policy_visits_refuses_a_missing_network_and_skips_another_board(tmp_pat
     player.search(game.initial_state(), Limits(simulations=50))
     with pytest.raises(ValueError, match="policy_visits"):
         GoSettings(policy_visits=-1)
+
+
+def test_the_default_player_has_the_shipped_network_on_9x9_and_steps_aside_elsewhere(tmp_path):
+    """policy_prior 20 at every node of 16 visits is the default where a network is shipped (9x9); a search the
+    user chose other than rave plays without the shipped one, but a network file with it is refused."""
+    pytest.importorskip("onnxruntime")
+    from engines.players.go import GoPlayer, TreePolicy
+    from engines.players.go_settings import GoSettings
+    player = GoPlayer(GoSettings())
+    player.start(9)
+    assert isinstance(player.searcher.batch_hook, TreePolicy)
+    assert (player.searcher.batch_hook.min_visits, player.searcher.batch_hook.weight) == (16, 20.0)
+    player = GoPlayer(GoSettings())
+    player.start(7)  # no 7x7 network is shipped
+    assert player.searcher.batch_hook is None
+    player = GoPlayer(GoSettings(search="mcts"))
+    player.start(9)
+    assert player.search_name == "mcts"
+    with pytest.raises(ValueError, match="needs the rave search"):
+        GoPlayer(GoSettings(search="mcts", policy_network=str(corner_network(tmp_path)))).start(9)

@@ -251,8 +251,10 @@ class GoPlayer:
             return make_searcher("mcts", game, self.go5_config(), self.go5_knowledge(), seed,
                                  capacity=s.capacity, clock=self.clock)
         names = ["rave", "mcts"] if s.search == "auto" else [s.search]
-        if s.policy_prior > 0 and self.policy_network(game.size) is not None:
-            # the network is asked for and fits: a search without it is no fallback
+        if s.policy_prior > 0 and (s.search in ("auto", "rave") or s.policy_network is not None) \
+                and self.policy_network(game.size) is not None:
+            # a network file is asked for and fits: a search without it is no fallback (the shipped one, the
+            # default, steps aside for a search the user chose)
             if s.search not in ("auto", "rave"):
                 raise ValueError(f"policy_prior needs the rave search, not {s.search}")
             names = ["rave"]

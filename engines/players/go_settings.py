@@ -36,14 +36,15 @@ class GoSettings:
                                          "attacker's stones (playouts and priors)")
     critical_prior: float = setting(0.0, "rave: won visits of the prior for a move that saves a critical own chain "
                                          "(4+ stones, 2 liberties) or plays a liberty race (0: none)")
-    policy_prior: float = setting(0.0, "rave: won visits for the policy network's moves, p / max p of each, at the "
+    policy_prior: float = setting(20.0, "rave: won visits for the policy network's moves, p / max p of each, at the "
                                        "root or with policy_visits at every node (0: no network; at the root only 20 "
                                        "scored 55.0 % of 80 games against 0 at 1 s a move on 9x9, 44.1-65.4 %; at every "
                                        "node of 16 visits 20 scored 71.2 %, 60.5-80.0 %, and 40 73.8 %, 63.2-82.1 %: "
                                        "bench/results/go_policy_match.md, go_policy_tree_match.md)")
-    policy_visits: int = setting(0, "rave: with policy_prior, the real visits a node needs before the network's "
+    policy_visits: int = setting(16, "rave: with policy_prior, the real visits a node needs before the network's "
                                     "prior reaches its children, at every node of the tree (the root at once); "
-                                    "0: at the root only, a tree started afresh each move; 16 tried)")
+                                    "0: at the root only, a tree started afresh each move; 16 tried). The shipped network (9x9 today) "
+                                    "plays with the rave search only: other searches, and sizes without one, play without it")
     policy_network: str | None = setting(None, "the Go policy network (ONNX) of policy_prior (none: "
                                                "weights/go/policy<size>.onnx)", kind=str)
     legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")
