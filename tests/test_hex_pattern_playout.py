@@ -35,9 +35,11 @@ def local_draws(s, last, params, draws, seed=1):
     rng = make_rng(seed)
     cand, weight = np.empty(PP.LOCAL, np.int64), np.empty(PP.LOCAL)
     left = int((s[HEADER:HEADER + N * N] == 0).sum())
+    keys = np.empty(2 * N * N, np.int64)
+    PP.board_raw_keys(s[HEADER:HEADER + N * N], N, keys)
     counts = {}
     for _ in range(draws):
-        a = int(PP.local_move(s, N, last, int(s[1]), params, rng, left, cand, weight))
+        a = int(PP.local_move(s, N, last, int(s[1]), params, rng, left, cand, weight, keys))
         counts[a] = counts.get(a, 0) + 1
     return counts
 
@@ -176,3 +178,37 @@ def test_the_setting_exists_in_the_hex_adapters_flags_and_refuses_mcts(tmp_path)
         gtp_hex.Settings(playout_patterns="shipped", search="mcts")
     with pytest.raises(ValueError, match="playout_global"):
         gtp_hex.Settings(playout_global=0.0)
+
+
+def test_the_playout_lookup_agrees_with_the_prior_lookup():
+    """The hashed raw-key lookup of the playout gives every empty cell the gamma the prior's canonical
+    lookup (move_patterns.log_strength) gives it, on random 9x9 boards for both colours."""
+    table = MP.load_table(MP.shipped_path(9))
+    params, prior = PP.pack_playout(table, 1.0), table.pack()
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        cells = rng.choice(3, size=N * N, p=[0.5, 0.25, 0.25]).astype(np.int64)
+        for mover in (0, 1):
+            for a in np.flatnonzero(cells == 0):
+                expected = np.exp(MP.log_strength(prior, cells, N, int(a), mover))
+                assert PP.cell_gamma(params, cells, N, int(a), mover) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("size", [5, 9])
+def test_the_keys_kept_during_a_playout_are_the_keys_of_the_board(size):
+    """After some moves of a playout, the incrementally kept key of every empty cell, for both movers,
+    is the key read afresh from the board (the transposed frame of White included)."""
+    game, s = position([], size)
+    params = PP.pack_playout(MP.load_table(MP.shipped_path(9)), 1.0)
+    nn = size * size
+    rng = make_rng(2)
+    for moves in range(1, nn, 3):
+        w = s.copy()
+        trace, empties, pos = (np.empty(nn, np.int64) for _ in range(3))
+        keys = np.empty(2 * nn, np.int64)
+        played = PP.fill_patterns(w, rng, False, params, trace, empties, pos, keys, moves)
+        assert played == moves
+        cells = w[HEADER:HEADER + nn]
+        for a in np.flatnonzero(cells == 0):
+            for mover in (0, 1):
+                assert keys[mover * nn + a] == PP.raw_key(cells, size, int(a), mover), (moves, a, mover)
