@@ -77,7 +77,7 @@ def playout_speed(size: int, seconds: float, prefixes, playout_global: float = 1
                 "patterns": HexSettings(time=seconds, root_connections=False, playout_patterns="shipped",
                                         playout_global=playout_global)}
     players = {name: HexPlayer(s, size) for name, s in settings.items()}
-    params = {"bridge": np.zeros(0), "patterns": PP.pack_playout(load_table(shipped_path(size)), playout_global)}
+    params = {"bridge": np.zeros(0), "patterns": PP.pack_playout(load_table(shipped_path(size)), playout_global, size)}
     kernels = {"bridge": HP.traced_bridge_vc, "patterns": PP.traced_pattern_vc}
     trace = np.empty(HP.playout_scratch(size), dtype=np.int64)
     rates = {name: {"playouts": [], "simulations": []} for name in players}

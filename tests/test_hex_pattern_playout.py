@@ -194,15 +194,16 @@ def test_the_playout_lookup_agrees_with_the_prior_lookup():
                 assert PP.cell_gamma(params, cells, N, int(a), mover) == pytest.approx(expected, rel=1e-9)
 
 
-@pytest.mark.parametrize("size", [5, 9])
-def test_the_keys_kept_during_a_playout_are_the_keys_of_the_board(size):
-    """After some moves of a playout, the incrementally kept key of every empty cell, for both movers,
-    is the key read afresh from the board (the transposed frame of White included)."""
-    game, s = position([], size)
-    params = PP.pack_playout(MP.load_table(MP.shipped_path(9)), 1.0)
+@pytest.mark.parametrize("size, packed", [(5, 9), (5, 5), (9, 9), (9, 0)])
+def test_the_keys_kept_during_a_playout_are_the_keys_of_the_board(size, packed):
+    """After some moves of a playout from a position with stones, the incrementally kept key of every
+    empty cell, for both movers, is the key read afresh from the board (the transposed frame of White
+    included), whether the params carry the size's empty-board keys (packed == size) or not."""
+    game, s = position([(0, 1), (2, 2), (size - 1, 3), (1, size - 1)], size)
+    params = PP.pack_playout(MP.load_table(MP.shipped_path(9)), 1.0, packed)
     nn = size * size
     rng = make_rng(2)
-    for moves in range(1, nn, 3):
+    for moves in range(1, nn - 4, 3):  # fewer moves than the empty cells: the playout stops midway
         w = s.copy()
         trace, empties, pos = (np.empty(nn, np.int64) for _ in range(3))
         keys = np.empty(2 * nn, np.int64)

@@ -12,10 +12,11 @@ The first move of a playout (no last move in it) is uniform.
 
 Representation.  The playout's params (``pack_playout``): float64 [global weight of one empty cell, the
 number of hash slots S (a power of two), S slot keys (raw 12-cell keys, both rotations of each table key;
--1 an empty slot), S slot gammas, the gamma of any other 12-cell key, then 4096 gamma6 indexed by the raw
-6-cell key (both rotations filled, 1 where the table has none)]: a lookup reads the 12 cells once and
+-1 an empty slot), S slot gammas, the gamma of any other 12-cell key, 4096 gamma6 indexed by the raw
+6-cell key (both rotations filled, 1 where the table has none), the board size n the params were packed
+for (0: none), then the 2 n*n keys of n's empty board (mover 0's, then mover 1's)]: a lookup reads the 12 cells once and
 probes an open-addressing hash (no rotation, no binary search).  The raw keys of every cell for both
-movers are computed once a playout (``board_raw_keys``) and kept up to date as stones fall (``place_keys``:
+movers are made once a playout (``start_keys``: the empty board's, then its stones placed) and kept up to date as stones fall (``place_keys``:
 a stone shows in the keys of the 12 cells around it), so a move's local draw reads 12 keys.  The empty cells live in ``empties``
 (the unplayed ones from position i on) with ``pos`` (a cell's index there, -1 when filled): a uniform
 draw and a removal are O(1), as in patterns.py's fill.  The board's union-find is left stale (a playout reads cells only),
@@ -43,9 +44,10 @@ def _slot(key: int, slots: int) -> int:
     return ((key * HASH_MULT) >> 7) & (slots - 1)
 
 
-def pack_playout(table, global_weight: float) -> np.ndarray:
+def pack_playout(table, global_weight: float, size: int = 0) -> np.ndarray:
     """The playout's params from a move_patterns.PatternTable; ``global_weight`` is the weight of one
-    empty cell in the global draw, in units of the gamma of a cell with nothing around it (key 0)."""
+    empty cell in the global draw, in units of the gamma of a cell with nothing around it (key 0);
+    ``size``: the board size whose empty-board keys to carry (0: none; the keys are then read afresh)."""
     raw = {}
     for key, gamma in table.gamma12.items():
         raw[key] = gamma
@@ -64,8 +66,11 @@ def pack_playout(table, global_weight: float) -> np.ndarray:
         dense6[key] = gamma
         dense6[int(rotate(key, 6))] = gamma
     empty = table.gamma12.get(0, table.other12) * table.gamma6.get(0, 1.0)
+    empty_keys = np.zeros(2 * size * size, dtype=np.int64)
+    if size:
+        board_raw_keys(np.zeros(size * size, dtype=np.int64), size, empty_keys)
     return np.concatenate([[float(global_weight) * empty, slots], keys, gammas, [table.other12],
-                           dense6]).astype(np.float64)
+                           dense6, [size], empty_keys]).astype(np.float64)
 
 
 @nb.njit(cache=True)
@@ -115,6 +120,22 @@ def place_keys(keys, n, e, colour):
         cc = c - dr
         if 0 <= rr < n and 0 <= cc < n:
             keys[nn + rr * n + cc] |= own1 << (2 * k)
+
+
+@nb.njit(cache=True)
+def start_keys(params, cells, n, keys):
+    """board_raw_keys' keys of the board: the params' empty-board keys with every stone placed on
+    them when the params carry this size's, else read afresh."""
+    base = HEAD + 2 * int(params[1]) + 1 + KEYS6
+    nn = n * n
+    if int(params[base]) != n:
+        board_raw_keys(cells, n, keys)
+        return
+    for i in range(2 * nn):
+        keys[i] = np.int64(params[base + 1 + i])
+    for a in range(nn):
+        if cells[a] != 0:
+            place_keys(keys, n, a, cells[a] - 1)
 
 
 @nb.njit(cache=True)
@@ -184,7 +205,7 @@ def fill_patterns(s, rng, connections, params, trace, empties, pos, keys, limit)
             k += 1
     cand = np.empty(LOCAL, dtype=np.int64)
     weight = np.empty(LOCAL)
-    board_raw_keys(s[HEADER:HEADER + nn], n, keys)
+    start_keys(params, s[HEADER:HEADER + nn], n, keys)
     p = s[TO_MOVE]
     last = -1
     stop = k if limit < 0 or limit >= k else limit
@@ -244,7 +265,7 @@ def warm_up(game):
     from engines.knowledge.hex.move_patterns import PatternTable
     from engines.rng import make_rng
     state = game.play(game.initial_state(), 0)
-    params = pack_playout(PatternTable({1: 2.0}, {1: 2.0}), 1.0)
+    params = pack_playout(PatternTable({1: 2.0}, {1: 2.0}), 1.0, game.size)
     trace = np.empty(3 * game.num_actions, dtype=np.int64)
     rng = make_rng(0)
     for kernel in (traced_pattern, traced_pattern_vc):

@@ -126,7 +126,7 @@ def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connecti
         pieces = dict(network=network, after=after, move_patterns=move_patterns, **network_options)
         plain = heavy_knowledge(game, patterns, inferior, connections, **pieces)
         return dataclasses.replace(plain, traced_playout=pattern_playout.playout_kernel(connections),
-                                   playout_params=pattern_playout.pack_playout(playout_patterns, playout_global))
+                                   playout_params=pattern_playout.pack_playout(playout_patterns, playout_global, n))
     if network is None and move_patterns is not None:
         from engines.knowledge.hex.move_patterns import pattern_experience
         return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
