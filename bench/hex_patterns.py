@@ -69,6 +69,7 @@ def playout_speed(size: int, seconds: float, prefixes, playout_global: float = 1
     """Playouts and RAVE simulations a CPU second, bridge playouts against pattern playouts, each
     position measured by both in turn (process CPU time: the machine's other load does not count)."""
     import numpy as np
+
     from engines.knowledge.hex import pattern_playout as PP
     from engines.knowledge.hex import patterns as HP
     from engines.knowledge.hex.move_patterns import load_table
@@ -110,9 +111,9 @@ def playout_main(options, sidecar) -> int:
     (RESULTS / "hex_pattern_playout.json").write_text(json.dumps(result, indent=1) + "\n")
     ratio = rates["ratio_patterns_over_bridge"]
     lines = [f"# Hex pattern playouts (bench/hex_patterns.py --playouts, {options.size}x{options.size})", "",
-             f"The same {rates['positions']} held-out positions for both, medians, per CPU second of this process "
-             f"(playout_global {options.playout_global:g}; RAVE {options.seconds:g} s a search, root_connections off, "
-             f"the shipped move patterns as the prior for both):", "",
+             (f"The same {rates['positions']} held-out positions for both, medians, per CPU second of this process "
+              f"(playout_global {options.playout_global:g}; RAVE {options.seconds:g} s a search, root_connections "
+              f"off, the shipped move patterns as the prior for both):"), "",
              "| playouts | playouts / CPU s (alone) | RAVE simulations / CPU s |", "|---|---|---|",
              f"| bridge (today's default) | {rates['bridge']['playouts']:.0f} | {rates['bridge']['simulations']:.0f} |",
              f"| move patterns | {rates['patterns']['playouts']:.0f} | {rates['patterns']['simulations']:.0f} |",

@@ -47,7 +47,7 @@ def local_draws(s, last, params, draws, seed=1):
 def test_a_cell_with_a_huge_gamma_next_to_the_last_move_is_nearly_always_drawn():
     """Black at (4,4), then White at (3,5); Black to move: the cell (4,5) next to White's last stone,
     its pattern given a gamma of 1e6 for Black, takes nearly every draw; with a plain table few."""
-    game, s = position([(4, 4), (3, 5)])
+    _, s = position([(4, 4), (3, 5)])
     cells = s[HEADER:HEADER + N * N]
     target = 4 * N + 5
     k12, _ = MP.cell_keys(cells, N, target, 0)
@@ -65,7 +65,7 @@ def test_every_move_stays_local_when_every_local_cell_has_a_huge_gamma():
     """A table whose every pattern with a stone around weighs 1e6 (the empty pattern 1): after each
     move, the next one is drawn in its neighbourhood whenever one of those cells is empty (bar the
     bridge answers); the bridge playout's moves are local only by chance."""
-    game, s = position([])
+    _, s = position([])
     table = MP.PatternTable({0: 1.0}, {}, 1e6)
     params = PP.pack_playout(table, 1.0)
     trace = np.empty(HP.playout_scratch(N), np.int64)
@@ -94,7 +94,7 @@ def test_playouts_fill_every_empty_cell_once_and_nothing_else(kernel):
     """Stones on the edges and corners (off-board neighbours, occupied ones): every traced move was
     empty, each once, the board ends full, and the winner is the flood fill's."""
     moves = [(0, 0), (0, 8), (8, 0), (8, 8), (4, 0), (0, 4), (4, 8), (8, 4), (1, 1), (7, 7)]
-    game, s = position(moves)
+    _, s = position(moves)
     empty = {a for a in range(N * N) if s[HEADER + a] == 0}
     params = PP.pack_playout(MP.load_table(MP.shipped_path(9)), 1.0)
     trace = np.empty(HP.playout_scratch(N), np.int64)
@@ -114,7 +114,7 @@ def test_playouts_fill_every_empty_cell_once_and_nothing_else(kernel):
 def test_the_bridge_answer_comes_before_the_patterns():
     """Black's bridge (2,2)-(3,3); White intrudes at (2,3): Black answers (3,2) every time, even with a
     table that makes every other local cell weigh 1e6."""
-    game, s = position([(2, 2), (6, 6), (3, 3)])  # White to move
+    _, s = position([(2, 2), (6, 6), (3, 3)])  # White to move
     params = PP.pack_playout(MP.PatternTable({0: 1.0}, {}, 1e6), 1.0)
     trace = np.empty(HP.playout_scratch(N), np.int64)
     rng = make_rng(11)
@@ -131,7 +131,7 @@ def test_the_bridge_answer_comes_before_the_patterns():
 def test_the_bridge_playout_is_unchanged():
     """Today's bridge playouts, seeded: the same traces and final boards as before the pattern playout
     came (a golden hash)."""
-    game, s = position([divmod(a, N) for a in (40, 30, 50, 21, 59)])
+    _, s = position([divmod(a, N) for a in (40, 30, 50, 21, 59)])
     for kernel in (HP.traced_bridge, HP.traced_bridge_vc):
         rng = make_rng(7)
         digest = hashlib.sha256()
@@ -148,8 +148,9 @@ def test_the_setting_off_keeps_the_default_search_and_on_changes_its_playouts():
     """The default (playout_patterns 'none') is the bridge playout with the connection check, and
     searches the same visits as the setting named explicitly; 'shipped' puts the pattern playout in
     the RAVE knowledge and changes the search."""
-    from adapters.gtp_hex import HexSession, Settings
     import time
+
+    from adapters.gtp_hex import HexSession, Settings
     visits = {}
     for name, extra in (("default", {}), ("none", {"playout_patterns": "none"}),
                         ("shipped", {"playout_patterns": "shipped"})):
@@ -164,9 +165,10 @@ def test_the_setting_off_keeps_the_default_search_and_on_changes_its_playouts():
 
 
 def test_the_setting_exists_in_the_hex_adapters_flags_and_refuses_mcts(tmp_path):
+    import argparse
+
     from adapters import gtp_hex, oht_client
     from adapters.config import add_setting_flags
-    import argparse
     for module in (gtp_hex, oht_client):
         assert module.Settings().playout_patterns == "none"
         parser = argparse.ArgumentParser()
@@ -199,7 +201,7 @@ def test_the_keys_kept_during_a_playout_are_the_keys_of_the_board(size, packed):
     """After some moves of a playout from a position with stones, the incrementally kept key of every
     empty cell, for both movers, is the key read afresh from the board (the transposed frame of White
     included), whether the params carry the size's empty-board keys (packed == size) or not."""
-    game, s = position([(0, 1), (2, 2), (size - 1, 3), (1, size - 1)], size)
+    _, s = position([(0, 1), (2, 2), (size - 1, 3), (1, size - 1)], size)
     params = PP.pack_playout(MP.load_table(MP.shipped_path(9)), 1.0, packed)
     nn = size * size
     rng = make_rng(2)
