@@ -19,6 +19,12 @@ search's simulations a CPU second with today's default (bridge playouts) and wit
 side by side on the same held-out positions; writes bench/results/hex_pattern_playout.{md,json}:
 
     nice -n 15 .venv/bin/python -m bench.hex_patterns --playouts --size 9 --seconds 0.5 --positions 20
+
+Their strength at equal time against today's default (bench/results/hex_pattern_playout_match.md):
+
+    nice -n 15 .venv/bin/python -m bench.hex_gtp_match --games 40 --size 9 --seed S \
+        --a "--time 0.5 --playout-patterns shipped" --b "--time 0.5" \
+        --out bench/results/hex_pattern_playout_match_t0.5_sS.md
 """
 import argparse
 import json
