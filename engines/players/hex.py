@@ -84,6 +84,13 @@ class HexSettings:
     move_patterns: str = setting(SHIPPED, "learned local move patterns as the rave search's prior where no prior "
                                  "network plays: 'shipped' (weights/hex/patterns<n>.txt; none for a size without "
                                  "one; 60.8 % of 120 games against none on 9x9), a pattern table file, or 'none'")
+    playout_patterns: str = setting("none", "learned local move patterns as the rave search's playout policy (after "
+                                    "the bridge answer, the cells around the last move drawn by their gammas "
+                                    "against a uniform draw, MoHex 2.0 style): 'shipped' (weights/hex/patterns<n>"
+                                    ".txt; none for a size without one), a pattern table file, or 'none' (the "
+                                    "bridge playout)")
+    playout_global: float = setting(1.0, "playout_patterns: the weight of each empty cell in the uniform draw, in "
+                                         "gammas of a cell with nothing around it")
     seed: int = setting(0, "random seed of the search")
     capacity: int = setting(1 << 22, "MCTS tree nodes (32 bytes each, touched only as used)")
     uct_c: float = setting(0.7, "UCT exploration constant of the mcts search (results on a 0..1 scale)")
@@ -118,6 +125,8 @@ class HexSettings:
             problems.append("margin, uct_c and puct_c must be at least 0")
         if self.solver_empties < 0 or self.solver_nodes < 1:
             problems.append("solver_empties must be >= 0 and solver_nodes >= 1")
+        if not self.playout_global > 0:
+            problems.append(f"playout_global must be > 0, got {self.playout_global!r}")
         for name in ("epsilon", "swap_below", "solver_share"):
             if not 0 <= getattr(self, name) <= 1:
                 problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
@@ -133,6 +142,9 @@ class HexSettings:
         if self.move_patterns not in (SHIPPED, "none") and (self.search == "mcts" or network):
             problems.append(f"move_patterns {self.move_patterns!r}: the patterns are the rave search's prior, "
                             f"not with search mcts or a network")
+        if self.playout_patterns != "none" and (self.search == "mcts" or network):
+            problems.append(f"playout_patterns {self.playout_patterns!r}: the pattern playouts are the rave "
+                            f"search's, not with search mcts or a network")
         try:
             knowledge_pieces(self.knowledge)
         except ValueError as err:
@@ -170,13 +182,15 @@ class HexSettings:
 
 
 def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_config: dict, seed: int,
-                      capacity: int, prior=None, root_prior=None, move_patterns=None, **options):
+                      capacity: int, prior=None, root_prior=None, move_patterns=None, playout_patterns=None,
+                      playout_global: float = 1.0, **options):
     """The Hex searcher: RAVE with the knowledge's traced playouts and the prior network's experience
     (search 'rave', or None without a network), MCTS with the knowledge (search 'mcts'), or MCTS over
     the network (mcts_config then holds its rollout / PUCT settings).  With ``root_prior`` (a
     RootPrior: a network the compiled search cannot run), RAVE with that network's experience at the
     root (the caller asks ``root_prior.prepare(state)`` before each search).  ``move_patterns`` (a
-    move_patterns.PatternTable): the RAVE children's prior when no network gives one.  options go to
+    move_patterns.PatternTable): the RAVE children's prior when no network gives one; ``playout_patterns``
+    (one too): the RAVE playouts' policy (``playout_global``: its uniform draw's weight).  options go to
     make_searcher (clock=...).  The player builds its searcher here; so do the benchmarks."""
     from engines.knowledge.hex.registered import RAVE_CONFIG, heavy_knowledge, hex_knowledge
     from engines.knowledge.hex.network import policy_knowledge
@@ -188,9 +202,10 @@ def make_hex_searcher(game, search: str | None, knowledge: str, network, mcts_co
         root_prior.attach(searcher)
         return searcher
     if search == "rave" or (search is None and network is None):
-        return make_searcher("rave", game, RAVE_CONFIG, heavy_knowledge(game, *pieces, network=prior,
-                                                                       move_patterns=move_patterns), seed,
-                             capacity=capacity, **options)
+        return make_searcher("rave", game, RAVE_CONFIG,
+                             heavy_knowledge(game, *pieces, network=prior, move_patterns=move_patterns,
+                                             playout_patterns=playout_patterns, playout_global=playout_global),
+                             seed, capacity=capacity, **options)
     if network is not None:
         bundle = policy_knowledge(network)
     else:
@@ -249,6 +264,7 @@ class HexPlayer:
         self.searcher = None
         self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
         self.move_patterns = None  # the learned patterns' table: the rave prior when no network gives one
+        self.playout_patterns = None  # the patterns' table of the rave playouts' policy
         if settings.mode == "search" or self.network is None:
             prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
             runtime = next((net for net in (self.network, prior) if isinstance(net, RuntimeNetwork)), None)
@@ -258,6 +274,9 @@ class HexPlayer:
             if prior is None and self.root_prior is None and self.network is None and settings.search != "mcts":
                 from engines.knowledge.hex.move_patterns import table_for_size
                 self.move_patterns = table_for_size(settings.move_patterns, size)
+            if self.network is None and settings.search != "mcts" and settings.playout_patterns != "none":
+                from engines.knowledge.hex.move_patterns import table_for_size
+                self.playout_patterns = table_for_size(settings.playout_patterns, size)
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
@@ -285,7 +304,8 @@ class HexPlayer:
         s = self.settings
         return make_hex_searcher(self.game, s.search, s.knowledge, self.network, s.mcts_config(self.network is not None),
                                  seed, s.capacity, prior=prior, root_prior=self.root_prior,
-                                 move_patterns=self.move_patterns, clock=self.clock)
+                                 move_patterns=self.move_patterns, playout_patterns=self.playout_patterns,
+                                 playout_global=s.playout_global, clock=self.clock)
 
     def _search(self, state, limits):
         """The searcher's result for state (the root prior's network asked first, when there is one)."""
@@ -303,6 +323,8 @@ class HexPlayer:
             search = f"RAVE (knowledge {s.knowledge}, the prior from move patterns {Path(self.move_patterns.path).name})"
         else:
             search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
+        if self.playout_patterns is not None:
+            search = f"{search[:-1]}, playouts by move patterns {Path(self.playout_patterns.path).name})"
         if s.mode == "greedy":
             return "greedy policy network" if self.network is not None else \
                 f"{search}, {self.limits().simulations} simulations a move (greedy, but no network)"

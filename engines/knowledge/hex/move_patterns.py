@@ -44,7 +44,7 @@ HEAD = 5  # params: visits, low, high, n12, n6
 
 
 @nb.njit(cache=True, inline="always")
-def _cell_value(cells, n, r, c, mover):
+def cell_value(cells, n, r, c, mover):
     """The value (EMPTY/OWN/OPP/CORNER) of board cell (r, c) in the frame of the player to move
     (row and column already swapped for White)."""
     if mover == 1:
@@ -83,7 +83,7 @@ def cell_keys(cells, n, action, mover):
         r0, c0 = c0, r0
     key = 0
     for k in range(12):
-        v = _cell_value(cells, n, r0 + OFFSETS[k, 0], c0 + OFFSETS[k, 1], mover)
+        v = cell_value(cells, n, r0 + OFFSETS[k, 0], c0 + OFFSETS[k, 1], mover)
         key |= v << (2 * k)
     key6 = key & 0xFFF
     return min(key, rotate(key, 12)), min(key6, rotate(key6, 6))

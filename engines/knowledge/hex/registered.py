@@ -9,6 +9,8 @@ cells, virtual connections) comes as ``hex_knowledge(game, patterns=, inferior=,
 distance bundle plus a playout and a children kernel; ``heavy_knowledge(game, ...)`` the same pieces
 for the RAVE search (traced playouts); ``warm_up`` compiles them.
 """
+import dataclasses
+
 import numba as nb
 import numpy as np
 
@@ -107,17 +109,26 @@ RAVE_CONFIG = {"rave_equiv": 300.0}  # Hex's RAVE (the value Hex's figures were 
 
 def heavy_knowledge(game, patterns: bool = True, inferior: bool = True, connections: bool = True,
                     network=None, after: int = NET_AFTER, move_patterns=None, vulnerable: bool = False,
-                    **network_options):
+                    playout_patterns=None, playout_global: float = 1.0, **network_options):
     """The RAVE search's Hex knowledge (engines/search/rave.py): hex_knowledge's pieces with the
     playout traced, so that every cell a playout fills counts for all-moves-as-first; with a policy
     network, its move probabilities as the children's virtual experience (network_experience;
     network_options: visits, low, high), given when a node has ``after`` real visits (0: when its
     children are made).  Without a network, ``move_patterns`` (engines/knowledge/hex/move_patterns.py: a
-    PatternTable) give the children's experience from their local patterns, when they are made (cheap)."""
+    PatternTable) give the children's experience from their local patterns, when they are made (cheap).
+    ``playout_patterns`` (a PatternTable): the playouts follow the patterns around the last move
+    (engines/knowledge/hex/pattern_playout.py; ``playout_global``: the weight of an empty cell in the
+    global draw) instead of the bridge playout; the connection check at their start stays as chosen."""
     from engines.games.hex import SIZE
     from engines.knowledge.hex import patterns as HP
     from engines.knowledge.rave_bundle import HeavyKnowledge
     n = int(game.initial_state()[SIZE])
+    if playout_patterns is not None:
+        from engines.knowledge.hex import pattern_playout
+        pieces = dict(network=network, after=after, move_patterns=move_patterns, vulnerable=vulnerable, **network_options)
+        plain = heavy_knowledge(game, patterns, inferior, connections, **pieces)
+        return dataclasses.replace(plain, traced_playout=pattern_playout.playout_kernel(connections),
+                                   playout_params=pattern_playout.pack_playout(playout_patterns, playout_global, n))
     if network is None and move_patterns is not None:
         from engines.knowledge.hex.move_patterns import pattern_experience
         return HeavyKnowledge(evaluate=evaluate_distance, value=value_distance, value_params=DEFAULT_WEIGHTS,
@@ -171,5 +182,6 @@ def warm_up(game):
     vc.warm_up(game)
     from engines.knowledge.hex import dfpn
     dfpn.warm_up(game)
-    from engines.knowledge.hex import move_patterns
+    from engines.knowledge.hex import move_patterns, pattern_playout
     move_patterns.warm_up(game)
+    pattern_playout.warm_up(game)
