@@ -31,7 +31,7 @@ import numpy as np
 from engines import kernels as K
 from engines.games.hex import HEADER, NSTONES, SIZE, TO_MOVE, WINNER, flood_winner
 from engines.knowledge.hex.move_patterns import OFFSETS, cell_value, rotate
-from engines.knowledge.hex.patterns import bridge_response, vc_winner
+from engines.knowledge.hex.patterns import bridge_response, fill_start
 from engines.rng import below, uniform
 
 HEAD = 2            # params: global weight, slots
@@ -187,22 +187,11 @@ def fill_patterns(s, rng, connections, params, trace, empties, pos, keys, limit)
     """The pattern playout's body: fill every empty cell by the policy (keys: scratch of 2 n*n), record
     the moves in trace, set the winner.  Returns the moves played (0 when a virtual connection decided
     at the start).  With 0 <= limit < the empty cells: only ``limit`` moves, no winner (for tests)."""
-    if s[WINNER] >= 0:
+    k = fill_start(s, connections, empties, pos)
+    if k < 0:
         return 0
-    if connections:
-        v = vc_winner(s)
-        if v >= 0:
-            s[WINNER] = v
-            return 0
     n = s[SIZE]
     nn = n * n
-    k = 0
-    for i in range(nn):
-        pos[i] = -1
-        if s[HEADER + i] == 0:
-            empties[k] = i
-            pos[i] = k
-            k += 1
     cand = np.empty(LOCAL, dtype=np.int64)
     weight = np.empty(LOCAL)
     start_keys(params, s[HEADER:HEADER + nn], n, keys)

@@ -788,26 +788,37 @@ def bridge_response(s, n, x, p, rng):
 
 
 @nb.njit(cache=True)
-def _fill(s, rng, bridges, connections, trace, empties, pos):
-    """The playout's body: fill every empty cell (answering bridge intrusions when bridges), record
-    the moves in trace when it is not empty, set the winner.  Returns the moves played (0 when a
-    virtual connection decided at the start; the winner is set all the same)."""
+def fill_start(s, connections, empties, pos):
+    """A playout's start: -1 when the game is decided already (a winner, or with connections a virtual
+    connection, whose winner is then set); else the empty cells listed in empties[:k] (pos: a cell's index
+    there, -1 for a stone) and k returned."""
     if s[WINNER] >= 0:
-        return 0
+        return -1
     if connections:
         v = vc_winner(s)
         if v >= 0:
             s[WINNER] = v
-            return 0
-    n = s[SIZE]
-    nn = n * n
+            return -1
     k = 0
-    for i in range(nn):
+    for i in range(s[SIZE] * s[SIZE]):
         pos[i] = -1
         if s[HEADER + i] == 0:
             empties[k] = i
             pos[i] = k
             k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _fill(s, rng, bridges, connections, trace, empties, pos):
+    """The playout's body: fill every empty cell (answering bridge intrusions when bridges), record
+    the moves in trace when it is not empty, set the winner.  Returns the moves played (0 when a
+    virtual connection decided at the start; the winner is set all the same)."""
+    k = fill_start(s, connections, empties, pos)
+    if k < 0:
+        return 0
+    n = s[SIZE]
+    nn = n * n
     p = s[TO_MOVE]
     last = -1
     tracing = trace.shape[0] > 0
