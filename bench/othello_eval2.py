@@ -35,7 +35,6 @@ match: the shipped player (engines.players.othello, OthelloSettings as shipped: 
 import argparse
 import json
 import platform
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -290,27 +289,13 @@ def match(args) -> None:
 
 
 def match_report(args) -> str:
+    from bench.othello_mpc import merged_parts, side_row as row
     from bench.strength import wilson
     parts = sorted(MATCH.parent.glob(MATCH.name + ".part*.json"))
-    result = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
-    log = {"new": [], "today": []}
-    commands = []
-    for path in parts:
-        data = json.loads(path.read_text())
-        commands.append(data.get("command", "?"))
-        for key in result:
-            result[key] += data["result"][key]
-        for key in log:
-            log[key] += data["moves"][key]
+    result, log, commands = merged_parts(parts, ("new", "today"))
     n = result["games"]
     score = (result["wins"] + result["draws"] / 2) / n if n else 0.0
     lo, hi = wilson(score, n) if n else (0.0, 0.0)
-
-    def row(name, moves):
-        xs = [m["seconds"] for m in moves if not m["forced"]]
-        ds = [m["depth"] for m in moves if m["depth"] is not None and not m["solved"]]
-        return (f"| {name} | {len(xs)} | {statistics.median(xs):.3f} | {max(xs):.3f} | "
-                f"{statistics.median(ds) if ds else '-'} |") if xs else f"| {name} | 0 | - | - | - |"
 
     return "\n".join([_stamp(args), "Parts: " + "; ".join(f"`{c}`" for c in commands), "",
                       "| games | new wins | losses | draws | new score | 95 % interval (Wilson) |",

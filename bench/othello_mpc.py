@@ -179,26 +179,38 @@ def _players(t: float, margin: float, opponent_t: float | None = None):
             "default": make_player(other)}
 
 
-def match_report(args, out: Path) -> str:
-    from bench.strength import wilson
-    parts = sorted(out.parent.glob(out.stem + ".part*.json"))
+def merged_parts(paths, sides) -> tuple[dict, dict, list]:
+    """The match parts' JSON files (each {"command", "result": W/L/D counts, "moves": side -> moves}) added
+    up: (result, side -> every move's record, the parts' commands)."""
     result = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
-    log = {"mpc": [], "default": []}
-    for part in parts:
-        data = json.loads(part.read_text())
+    log = {side: [] for side in sides}
+    commands = []
+    for path in paths:
+        data = json.loads(Path(path).read_text())
+        commands.append(data.get("command", "?"))
         for k in result:
             result[k] += data["result"][k]
         for k in log:
             log[k] += data["moves"][k]
+    return result, log, commands
+
+
+def side_row(name, moves) -> str:
+    """A report row: moves (forced ones left out), median and maximum seconds, median depth of the searched moves."""
+    xs = [m["seconds"] for m in moves if not m["forced"]]
+    ds = [m["depth"] for m in moves if m["depth"] is not None and not m["solved"]]
+    return (f"| {name} | {len(xs)} | {statistics.median(xs):.3f} | {max(xs):.3f} | "
+            f"{statistics.median(ds) if ds else '-'} |") if xs else f"| {name} | 0 | - | - | - |"
+
+
+def match_report(args, out: Path) -> str:
+    from bench.strength import wilson
+    parts = sorted(out.parent.glob(out.stem + ".part*.json"))
+    result, log, _commands = merged_parts(parts, ("mpc", "default"))
     n = result["games"]
     score = (result["wins"] + result["draws"] / 2) / n if n else 0.0
     lo, hi = wilson(score, n) if n else (0.0, 0.0)
-
-    def row(name, moves):
-        xs = [m["seconds"] for m in moves if not m["forced"]]
-        ds = [m["depth"] for m in moves if m["depth"] is not None and not m["solved"]]
-        return (f"| {name} | {len(xs)} | {statistics.median(xs):.3f} | {max(xs):.3f} | "
-                f"{statistics.median(ds) if ds else '-'} |") if xs else f"| {name} | 0 | - | - | - |"
+    row = side_row
 
     return "\n".join([f"Command: `{args.command}` (parts {', '.join(p.name for p in parts)})  ",
                       f"Machine: {platform.machine()}, Python {platform.python_version()}, "
