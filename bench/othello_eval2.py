@@ -265,7 +265,7 @@ def _player(weights: str | None, probcut: str | None, margin: float):
 
 
 def match(args) -> None:
-    from bench.othello_mpc import _play
+    from bench.othello_time import paired_games, tally
     from bench.othello_strength import openings
     from engines.games import make_game
     game = make_game("othello", size=8)
@@ -274,18 +274,12 @@ def match(args) -> None:
     part = MATCH.parent / f"{MATCH.name}.part{k}.json"
     log = {"new": [], "today": []}
     result = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
-    for i, opening in enumerate(openings(game, args.games // 2, args.seed)):
-        if i % n != k:
-            continue
-        for new_black in (True, False):
-            names = ("new", "today") if new_black else ("today", "new")
-            black = _play(game, sides, names, opening, args.seconds, log)
-            score = black if new_black else 1.0 - black
-            result["games"] += 1
-            result["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1
-            part.write_text(json.dumps({"command": args.command, "result": result, "moves": log}))
-            print(f"othello_eval2 match part {k}: game {result['games']}: new {score}; W/L/D {result['wins']}/"
-                  f"{result['losses']}/{result['draws']}", file=sys.stderr, flush=True)
+    for score in paired_games(game, sides, ("new", "today"), openings(game, args.games // 2, args.seed), args.seconds,
+                              log, (k, n)):
+        tally(result, score)
+        part.write_text(json.dumps({"command": args.command, "result": result, "moves": log}))
+        print(f"othello_eval2 match part {k}: game {result['games']}: new {score}; W/L/D {result['wins']}/"
+              f"{result['losses']}/{result['draws']}", file=sys.stderr, flush=True)
 
 
 def match_report(args) -> str:

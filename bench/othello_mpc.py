@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.othello_time import play
+from bench.othello_time import paired_games, tally
 
 RESULTS = Path(__file__).resolve().parent / "results"
 # the rows shipped in weights/othello/probcut_patterns.json before Multi-ProbCut (150 positions, one per depth)
@@ -237,18 +237,12 @@ def match(args, out: Path) -> None:
     part = out.parent / f"{out.stem}.part{k}.json"
     log = {"mpc": [], "default": []}
     result = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
-    for i, opening in enumerate(openings(game, args.games // 2, args.seed)):
-        if i % n != k:
-            continue
-        for mpc_black in (True, False):
-            names = ("mpc", "default") if mpc_black else ("default", "mpc")
-            black = play(game, sides, names, opening, args.seconds, log)
-            score = black if mpc_black else 1.0 - black
-            result["games"] += 1
-            result["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1
-            part.write_text(json.dumps({"result": result, "moves": log}))
-            print(f"othello_mpc match part {k}: game {result['games']}: mpc {score}; W/L/D {result['wins']}/"
-                  f"{result['losses']}/{result['draws']}", file=sys.stderr, flush=True)
+    for score in paired_games(game, sides, ("mpc", "default"), openings(game, args.games // 2, args.seed), args.seconds,
+                              log, (k, n)):
+        tally(result, score)
+        part.write_text(json.dumps({"result": result, "moves": log}))
+        print(f"othello_mpc match part {k}: game {result['games']}: mpc {score}; W/L/D {result['wins']}/"
+              f"{result['losses']}/{result['draws']}", file=sys.stderr, flush=True)
 
 
 def main(argv=None) -> int:

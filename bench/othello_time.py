@@ -60,6 +60,27 @@ def play(game, sides, names, opening, seconds, log) -> float:
     return game.returns(state)[0]
 
 
+def paired_games(game, sides, pair, table, seconds, log, part=(0, 1)):
+    """The match loop of the in-process Othello benches: each opening of ``table`` whose index i has
+    i % n == k (part (k, n)) played twice, the first of ``pair`` as Black, then as White; yields the
+    first's score of each game (1, 0.5, 0)."""
+    first, second = pair
+    k, n = part
+    for i, opening in enumerate(table):
+        if i % n != k:
+            continue
+        for first_black in (True, False):
+            names = (first, second) if first_black else (second, first)
+            black = play(game, sides, names, opening, seconds, log)
+            yield black if first_black else 1.0 - black
+
+
+def tally(result: dict, score: float) -> None:
+    """Count one game's score in a result dict of games, wins, losses and draws."""
+    result["games"] += 1
+    result["wins" if score == 1.0 else "losses" if score == 0.0 else "draws"] += 1
+
+
 def _row(name, moves):
     xs = [m["seconds"] for m in moves]
     if not xs:
@@ -110,17 +131,13 @@ def main(argv=None) -> int:
     sides = players(args.margin)
     log = {"new": [], "today": []}
     result = {"games": 0, "wins": 0, "losses": 0, "draws": 0, "margins": []}
-    for i, opening in enumerate(openings(game, args.games // 2, args.seed)):
-        for new_black in (True, False):
-            names = ("new", "today") if new_black else ("today", "new")
-            black = play(game, sides, names, opening, args.seconds, log)
-            new = black if new_black else 1.0 - black
-            result["games"] += 1
-            result["wins" if new == 1.0 else "losses" if new == 0.0 else "draws"] += 1
-            args.out.write_text(report(command, args, result, log))
-            args.out.with_suffix(".json").write_text(json.dumps({"result": result, "moves": log}))
-            print(f"othello_time: game {result['games']}: new {new}; W/L/D {result['wins']}/{result['losses']}/"
-                  f"{result['draws']}", file=sys.stderr, flush=True)
+    for new in paired_games(game, sides, ("new", "today"), openings(game, args.games // 2, args.seed), args.seconds,
+                            log):
+        tally(result, new)
+        args.out.write_text(report(command, args, result, log))
+        args.out.with_suffix(".json").write_text(json.dumps({"result": result, "moves": log}))
+        print(f"othello_time: game {result['games']}: new {new}; W/L/D {result['wins']}/{result['losses']}/"
+              f"{result['draws']}", file=sys.stderr, flush=True)
     return 0
 
 

@@ -7,7 +7,9 @@ against each other from seeded openings, each opening with both colours -> a JSO
 Why: a figure such as "the new default against the default of some earlier day" needs the earlier
 code, which cannot share a process with today's; an engine of another revision runs from its own
 checkout (``git worktree add --detach DIR REV``, then ``PYTHONPATH=DIR python -m engines.warmup --game
-othello``; its command ``env PYTHONPATH=DIR .venv/bin/python -m adapters.otp --time 1``).
+othello``; its command ``env PYTHONPATH=DIR .venv/bin/python -m adapters.otp --time 1``).  The engines
+run with PYTHONSAFEPATH=1: ``python -m`` would otherwise put this bench's working directory (today's
+checkout) ahead of PYTHONPATH, and every "revision" would run today's code.
 
 The referee keeps the board with engines/games/othello.py ("standard" rules, the judge's): for game i
 (0-based) the opening is number i // 2 of bench.othello_strength.openings(games / 2, seed) (4 to 7 random
@@ -47,13 +49,19 @@ class EngineFault(Exception):
     """An engine answered wrongly, late or not at all."""
 
 
+def engine_environment(environ=os.environ) -> dict:
+    """An engine's environment: this one with PYTHONSAFEPATH=1, so that its PYTHONPATH (the checkout of
+    the revision it stands for) is not shadowed by the working directory ``python -m`` puts first."""
+    return {**environ, "PYTHONSAFEPATH": "1"}
+
+
 class Engine:
     """An OTP engine on stdin/stdout: one command a line, one answer a line."""
 
     def __init__(self, command: str):
         self.command = command
         self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                     stderr=subprocess.DEVNULL, text=True, bufsize=1, env=engine_environment())
 
     def ask(self, line: str, limit: float) -> tuple[str, float]:
         """Send a command; (its answer, seconds until it came)."""
