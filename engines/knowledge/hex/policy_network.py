@@ -164,6 +164,17 @@ def shipped_path(size: int) -> pathlib.Path:
     return pathlib.Path(__file__).resolve().parents[3] / "weights" / "hex" / f"policy{size}.onnx"
 
 
+def network_for_size(choice: str, size: int) -> HexPolicyNetwork | None:
+    """The policy CNN a player's setting names for size: 'none' none, 'shipped' the shipped file (none
+    when the size has none), else the file (NetworkError when it cannot play size x size)."""
+    if choice == "none":
+        return None
+    path = shipped_path(size) if choice == "shipped" else pathlib.Path(choice)
+    if choice == "shipped" and not path.is_file():
+        return None
+    return HexPolicyNetwork(path, size)
+
+
 def warm_up(game):
     """Compile the planes kernels and the tree prior's on a position of game (registered.warm_up)."""
     state = game.play(game.initial_state(), 0)
