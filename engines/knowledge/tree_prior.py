@@ -23,6 +23,7 @@ import numpy as np
 # the RAVE tree's columns (engines/search/rave.py; tests/test_go_policy.py checks they agree)
 T_VISITS, T_WINS, T_AVISITS, T_AWINS, T_PVISITS, T_PWINS = range(6)
 T_MOVE, T_FIRST, T_COUNT, T_FLAGS = range(4)
+M_ROOT = 1       # the searcher's meta: the root's row (engines/search/tree.py)
 NET_PRIORED = 2  # tree_i flag: the node's children have the network's prior (rave's EXPERIENCED is 1)
 
 
@@ -117,7 +118,6 @@ class TreePolicy:
         self.seconds = 0.0
 
     def __call__(self, searcher):
-        from engines.search.tree import M_ROOT
         started = time.perf_counter()
         if self.scratch is None or self.scratch.shape != searcher.root_state.shape:
             self.scratch = np.empty_like(searcher.root_state)
