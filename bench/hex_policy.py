@@ -44,6 +44,32 @@ def held_out_positions(sidecar: dict, size: int, count: int, every: int = 6):
     return out[:count]
 
 
+def heldout_figures(sidecar: dict, path, size: int) -> dict:
+    """Top-1 / top-3 of the network and of the move patterns on the held-out positions, all of them and
+    those not in the training positions (nor their 180-degree rotation: self-play openings repeat)."""
+    import numpy as np
+
+    from engines.knowledge.hex.move_patterns import table_for_size
+    from engines.knowledge.hex.policy_network import HexPolicyNetwork
+    from engines.learn.hex.policy import examples
+    from engines.learn.policy_cnn import topk_hits
+    paths = sorted(p for folder in sidecar["data"]["folders"] for p in Path(folder).glob("*.sgf"))
+    paths = paths[:sidecar["data"]["records"]]   # the records the network was trained on (new ones come after)
+    data = examples(paths, size, table_for_size("shipped", size))
+    held = data.seed % HOLDOUT_EVERY == 0
+    seen = {x.tobytes() for x in data.planes[~held]} | {x[:, ::-1, ::-1].copy().tobytes() for x in data.planes[~held]}
+    test = data.subset(held)
+    unseen = np.array([x.tobytes() not in seen for x in test.planes], dtype=bool)
+    logits = HexPolicyNetwork(path, size).frame_logits(test.planes.astype(np.float32))
+    out = {"positions": int(len(test)), "unseen_positions": int(unseen.sum())}
+    for name, scores in (("network", logits), ("move_patterns", test.pattern_scores)):
+        for k in (1, 3):
+            hits = topk_hits(scores, test.legal, test.target, k)
+            out[f"{name}_top{k}"] = float(hits.mean())
+            out[f"{name}_top{k}_unseen"] = float(hits[unseen].mean())
+    return out
+
+
 def speed(size: int, seconds: float, prefixes) -> dict:
     settings = {"without": HexSettings(time=seconds, root_connections=False),
                 "with": HexSettings(time=seconds, root_connections=False, policy_network="shipped")}
@@ -78,9 +104,10 @@ def main(argv=None) -> int:
         return 2
     sidecar = json.loads(path.with_suffix(".json").read_text())
     prefixes = held_out_positions(sidecar, options.size, options.positions)
+    figures = heldout_figures(sidecar, path, options.size)
     rates = speed(options.size, options.seconds, prefixes)
-    net, pat, data = sidecar["heldout"], sidecar.get("heldout_move_patterns") or {}, sidecar["data"]
-    result = {"network": path.name, "heldout": net, "heldout_move_patterns": pat, "data": data, "speed": rates,
+    data = sidecar["data"]
+    result = {"network": path.name, "heldout": figures, "data": data, "speed": rates,
               "seconds": options.seconds, "load": list(os.getloadavg())}
     (RESULTS / "hex_policy.json").write_text(json.dumps(result, indent=1) + "\n")
     shape = sidecar["shape"]
@@ -90,10 +117,12 @@ def main(argv=None) -> int:
              f"({data['train_positions']} positions), {data['games']['heldout']} held-out games "
              f"({data['heldout_positions']} positions, {data['heldout']}); CPU hours: generation "
              f"{sidecar['cpu_hours']['generation']}, training {sidecar['cpu_hours']['training']}.", "",
-             "| model (same held-out positions) | top-1 | top-3 |", "|---|---|---|",
-             f"| policy CNN | {net['top1']:.3f} | {net['top3']:.3f} |"]
-    if pat:
-        lines.append(f"| move patterns (weights/hex/patterns{options.size}.txt) | {pat['top1']:.3f} | {pat['top3']:.3f} |")
+             f"Held-out positions: {figures['positions']}, of which {figures['unseen_positions']} are in no training "
+             "game (nor its 180-degree rotation; MoHex's self-play repeats its openings):", "",
+             "| model (same held-out positions) | top-1 | top-3 | top-1 unseen | top-3 unseen |", "|---|---|---|---|---|"]
+    for name, label in (("network", "policy CNN"), ("move_patterns", f"move patterns (weights/hex/patterns{options.size}.txt)")):
+        lines.append(f"| {label} | {figures[name + '_top1']:.3f} | {figures[name + '_top3']:.3f} | "
+                     f"{figures[name + '_top1_unseen']:.3f} | {figures[name + '_top3_unseen']:.3f} |")
     hook = rates["network"]
     lines += ["", f"RAVE simulations a second, {options.seconds:g} s a search, root_connections off, the same "
               f"{rates['with']['positions']} held-out positions for both (median): without {rates['without']['median']:.0f}, "
