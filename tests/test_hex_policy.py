@@ -99,6 +99,14 @@ def test_a_network_that_does_not_fit_is_refused_with_its_reason(tmp_path):
     path = edge_network(tmp_path, 7)
     with pytest.raises(NetworkError, match="7x7"):
         HexPolicyNetwork(path, N)
+    # the player plays a size the file was not made for without it, and says so
+    from engines.players.hex import HexPlayer, HexSettings
+    player = HexPlayer(HexSettings(simulations=10, policy_network=str(path)), N)
+    assert player.tree_policy is None and any("7x7" in note for note in player.notes)
+    with pytest.raises(NetworkError, match="not a readable ONNX"):
+        bad = tmp_path / "bad.onnx"
+        bad.write_bytes(b"not a network")
+        HexPlayer(HexSettings(simulations=10, policy_network=str(bad)), N)
     with pytest.raises(NetworkError, match="no network file"):
         HexPolicyNetwork(tmp_path / "missing.onnx", N)
 

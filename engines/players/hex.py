@@ -297,8 +297,13 @@ class HexPlayer:
         self.tree_policy = None  # the policy CNN's prior at every node: the rave searcher's batch hook
         if (self.searcher is not None and self.network is None and self.root_prior is None and prior is None
                 and settings.search != "mcts" and settings.policy_prior > 0):
-            from engines.knowledge.hex.policy_network import TreePolicy, network_for_size as policy_for_size
-            policy = policy_for_size(settings.policy_network, size)
+            from engines.knowledge.hex.policy_network import OtherBoardSize, TreePolicy
+            from engines.knowledge.hex.policy_network import network_for_size as policy_for_size
+            try:
+                policy = policy_for_size(settings.policy_network, size)
+            except OtherBoardSize as err:  # a file for another size: this size plays without it
+                self.notes.append(f"{err}; {size}x{size} plays without it")
+                policy = None
             if policy is not None:
                 self.tree_policy = TreePolicy(policy, settings.policy_prior, settings.policy_visits,
                                               prior_amaf=self.searcher.config.prior_amaf)

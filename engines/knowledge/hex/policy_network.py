@@ -16,7 +16,8 @@ returns the mover.
 
 Network file.  Input "planes" float32 [batch, NUM_PLANES, n, n], output "logits" [batch, n*n] (one a
 frame cell, no softmax).  ``HexPolicyNetwork(path, size)`` checks the file against the board and the
-planes (its sidecar's plane names) and raises NetworkError naming the file and the mismatch.
+planes (its sidecar's plane names) and raises NetworkError naming the file and the mismatch
+(OtherBoardSize, a NetworkError, when only the board size differs: the player plays that size without it).
 """
 import json
 import pathlib
@@ -87,6 +88,10 @@ def board_logits(frame_logits: np.ndarray, movers: np.ndarray, n: int) -> np.nda
     return out.reshape(-1, n * n)
 
 
+class OtherBoardSize(NetworkError):
+    """A Hex policy CNN made for another board size (it may serve that size)."""
+
+
 class HexPolicyNetwork:
     """A Hex policy CNN file for an n x n board, run by onnxruntime on one thread."""
 
@@ -118,7 +123,7 @@ class HexPolicyNetwork:
         if planes != NUM_PLANES:
             raise NetworkError(f"{self.path}: it reads {planes} input planes, plies builds {NUM_PLANES}")
         if rows != size or cols != size:
-            raise NetworkError(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
+            raise OtherBoardSize(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
         width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
         if width != size * size:
             raise NetworkError(f"{self.path}: its output has {width} values a position; {size}x{size} needs "
