@@ -89,19 +89,33 @@ def append_result(path: Path, result: dict) -> None:
     runs.write_text(json.dumps(previous + [result], indent=1))
 
 
+def without_seed(args: list[str]) -> list[str]:
+    """An engine's arguments less its --seed (parts of one match may differ in the seed alone)."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--seed":
+            skip = True
+        elif not arg.startswith("--seed="):
+            out.append(arg)
+    return out
+
+
 def merged(results: list[dict]) -> dict:
     """Matches of the same engines (parts run side by side) added up into one result: wins, wins by
     colour, the 95 % interval of the whole; per side the parts' medians' median and the largest max
-    (the parts keep no single moves' seconds)."""
+    (the parts keep no single moves' seconds).  Parts may differ in the engines' --seed alone."""
     first = results[0]
-    if any((r["A"], r["B"], r["size"]) != (first["A"], first["B"], first["size"]) for r in results):
+    same = lambda r: (without_seed(r["A"]), without_seed(r["B"]), r["size"])
+    if any(same(r) != same(first) for r in results):
         raise ValueError("the parts are not matches of the same engines on the same size")
     games = sum(r["games"] for r in results)
     wins = {side: sum(r["wins"][side] for r in results) for side in ("A", "B")}
     by_colour = {c: [sum(r["A_by_colour"][c][i] for r in results) for i in (0, 1)] for c in ("black", "white")}
     timing = {side: {"median_s": statistics.median(r[side]["median_s"] for r in results),
                      "max_s": max(r[side]["max_s"] for r in results)} for side in ("time_A", "time_B")}
-    return {"A": first["A"], "B": first["B"], "size": first["size"], "games": games, "wins": wins,
+    return {"A": without_seed(first["A"]), "B": without_seed(first["B"]), "size": first["size"], "games": games, "wins": wins,
             "A_by_colour": by_colour, "ci95_A": wilson(wins["A"] / games, games),
             "mean_length": sum(r["mean_length"] * r["games"] for r in results) / games, **timing,
             "parts": len(results)}
