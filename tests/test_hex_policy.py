@@ -234,7 +234,6 @@ def test_the_players_prior_below_the_root_follows_the_network_and_the_tree_is_ke
 
 def test_off_leaves_the_search_unchanged_and_shipped_steps_aside(tmp_path):
     from engines.players.hex import HexPlayer, HexSettings
-    from engines.search.tree import M_NODES  # noqa: F401 - the tree's size is compared below
     plain = grown_tree(400)
     path = edge_network(tmp_path)
     off = grown_tree(400, policy_network=str(path), policy_prior=0.0)
