@@ -4,6 +4,9 @@ is checked against our own copy of the rules.
 
     .venv/bin/python -m bench.hex_gtp_match --games 10 --size 7 --a "" --b "--simulations 2000"
 
+Parts of one match run side by side (each with its own --out) are added up into one row with
+``--merge part1.json part2.json ... --out table.md``.
+
 Issue 20's figure: today's default (A, plies-gtp-hex's defaults) against the old one (B, MCTS with
 random playouts), 1 s a move, results appended to a table with 95 % intervals:
 
@@ -86,6 +89,38 @@ def append_result(path: Path, result: dict) -> None:
     runs.write_text(json.dumps(previous + [result], indent=1))
 
 
+def without_seed(args: list[str]) -> list[str]:
+    """An engine's arguments less its --seed (parts of one match may differ in the seed alone)."""
+    out, skip = [], False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg == "--seed":
+            skip = True
+        elif not arg.startswith("--seed="):
+            out.append(arg)
+    return out
+
+
+def merged(results: list[dict]) -> dict:
+    """Matches of the same engines (parts run side by side) added up into one result: wins, wins by
+    colour, the 95 % interval of the whole; per side the parts' medians' median and the largest max
+    (the parts keep no single moves' seconds).  Parts may differ in the engines' --seed alone."""
+    first = results[0]
+    same = lambda r: (without_seed(r["A"]), without_seed(r["B"]), r["size"])
+    if any(same(r) != same(first) for r in results):
+        raise ValueError("the parts are not matches of the same engines on the same size")
+    games = sum(r["games"] for r in results)
+    wins = {side: sum(r["wins"][side] for r in results) for side in ("A", "B")}
+    by_colour = {c: [sum(r["A_by_colour"][c][i] for r in results) for i in (0, 1)] for c in ("black", "white")}
+    timing = {side: {"median_s": statistics.median(r[side]["median_s"] for r in results),
+                     "max_s": max(r[side]["max_s"] for r in results)} for side in ("time_A", "time_B")}
+    return {"A": without_seed(first["A"]), "B": without_seed(first["B"]), "size": first["size"], "games": games, "wins": wins,
+            "A_by_colour": by_colour, "ci95_A": wilson(wins["A"] / games, games),
+            "mean_length": sum(r["mean_length"] * r["games"] for r in results) / games, **timing,
+            "parts": len(results)}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="a plies-gtp-hex match refereed over GTP")
     parser.add_argument("--games", type=int, default=10)
@@ -94,7 +129,15 @@ def main(argv=None) -> int:
     parser.add_argument("--b", default="--simulations 2000", help="arguments of engine B")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="append the result to this markdown table (and its .json)")
+    parser.add_argument("--merge", nargs="+", metavar="JSON", help="no match: add up the matches in these "
+                        "--out JSON files (parts run side by side) into one row of --out")
     options = parser.parse_args(argv)
+    if options.merge:
+        result = merged([r for path in options.merge for r in json.loads(Path(path).read_text())])
+        print(table_row(result))
+        if options.out:
+            append_result(Path(options.out), result)
+        return 0
     result = match(shlex.split(options.a), shlex.split(options.b), options.games, options.size, options.seed)
     print(json.dumps(result, indent=1))
     if options.out:

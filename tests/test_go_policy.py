@@ -294,6 +294,8 @@ def test_tree_columns_agree_with_the_rave_search():
         (rave.VISITS, rave.WINS, rave.AVISITS, rave.AWINS, rave.PVISITS, rave.PWINS)
     assert (pn.T_MOVE, pn.T_FIRST, pn.T_COUNT, pn.T_FLAGS) == (tree.MOVE, tree.FIRST, tree.COUNT, tree.FLAGS)
     assert pn.NET_PRIORED & rave.EXPERIENCED == 0
+    from engines.knowledge import tree_prior
+    assert tree_prior.M_ROOT == tree.M_ROOT
 
 
 def test_nodes_with_k_real_visits_get_the_network_prior_once_and_others_not(tmp_path):

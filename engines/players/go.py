@@ -37,6 +37,7 @@ import numpy as np
 from engines.errors import IllegalMove, Reason
 from engines.games.go import Go
 from engines.knowledge.go import ownership as go_ownership
+from engines.knowledge.go.policy_network import TreePolicy
 from engines.players.clock import CPU, TimeManager
 from engines.players.go_record import GoRecord, SetupError
 from engines.players.go_settings import GoSettings
@@ -118,44 +119,6 @@ def best_allowed(game, action, result, allowed) -> int:
         return action
     ranked = sorted(zip(result.visits, result.moves), reverse=True) if result is not None else []
     return next((a for _, a in ranked if a == game.pass_action or a in allowed), game.pass_action)
-
-
-class TreePolicy:
-    """The policy network's prior at every node of a RAVE tree (``policy_visits`` > 0), as the searcher's
-    ``batch_hook``: before each compiled batch, the expanded nodes with ``min_visits`` real visits (the
-    root at once) whose children lack the prior are collected with their planes in compiled code
-    (engines/knowledge/go/policy_network.py: tree_positions), evaluated through onnxruntime in one
-    batch of up to ``batch``, and each child gets ``weight`` * p / max p won virtual visits
-    (add_tree_prior), once a node.  Onnxruntime cannot run inside compiled code, hence between batches;
-    a node that reaches min_visits waits at most one batch (about 10 ms).  ``calls``, ``positions`` and
-    ``seconds`` count the network's work (figures, not decisions)."""
-
-    def __init__(self, network, weight: float, min_visits: int, prior_amaf: bool = True, batch: int = 32):
-        from engines.knowledge.go.policy_network import NUM_PLANES
-        self.network, self.weight, self.min_visits, self.prior_amaf = network, float(weight), int(min_visits), prior_amaf
-        n = network.size
-        self.shape = (NUM_PLANES, n, n)
-        self.rows = np.empty(batch, dtype=np.int64)
-        self.planes = np.empty((batch, NUM_PLANES * n * n), dtype=np.float32)
-        self.stack = np.empty(2 * 65536, dtype=np.int64)
-        self.scratch = None
-        self.calls = self.positions = 0
-        self.seconds = 0.0
-
-    def __call__(self, searcher):
-        from engines.knowledge.go.policy_network import add_tree_prior, tree_positions
-        from engines.search.tree import M_ROOT
-        started = time.perf_counter()
-        if self.scratch is None or self.scratch.shape != searcher.root_state.shape:
-            self.scratch = np.empty_like(searcher.root_state)
-        count = tree_positions(searcher.tree_f, searcher.tree_i, int(searcher.meta[M_ROOT]), searcher.root_state,
-                               float(self.min_visits), self.rows, self.planes, self.stack, self.scratch)
-        if count:
-            logits = self.network.logits(self.planes[:count].reshape((count,) + self.shape))
-            add_tree_prior(searcher.tree_f, searcher.tree_i, self.rows, count, logits, self.weight, self.prior_amaf)
-            self.calls += 1
-            self.positions += count
-        self.seconds += time.perf_counter() - started
 
 
 class GoPlayer:

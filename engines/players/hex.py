@@ -84,6 +84,15 @@ class HexSettings:
     move_patterns: str = setting(SHIPPED, "learned local move patterns as the rave search's prior where no prior "
                                  "network plays: 'shipped' (weights/hex/patterns<n>.txt; none for a size without "
                                  "one; 60.8 % of 120 games against none on 9x9), a pattern table file, or 'none'")
+    policy_network: str = setting("none", "a policy CNN (engines/learn/hex/policy.py) as the rave search's prior at "
+                                  "every node, run by onnxruntime between the search's compiled batches: "
+                                  "'shipped' (weights/hex/policy<n>.onnx; none for a size without one), its ONNX "
+                                  "file, or 'none' (off until measured: bench/results/hex_policy_match.md)")
+    policy_prior: float = setting(20.0, "policy_network: won virtual visits each child of a node gets, "
+                                        "policy_prior x p / max p of the network's probabilities p")
+    policy_visits: int = setting(16, "policy_network: the real visits a node needs before the network is asked "
+                                     "about its children (the root at once); each node once, the tree kept "
+                                     "across moves")
     playout_patterns: str = setting("none", "learned local move patterns as the rave search's playout policy (after "
                                     "the bridge answer, the cells around the last move drawn by their gammas "
                                     "against a uniform draw, MoHex 2.0 style): 'shipped' (weights/hex/patterns<n>"
@@ -125,6 +134,9 @@ class HexSettings:
             problems.append("margin, uct_c and puct_c must be at least 0")
         if self.solver_empties < 0 or self.solver_nodes < 1:
             problems.append("solver_empties must be >= 0 and solver_nodes >= 1")
+        if not 0 <= self.policy_prior <= 1000 or not 0 <= self.policy_visits <= 1_000_000:
+            problems.append(f"policy_prior must be in 0..1000 and policy_visits in 0..1000000, got "
+                            f"{self.policy_prior!r} and {self.policy_visits!r}")
         if not self.playout_global > 0:
             problems.append(f"playout_global must be > 0, got {self.playout_global!r}")
         for name in ("epsilon", "swap_below", "solver_share"):
@@ -141,6 +153,9 @@ class HexSettings:
             problems.append(f"prior {self.prior!r}: the prior is the rave search's, not with search mcts or a network")
         if self.move_patterns not in (SHIPPED, "none") and (self.search == "mcts" or network):
             problems.append(f"move_patterns {self.move_patterns!r}: the patterns are the rave search's prior, "
+                            f"not with search mcts or a network")
+        if self.policy_network not in (SHIPPED, "none") and (self.search == "mcts" or network):
+            problems.append(f"policy_network {self.policy_network!r}: the policy CNN is the rave search's prior, "
                             f"not with search mcts or a network")
         if self.playout_patterns != "none" and (self.search == "mcts" or network):
             problems.append(f"playout_patterns {self.playout_patterns!r}: the pattern playouts are the rave "
@@ -265,6 +280,7 @@ class HexPlayer:
         self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
         self.move_patterns = None  # the learned patterns' table: the rave prior when no network gives one
         self.playout_patterns = None  # the patterns' table of the rave playouts' policy
+        prior = None
         if settings.mode == "search" or self.network is None:
             prior = network_for_size(settings.prior, size, "prior") if self.network is None else None
             runtime = next((net for net in (self.network, prior) if isinstance(net, RuntimeNetwork)), None)
@@ -278,6 +294,20 @@ class HexPlayer:
                 from engines.knowledge.hex.move_patterns import table_for_size
                 self.playout_patterns = table_for_size(settings.playout_patterns, size)
             self.searcher = self._make_searcher(settings.seed if seed is None else seed, prior)
+        self.tree_policy = None  # the policy CNN's prior at every node: the rave searcher's batch hook
+        if (self.searcher is not None and self.network is None and self.root_prior is None and prior is None
+                and settings.search != "mcts" and settings.policy_prior > 0):
+            from engines.knowledge.hex.policy_network import OtherBoardSize, TreePolicy
+            from engines.knowledge.hex.policy_network import network_for_size as policy_for_size
+            try:
+                policy = policy_for_size(settings.policy_network, size)
+            except OtherBoardSize as err:  # a file for another size: this size plays without it
+                self.notes.append(f"{err}; {size}x{size} plays without it")
+                policy = None
+            if policy is not None:
+                self.tree_policy = TreePolicy(policy, settings.policy_prior, settings.policy_visits,
+                                              prior_amaf=self.searcher.config.prior_amaf)
+                self.searcher.batch_hook = self.tree_policy
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
             from engines.knowledge.hex.root import ConnectionRoot, SolverUse
@@ -323,6 +353,8 @@ class HexPlayer:
             search = f"RAVE (knowledge {s.knowledge}, the prior from move patterns {Path(self.move_patterns.path).name})"
         else:
             search = f"{'MCTS' if s.search == 'mcts' else 'RAVE'} (knowledge {s.knowledge})"
+        if self.tree_policy is not None:
+            search = f"{search[:-1]}, every node's prior from {self.tree_policy.network.path.name})"
         if self.playout_patterns is not None:
             search = f"{search[:-1]}, playouts by move patterns {Path(self.playout_patterns.path).name})"
         if s.mode == "greedy":

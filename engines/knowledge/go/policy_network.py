@@ -13,15 +13,9 @@ points, then the pass; no softmax).  ``PolicyNetwork(path, size)`` checks the fi
 (the input's planes and sides, the output's width, the sidecar's plane names) and raises NetworkError
 naming the file and the mismatch (OtherBoardSize, a NetworkError, when only the board size differs).
 
-The prior in the tree (``tree_positions``, ``add_tree_prior``): over the RAVE search's node arrays
-(engines/search/rave.py: tree_f float32 [visits, wins, AMAF visits, AMAF wins, prior visits, prior
-wins], tree_i int32 [move, first child, children, flags]; a node's real visits are its visits less its
-prior visits), a walk from the root through the nodes with at least ``min_visits`` real visits collects
-the expanded ones not yet flagged NET_PRIORED (the root whatever its visits), replays each one's moves
-from the root and writes its planes; ``add_tree_prior`` then gives each child ``weight`` * p / max p
-won virtual visits (p: the softmax of the logits over the node's children, so p / max p = exp(z - max z))
-and flags the node, so that a node is evaluated once, and its flag travels with the subtree kept
-across moves.
+The prior in the tree: engines/knowledge/tree_prior.py (every game's walk of the RAVE tree, the
+prior's arithmetic and the hook, ``TreePolicy``); ``path_planes`` replays each collected node's moves
+from the root and writes its planes, ``TreePolicy(network, ...)`` is the hook of a Go network.
 """
 import json
 import pathlib
@@ -84,72 +78,22 @@ def write_planes(s, out):
             out[k * nn + (p // W - 1) * n + p % W - 1] = 1.0
 
 
-# the RAVE tree's columns (engines/search/rave.py; tests/test_go_policy.py checks they agree)
-T_VISITS, T_WINS, T_AVISITS, T_AWINS, T_PVISITS, T_PWINS = range(6)
-T_MOVE, T_FIRST, T_COUNT, T_FLAGS = range(4)
-NET_PRIORED = 2  # tree_i flag: the node's children have the network's prior (rave's EXPERIENCED is 1)
+# the walk, the prior's arithmetic and the hook are every game's (engines/knowledge/tree_prior.py)
+from engines.knowledge import tree_prior  # noqa: E402
+from engines.knowledge.tree_prior import (NET_PRIORED, T_AVISITS, T_AWINS, T_COUNT, T_FIRST, T_FLAGS,  # noqa: E402,F401
+                                          T_MOVE, T_PVISITS, T_PWINS, T_VISITS, T_WINS, add_tree_prior)
 
 
 @nb.njit(cache=True)
-def tree_positions(tree_f, tree_i, root, root_state, min_visits, rows, planes, stack, scratch):
-    """Collects up to len(rows) nodes for the network (module docstring): their rows into rows, their
-    planes into planes[k] (NUM_PLANES * n*n); returns how many.  stack: int64[2 * room] (a node not
-    pushed for want of room waits for a later walk), scratch: a state's length.  Only nodes with min_visits real visits are entered, so
-    the walk costs the nodes the network may be asked about, not the tree."""
-    count = 0
-    depth_of = stack[stack.shape[0] // 2:]
-    path = np.empty(4096, dtype=np.int64)  # the moves from the root to the node popped, by depth
-    stack[0] = root
-    depth_of[0] = 0
-    top = 1
-    while top > 0 and count < rows.shape[0]:
-        top -= 1
-        node = stack[top]
-        depth = depth_of[top]
-        if depth > 0:
-            path[depth] = tree_i[node, T_MOVE]
-        n_children = tree_i[node, T_COUNT]
-        if n_children == 0:
-            continue
-        if (tree_i[node, T_FLAGS] & NET_PRIORED) == 0:
-            scratch[:] = root_state
-            for d in range(1, depth + 1):
-                apply(scratch, path[d])
-            write_planes(scratch, planes[count])
-            rows[count] = node
-            count += 1
-        first = tree_i[node, T_FIRST]
-        if depth + 1 >= path.shape[0] or top + n_children > depth_of.shape[0]:
-            continue
-        for j in range(first, first + n_children):
-            if np.float64(tree_f[j, T_VISITS]) - np.float64(tree_f[j, T_PVISITS]) >= min_visits:
-                stack[top] = j
-                depth_of[top] = depth + 1
-                top += 1
-    return count
-
-
-@nb.njit(cache=True)
-def add_tree_prior(tree_f, tree_i, rows, count, logits, weight, prior_amaf):
-    """Gives the children of the nodes rows[:count] weight * p / max p won virtual visits each from
-    the logits (one row a node, n*n+1 wide) and flags the nodes NET_PRIORED."""
+def path_planes(root_state, paths, depths, count, planes, frames, scratch):
+    """The planes of the positions paths[k, :depths[k]] from root_state into planes[k] (tree_prior's
+    TreePolicy kernel; frames unused: Go's planes are not turned)."""
     for k in range(count):
-        node = rows[k]
-        first = tree_i[node, T_FIRST]
-        n_children = tree_i[node, T_COUNT]
-        top = -1e300
-        for j in range(first, first + n_children):
-            top = max(top, np.float64(logits[k, tree_i[j, T_MOVE]]))
-        for j in range(first, first + n_children):
-            share = weight * np.exp(np.float64(logits[k, tree_i[j, T_MOVE]]) - top)
-            tree_f[j, T_VISITS] += share
-            tree_f[j, T_WINS] += share
-            tree_f[j, T_PVISITS] += share
-            tree_f[j, T_PWINS] += share
-            if prior_amaf:
-                tree_f[j, T_AVISITS] += share
-                tree_f[j, T_AWINS] += share
-        tree_i[node, T_FLAGS] |= NET_PRIORED
+        scratch[:] = root_state
+        for d in range(depths[k]):
+            apply(scratch, paths[k, d])
+        write_planes(scratch, planes[k])
+        frames[k] = 0
 
 
 def planes_of(s) -> np.ndarray:
@@ -158,6 +102,17 @@ def planes_of(s) -> np.ndarray:
     out = np.empty(NUM_PLANES * n * n, dtype=np.float32)
     write_planes(s, out)
     return out.reshape(NUM_PLANES, n, n)
+
+
+class TreePolicy(tree_prior.TreePolicy):
+    """A Go policy network's prior at every node of a RAVE tree (a searcher's batch_hook; see
+    engines/knowledge/tree_prior.py), over Go's planes (path_planes)."""
+
+    def __init__(self, network, weight: float, min_visits: int, prior_amaf: bool = True, batch: int = 32):
+        n = network.size
+        self.network = network
+        super().__init__(lambda planes, _frames: network.logits(planes.reshape(len(planes), NUM_PLANES, n, n)),
+                         path_planes, NUM_PLANES * n * n, weight, min_visits, prior_amaf, batch)
 
 
 class OtherBoardSize(NetworkError):

@@ -214,16 +214,11 @@ def warm_up(game):
     candidate_gammas(state, np.ones(NUM_FEATURES), np.full(PATTERN_CODES, -1, dtype=np.int32), actions, out)
     k = go5_children(state, actions)
     go5_prior(state, actions, k, out, np.zeros(PRIOR_PARAMS_LEN))
-    from engines.knowledge.go.policy_network import NUM_PLANES, add_tree_prior, planes_of, tree_positions
+    from engines.knowledge.go.policy_network import NUM_PLANES, path_planes, planes_of
+    from engines.knowledge.tree_prior import warm_up as warm_up_tree_prior
     planes_of(state)
-    # the network's prior in a RAVE tree (engines/players/go.py: TreePolicy): a root with one child
-    tree_f = np.zeros((2, 6), dtype=np.float32)
-    tree_i = np.zeros((2, 4), dtype=np.int32)
-    tree_i[0, 1:3] = 1, 1
-    rows = np.empty(1, dtype=np.int64)
-    count = tree_positions(tree_f, tree_i, 0, state, 1.0, rows, np.empty((1, NUM_PLANES * (na - 1)), np.float32),
-                           np.empty(64, dtype=np.int64), np.empty_like(state))
-    add_tree_prior(tree_f, tree_i, rows, count, np.zeros((1, na), np.float32), 1.0, True)
+    # the network's prior in a RAVE tree (engines/knowledge/tree_prior.py: TreePolicy)
+    warm_up_tree_prior(path_planes, state, NUM_PLANES * (na - 1), na)
     # the RAVE search's kernels (engines/knowledge/go/rave_knowledge.py), one call each
     from engines.knowledge.go import rave_knowledge as gp
     from engines.rng import make_rng

@@ -178,6 +178,8 @@ def warm_up(game):
     hex_solver.warm_up(game)
     from engines.knowledge.hex import root_prior  # a network run by onnxruntime as the root's prior
     root_prior.warm_up(game)
+    from engines.knowledge.hex import policy_network  # the policy CNN's prior at every node (a batch hook)
+    policy_network.warm_up(game)
     from engines.knowledge.hex import vc
     vc.warm_up(game)
     from engines.knowledge.hex import dfpn

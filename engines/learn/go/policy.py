@@ -16,14 +16,11 @@ Data set.  ``Examples``: ``planes`` (N, P, n, n) uint8, ``target`` (N,) int64, `
 ``seed`` (N,) the game's seed.  Games are split by seed: seed % HOLDOUT_EVERY == 0 is held out (the
 split of the move weights' fit too, weights/go/mm9.json: every 10th of its 360 records, seeds 1..360).
 
-Model (torch, imported only inside the training functions: the engine never needs it).  A residual
-CNN: a 3x3 stem convolution to C channels, B blocks (3x3 conv, ReLU, 3x3 conv, add the block's input,
-ReLU), then a 1x1 convolution to one logit a point and, for the pass, a linear map of the channels'
-board means.  Logits [batch, n*n+1] (no softmax).  Trained with Adam on cross-entropy, each batch under
-one of the 8 board symmetries drawn at random; a checkpoint (torch state dicts, read with
-weights_only) after each epoch, from which a run resumes.
+Model and training: engines/learn/policy_cnn.py's residual CNN (with the pass logit), trained on the
+training games under one of the 8 board symmetries a batch; a checkpoint after each epoch, from which
+a run resumes.
 
-Export.  ``to_onnx`` writes the graph by hand with onnx.helper from the weights (no exporter needed):
+Export.  policy_cnn's ``to_onnx`` writes the graph by hand with onnx.helper from the weights:
 input "planes" float32 [batch, P, n, n] -> Conv/Relu/Add ... -> "logits" [batch, n*n+1]; the JSON
 sidecar says the size, the planes, the data, the recipe, the CPU hours and the held-out accuracy.
 """
@@ -31,7 +28,6 @@ import argparse
 import datetime
 import json
 import re
-import resource
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,10 +37,10 @@ import numpy as np
 from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
 from engines.learn.go.games import replay
 from engines.learn.go.mm import generation_info, read_record
+from engines.learn.policy_cnn import (cpu_seconds, evaluate_model, fit, make_model, model_arrays,  # noqa: F401
+                                      to_onnx, topk_hits)
 
 HOLDOUT_EVERY = 10
-OPSET = 17
-IR_VERSION = 8
 _SEED = re.compile(r"-s(\d+)\.sgf$")
 
 
@@ -186,83 +182,12 @@ def symmetry_tables(n: int):
 
 
 # ---- model and training (torch) ------------------------------------------------------------------
-def make_model(planes: int = NUM_PLANES, channels: int = 32, blocks: int = 6):
-    import torch
-    from torch import nn
-
-    class Block(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
-            self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
-            with torch.no_grad():
-                self.conv2.weight.mul_(0.25)  # blocks start close to the identity
-
-        def forward(self, h):
-            return torch.relu(h + self.conv2(torch.relu(self.conv1(h))))
-
-    class PolicyNet(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.shape = {"planes": planes, "channels": channels, "blocks": blocks}
-            self.stem = nn.Conv2d(planes, channels, 3, padding=1)
-            self.blocks = nn.ModuleList([Block() for _ in range(blocks)])
-            self.head = nn.Conv2d(channels, 1, 1)
-            self.pass_head = nn.Linear(channels, 1)
-
-        def forward(self, x):
-            h = torch.relu(self.stem(x))
-            for block in self.blocks:
-                h = block(h)
-            board = self.head(h).flatten(1)
-            return torch.cat([board, self.pass_head(h.mean(dim=(2, 3)))], dim=1)
-
-    return PolicyNet()
-
-
-def model_arrays(model) -> dict:
-    """The weights as numpy arrays by name."""
-    return {k: v.detach().cpu().numpy().astype(np.float32) for k, v in model.state_dict().items()}
-
-
-def to_onnx(arrays: dict, size: int):
-    """The ONNX model of the residual CNN with these weights (see the module docstring)."""
-    from onnx import TensorProto, helper, numpy_helper
-    planes = arrays["stem.weight"].shape[1]
-    nn_ = size * size
-    inits = [numpy_helper.from_array(np.asarray(v, np.float32), k) for k, v in arrays.items() if k != "pass_head.weight"]
-    inits.append(numpy_helper.from_array(np.array([-1, nn_], np.int64), "shape.board"))
-    inits.append(numpy_helper.from_array(np.ascontiguousarray(arrays["pass_head.weight"].T), "pass_head.weight.T"))
-    conv = lambda x, name, y, pad: helper.make_node("Conv", [x, f"{name}.weight", f"{name}.bias"], [y],
-                                                    pads=[pad] * 4)
-    nodes = [conv("planes", "stem", "stem.out", 1), helper.make_node("Relu", ["stem.out"], ["h0"])]
-    blocks = len({k.split(".")[1] for k in arrays if k.startswith("blocks.")})
-    for i in range(blocks):
-        b = f"blocks.{i}"
-        nodes += [conv(f"h{i}", f"{b}.conv1", f"{b}.c1", 1), helper.make_node("Relu", [f"{b}.c1"], [f"{b}.r1"]),
-                  conv(f"{b}.r1", f"{b}.conv2", f"{b}.c2", 1),
-                  helper.make_node("Add", [f"h{i}", f"{b}.c2"], [f"{b}.sum"]),
-                  helper.make_node("Relu", [f"{b}.sum"], [f"h{i + 1}"])]
-    h = f"h{blocks}"
-    nodes += [conv(h, "head", "head.out", 0), helper.make_node("Reshape", ["head.out", "shape.board"], ["board"]),
-              helper.make_node("ReduceMean", [h], ["means"], axes=[2, 3], keepdims=0),
-              helper.make_node("Gemm", ["means", "pass_head.weight.T", "pass_head.bias"], ["pass"]),
-              helper.make_node("Concat", ["board", "pass"], ["logits"], axis=1)]
-    graph = helper.make_graph(
-        nodes, "go_policy",
-        [helper.make_tensor_value_info("planes", TensorProto.FLOAT, ["batch", planes, size, size])],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", nn_ + 1])], inits)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="plies")
-    model.ir_version = IR_VERSION
-    return model
-
-
 def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
     """Writes path (ONNX, checked) and its JSON sidecar (path with .json)."""
     import onnx
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    model = to_onnx(arrays, size)
+    model = to_onnx(arrays, size, "go_policy")
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
     meta = {"kind": "go policy", "size": size, "planes": list(PLANE_NAMES), "outputs": "logits [batch, n*n+1]: "
@@ -272,29 +197,12 @@ def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
     return path
 
 
-def topk_hits(logits: np.ndarray, legal: np.ndarray, target: np.ndarray, k: int) -> np.ndarray:
-    """Per position: 1 when the played move is among the k best legal moves (ties share: (k - better) /
-    equal, clipped to 0..1)."""
-    x = np.where(legal, logits, -np.inf)
-    mine = x[np.arange(len(target)), target][:, None]
-    better = (x > mine).sum(axis=1)
-    equal = (x == mine).sum(axis=1)
-    return np.clip((k - better) / equal, 0.0, 1.0)
-
-
-def cpu_seconds() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
 def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int = 6, batch: int = 256,
           lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, stream=sys.stdout) -> dict:
     """Trains on the records (folders or files), resuming from work/checkpoint.pt; writes out (ONNX)
     and its sidecar.  Returns the sidecar."""
     import torch
     torch.set_num_threads(threads)
-    work = Path(work)
-    work.mkdir(parents=True, exist_ok=True)
     paths = []
     for r in records:
         r = Path(r)
@@ -303,57 +211,18 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     data = examples(paths, size)
     held = np.array([is_heldout(s) for s in data.seed], dtype=bool)
     train_set, test_set = data.subset(~held), data.subset(held)
+    cpu_data = cpu_seconds() - cpu0
     games = {"train": len({s for s in train_set.seed}), "heldout": len({s for s in test_set.seed})}
     print(f"{len(paths)} records: {len(train_set)} training positions ({games['train']} games), "
           f"{len(test_set)} held out ({games['heldout']} games); {cpu_seconds() - cpu0:.0f} CPU s", file=stream)
     torch.manual_seed(seed)
     model = make_model(NUM_PLANES, channels, blocks)
-    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=1e-5)
-    history, start, cpu_before = [], 0, 0.0
-    ckpt = work / "checkpoint.pt"
-    if ckpt.exists():
-        state = torch.load(ckpt, weights_only=True)
-        if state["shape"] != {"planes": NUM_PLANES, "channels": channels, "blocks": blocks}:
-            raise SystemExit(f"{ckpt} holds another shape {state['shape']}: remove it or use its shape")
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
-        start = state["epoch"]
-        history = json.loads(state["history"])
-        cpu_before = state["cpu"]
-        print(f"resumed from {ckpt} after epoch {start}", file=stream)
     src, dst = symmetry_tables(size)
-    src_t, dst_t = torch.from_numpy(src[:, :-1]), torch.from_numpy(dst)
-    xs = torch.from_numpy(train_set.planes.reshape(len(train_set), NUM_PLANES, -1))
-    ys = torch.from_numpy(train_set.target)
-    rng = np.random.default_rng(seed)
-    for epoch in range(start, epochs):
-        rng = np.random.default_rng([seed, epoch])
-        for g in opt.param_groups:  # cosine decay over the planned epochs
-            g["lr"] = float(lr * 0.5 * (1 + np.cos(np.pi * epoch / epochs)))
-        model.train()
-        order = torch.from_numpy(rng.permutation(len(train_set)))
-        total, count, t0 = 0.0, 0, cpu_seconds()
-        for i in range(0, len(order), batch):
-            idx = order[i:i + batch]
-            k = int(rng.integers(8))
-            x = xs[idx][:, :, src_t[k]].float().reshape(len(idx), NUM_PLANES, size, size)
-            y = dst_t[k][ys[idx]]
-            loss = torch.nn.functional.cross_entropy(model(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            total += float(loss.detach()) * len(idx)
-            count += len(idx)
-        figures = evaluate_model(model, test_set, size)
-        entry = {"epoch": epoch + 1, "train_loss": total / max(count, 1), "cpu": cpu_seconds() - t0, **figures}
-        history.append(entry)
-        print(json.dumps(entry), file=stream, flush=True)
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch + 1,
-                    "history": json.dumps(history), "cpu": cpu_before + cpu_seconds() - cpu0,
-                    "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks}}, work / "checkpoint.tmp")
-        (work / "checkpoint.tmp").replace(ckpt)
+    history, cpu_fit = fit(model, train_set, test_set, src[:, :-1], dst, work,
+                           {"planes": NUM_PLANES, "channels": channels, "blocks": blocks},
+                           epochs=epochs, batch=batch, lr=lr, seed=seed, stream=stream)
     final = history[-1] if history else {}
-    cpu_train = cpu_before + cpu_seconds() - cpu0
+    cpu_train = cpu_fit + cpu_data
     gen_cpu = generation_info(paths)["cpu_seconds"]
     sidecar = {
         "shape": {"planes": NUM_PLANES, "channels": channels, "blocks": blocks, "parameters":
@@ -374,23 +243,6 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     save_onnx(out, model_arrays(model), size, sidecar)
     print(f"wrote {out}", file=stream)
     return sidecar
-
-
-def evaluate_model(model, data: Examples, size: int) -> dict:
-    """Held-out top-1, top-3 (legal moves only) and cross-entropy of a torch model."""
-    import torch
-    if len(data) == 0:
-        return {"top1": None, "top3": None, "loss": None}
-    model.eval()
-    outs = []
-    with torch.no_grad():
-        for i in range(0, len(data), 1024):
-            outs.append(model(torch.from_numpy(data.planes[i:i + 1024]).float()).numpy())
-    logits = np.concatenate(outs)
-    z = logits - logits.max(axis=1, keepdims=True)
-    loss = float(np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(len(data)), data.target]))
-    return {"top1": float(topk_hits(logits, data.legal, data.target, 1).mean()),
-            "top3": float(topk_hits(logits, data.legal, data.target, 3).mean()), "loss": loss}
 
 
 def main(argv=None) -> int:
