@@ -314,18 +314,49 @@ def _order_moves(ply, count, children_are_leaves, positions, features, moves, or
 
 
 @nb.njit(cache=True, inline="always")
-def _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table, root_scores):
-    """The children are leaves: their (sorted) static scores are their values, and the node is done."""
-    if ply == 0:
+def _value_leaf_children(ply, count, table_move, positions, features, moves, ply_ints, ply_floats, pv_table,
+                         root_scores, params, kernels, incremental, use_alphabeta):
+    """The children of the node at ply are leaves (one ply left): value them statically, the table's
+    move first and then in the game's order, and stop at the first one that reaches beta (its score
+    is then a lower bound: the node is a cut-off, as alpha-beta would make it).  Without a cut the
+    node's value is exact (made so for the table's store).  Neither sorts nor values the children
+    past a cut; returns the children valued (the nodes)."""
+    _, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
+    if table_move >= 0:
         for j in range(count):
-            root_scores[j] = order_scores[j]
-    ply_floats[ply, BEST_SCORE] = order_scores[0]
-    ply_ints[ply, BEST_MOVE] = moves[ply, 0]
+            if moves[ply, j] == table_move:
+                for k in range(j, 0, -1):
+                    moves[ply, k] = moves[ply, k - 1]
+                moves[ply, 0] = table_move
+                break
+    beta = ply_floats[ply, BETA]
+    child = ply + 1
+    best = -np.inf
+    best_move = moves[ply, 0]
+    valued = 0
+    for j in range(count):
+        move = moves[ply, j]
+        _play_into(ply, child, move, positions, features, apply, features_play, incremental)
+        score = -_static_value(child, positions, features, params, evaluate, evaluate_features, incremental)
+        valued += 1
+        if not terminal(positions[child]):
+            ply_ints[ply, CUT_BELOW] = 1
+        if ply == 0:
+            root_scores[j] = score
+        if score > best:
+            best = score
+            best_move = move
+            if use_alphabeta and score >= beta:
+                break
+    ply_floats[ply, BEST_SCORE] = best
+    ply_ints[ply, BEST_MOVE] = best_move
     ply_ints[ply, NEXT_CHILD] = count
-    pv_table[ply, ply] = moves[ply, 0]
+    pv_table[ply, ply] = best_move
     ply_ints[ply, PV_LENGTH] = 1
-    ply_floats[ply, ALPHA_AT_ENTRY] = -np.inf  # the value is exact: make the store record it so
-    ply_floats[ply, BETA] = np.inf
+    if valued == count:
+        ply_floats[ply, ALPHA_AT_ENTRY] = -np.inf  # every child valued: the value is exact, the store records it so
+        ply_floats[ply, BETA] = np.inf
+    return valued
 
 
 @nb.njit(cache=True, inline="always")
@@ -665,14 +696,13 @@ def _negamax(kernels, params, stack, table, probcut, control):
                     _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
                     shallow_depth = -1.0
         if use_ordering:
-            children_are_leaves = remaining == 1
-            _order_moves(ply, count, children_are_leaves, positions, features_rows, moves, order_scores, ply_ints,
-                         params, kernels, incremental)
-            if children_are_leaves:
-                nodes += count
-                _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
-                                           root_scores)
+            if remaining == 1:  # the children are leaves: their static values, up to a cut-off
+                nodes += _value_leaf_children(ply, count, table_move, positions, features_rows, moves, ply_ints,
+                                              ply_floats, pv_table, root_scores, params, kernels, incremental,
+                                              use_alphabeta)
             else:
+                _order_moves(ply, count, False, positions, features_rows, moves, order_scores, ply_ints,
+                             params, kernels, incremental)
                 if shallow_depth == 1.0:
                     # ProbCut on the one-ply value the ordering has just computed (the best child's score)
                     verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
