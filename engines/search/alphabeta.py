@@ -107,8 +107,8 @@ STOP_MIN_SECONDS = 0.01   # stop_share: iterations shorter than this predict not
 STOP_MAX_GROWTH = 8.0     # stop_share: the predicted growth of an iteration's time is at most this
 
 # ---- layout constants (see the header) -----------------------------------------------------------
-NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW = range(7)  # ply_ints columns
-N_PLY_INTS = 7
+NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW, ORDER_PENDING = range(8)  # ply_ints
+N_PLY_INTS = 8
 ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
 N_PLY_FLOATS = 4
 TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES = range(9)  # control
@@ -283,6 +283,7 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
     ply_ints[ply, BEST_MOVE] = -1
     ply_ints[ply, KEY] = key
     ply_ints[ply, CUT_BELOW] = 0
+    ply_ints[ply, ORDER_PENDING] = 0
     ply_floats[ply, ALPHA] = alpha
     ply_floats[ply, BETA] = beta
     ply_floats[ply, ALPHA_AT_ENTRY] = alpha
@@ -290,22 +291,20 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
 
 
 @nb.njit(cache=True, inline="always")
-def _order_moves(ply, count, children_are_leaves, positions, features, moves, order_scores, ply_ints, params,
-                 kernels, incremental):
-    """Score every child statically (from the mover's view) and sort the moves best first (stable)."""
-    _, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
+def _order_moves(ply, start, count, positions, features, moves, order_scores, params, kernels, incremental):
+    """Score the children start .. count - 1 statically (from the mover's view) and sort those moves
+    best first (stable)."""
+    _, apply, _, _, evaluate, _, features_play, evaluate_features = kernels
     child = ply + 1
-    for j in range(count):
+    for j in range(start, count):
         _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
         order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
                                          incremental)
-        if children_are_leaves and not terminal(positions[child]):
-            ply_ints[ply, CUT_BELOW] = 1
-    for j in range(1, count):  # insertion sort
+    for j in range(start + 1, count):  # insertion sort
         move = moves[ply, j]
         score = order_scores[j]
         k = j - 1
-        while k >= 0 and order_scores[k] < score:
+        while k >= start and order_scores[k] < score:
             order_scores[k + 1] = order_scores[k]
             moves[ply, k + 1] = moves[ply, k]
             k -= 1
@@ -591,6 +590,11 @@ def _negamax(kernels, params, stack, table, probcut, control):
             if nodes >= node_limit:
                 break
             nodes += 1
+            if ply_ints[top, ORDER_PENDING] != 0:
+                # the table's move (first) did not cut: order the others now
+                ply_ints[top, ORDER_PENDING] = 0
+                _order_moves(top, 1, ply_ints[top, CHILD_COUNT], positions, features_rows, moves, order_scores,
+                             params, kernels, incremental)
             ply, index, move = _step_into_next_child(top, positions, features_rows, moves, ply_ints, apply,
                                                      features_play, incremental)
             if terminal(positions[ply]):  # a final position: valued exactly by the evaluator
@@ -700,9 +704,14 @@ def _negamax(kernels, params, stack, table, probcut, control):
                 nodes += _value_leaf_children(ply, count, table_move, positions, features_rows, moves, ply_ints,
                                               ply_floats, pv_table, root_scores, params, kernels, incremental,
                                               use_alphabeta)
+            elif table_move >= 0 and shallow_depth != 1.0:
+                # the table's move first, the others ordered only if it does not cut (a cut on it, the
+                # common case, saves the static values of every other child)
+                _table_move_first(ply, count, table_move, moves, order_scores)
+                ply_ints[ply, ORDER_PENDING] = 1
             else:
-                _order_moves(ply, count, False, positions, features_rows, moves, order_scores, ply_ints,
-                             params, kernels, incremental)
+                _order_moves(ply, 0, count, positions, features_rows, moves, order_scores, params, kernels,
+                             incremental)
                 if shallow_depth == 1.0:
                     # ProbCut on the one-ply value the ordering has just computed (the best child's score)
                     verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
