@@ -111,8 +111,9 @@ NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW, ORDE
 N_PLY_INTS = 8
 ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
 N_PLY_FLOATS = 4
-TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES = range(9)  # control
-N_CONTROL = 9
+(TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES,
+ REPLY_ORDER_BELOW) = range(10)  # control
+N_CONTROL = 10
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
 USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
 USE_PROBCUT_NULL_ONLY = 64  # control[FEATURES]: ProbCut only at null-window nodes, never making a move best
@@ -300,6 +301,29 @@ def _order_moves(ply, start, count, positions, features, moves, order_scores, pa
         _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
         order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
                                          incremental)
+    for j in range(start + 1, count):  # insertion sort
+        move = moves[ply, j]
+        score = order_scores[j]
+        k = j - 1
+        while k >= start and order_scores[k] < score:
+            order_scores[k + 1] = order_scores[k]
+            moves[ply, k + 1] = moves[ply, k]
+            k -= 1
+        order_scores[k + 1] = score
+        moves[ply, k + 1] = move
+
+
+@nb.njit(cache=True, inline="always")
+def _order_moves_by_replies(ply, start, count, positions, moves, order_scores, kernels):
+    """The cheap ordering near the horizon: the children start .. count - 1 with the fewest replies
+    (the opponent's legal moves) first (stable), without evaluating them."""
+    legal, apply, _, _, _, _, _, _ = kernels
+    child = ply + 1
+    for j in range(start, count):
+        for k in range(positions.shape[1]):
+            positions[child, k] = positions[ply, k]
+        apply(positions[child], moves[ply, j])
+        order_scores[j] = -np.float64(legal(positions[child], moves[child]))
     for j in range(start + 1, count):  # insertion sort
         move = moves[ply, j]
         score = order_scores[j]
@@ -572,6 +596,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
     root_empties = control[ROOT_EMPTIES]
     null_only = (features & USE_PROBCUT_NULL_ONLY) != 0
     pc_row = probcut[0, 0]
+    reply_order_below = control[REPLY_ORDER_BELOW]
     while True:
         # ---- one step: start at the root, step into the next child, or finish the top node ------
         if status == STATUS_START:
@@ -593,8 +618,12 @@ def _negamax(kernels, params, stack, table, probcut, control):
             if ply_ints[top, ORDER_PENDING] != 0:
                 # the table's move (first) did not cut: order the others now
                 ply_ints[top, ORDER_PENDING] = 0
-                _order_moves(top, 1, ply_ints[top, CHILD_COUNT], positions, features_rows, moves, order_scores,
-                             params, kernels, incremental)
+                if depth - top >= reply_order_below:
+                    _order_moves(top, 1, ply_ints[top, CHILD_COUNT], positions, features_rows, moves, order_scores,
+                                 params, kernels, incremental)
+                else:
+                    _order_moves_by_replies(top, 1, ply_ints[top, CHILD_COUNT], positions, moves, order_scores,
+                                            kernels)
             ply, index, move = _step_into_next_child(top, positions, features_rows, moves, ply_ints, apply,
                                                      features_play, incremental)
             if terminal(positions[ply]):  # a final position: valued exactly by the evaluator
@@ -709,6 +738,8 @@ def _negamax(kernels, params, stack, table, probcut, control):
                 # common case, saves the static values of every other child)
                 _table_move_first(ply, count, table_move, moves, order_scores)
                 ply_ints[ply, ORDER_PENDING] = 1
+            elif remaining < reply_order_below and shallow_depth != 1.0:
+                _order_moves_by_replies(ply, 0, count, positions, moves, order_scores, kernels)
             else:
                 _order_moves(ply, 0, count, positions, features_rows, moves, order_scores, params, kernels,
                              incremental)
@@ -755,6 +786,9 @@ class AlphaBetaConfig:
     probcut_null_only: bool = True    # ProbCut only at null-window nodes (PVS's tests), and a cut that would show
                                       # a move beats alpha sends it to PVS's full-window search instead of
                                       # making it the best (Edax's use); False: at every node, cuts final
+    reply_order_below: int = 0        # with ordering: a node with fewer plies left than this (and more than one)
+                                      # orders its children by their replies, fewest first (the game's legal
+                                      # count: cheap, no evaluation) instead of by their static values; 0: off
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
@@ -771,6 +805,7 @@ class AlphaBetaConfig:
             check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
         check_number("AlphaBetaConfig.probcut_t", self.probcut_t, 0.0)
         check_number("AlphaBetaConfig.stop_share", self.stop_share, 0.0)
+        check_int("AlphaBetaConfig.reply_order_below", self.reply_order_below, 0, MAX_PLY_LIMIT)
         rows = self.probcut
         if isinstance(rows, list):
             rows = tuple(rows)
@@ -992,6 +1027,7 @@ class AlphaBeta:
         control[:] = 0
         control[FEATURES] = self._features
         control[GENERATION] = self._generation
+        control[REPLY_ORDER_BELOW] = config.reply_order_below
         if config.probcut:
             control[ROOT_EMPTIES] = self._empties(state)
         budget = limits.nodes
