@@ -9,10 +9,11 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
 (ply 0 is the root; ``P = max_ply + 1`` rows):
   positions    int64[P, state_len]    the position at each ply (a child is a copy of its parent, then apply)
   moves        int32[P, num_actions]  the moves of the node at each ply, in search order
-  ply_ints     int64[P, 7]            per ply: NEXT_CHILD (index of the next move to step into),
+  ply_ints     int64[P, 8]            per ply: NEXT_CHILD (index of the next move to step into),
                                       CHILD_COUNT, BEST_MOVE, KEY (Zobrist), CUT_BELOW (a depth
                                       cut-off happened below), PV_LENGTH, NULL_WINDOW (the node is
-                                      a PVS null-window test)
+                                      a PVS null-window test), ORDER_PENDING (the table's move is
+                                      first and the other moves are not ordered yet)
   ply_floats   float64[P, 4]          per ply: ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE
   pv_table     int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
   order_scores float64[num_actions]   scratch: static scores of the children being ordered
@@ -24,10 +25,11 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
                                       child's static score), A, B, MARGIN (probcut_t * sigma), and
                                       counters TRIES, CUTS, NODES (of the shallow searches); E =
                                       num_actions + 1 (1 x 1 rows when ProbCut is off)
-  control      int64[9]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
+  control      int64[10]              the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
                                       FEATURES (bit flags), TT_HITS, GENERATION of the table,
-                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase)
+                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase),
+                                      REPLY_ORDER_BELOW (config.reply_order_below)
 The kernel takes them in records (engines.kernels): ``Stack`` (positions .. features), ``Table``
 (the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate, and
 the incremental evaluation's features_init, features_play, evaluate_features).
@@ -57,8 +59,16 @@ gives exactly evaluate's value (the bundle's contract), so the search visits the
 
 Move ordering: each child is evaluated statically (score from the mover's view = minus the child's
 evaluation), the moves are sorted by it descending (stable: ties keep the game's move order), and
-the table's best move goes first.  With ordering on, a node whose children are all leaves (one ply
-left) takes its value straight from those static scores, without visiting the children again.
+the table's best move goes first.  When the table has a move for the node, that move is searched
+BEFORE the others are evaluated (ORDER_PENDING): they are ordered only when it does not cut, in the
+same order as before, so a cut-off on the table's move costs no static evaluation.  With
+reply_order_below = r > 0, a node with fewer than r plies left orders its children by their
+number of replies instead (the legal count after the move, fewest first: no evaluation; Othello's
+mobility ordering near the leaves), except where a ProbCut row of shallow depth 1 needs the
+static scores.  With ordering on, a node whose children are all leaves (one ply left) values them
+statically, the table's move first and then in the game's order, and stops at the first that
+reaches beta (fail-soft: its score is the node's lower bound); without a cut its value is exact.
+Nothing of this changes the root's value at a fixed depth (tests/test_alphabeta_pvs.py).
 
 Principal-variation search (use_pvs, with alpha-beta): the first move of a node is searched with
 the node's window, every later one with a null window (beta' - tiny, beta') that only decides
@@ -81,7 +91,8 @@ The shallow searches' nodes are counted in the nodes.  The rows are fitted per b
 (d, d') by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
 
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
-from static scores; the static evaluations made for ordering at deeper nodes are not counted.
+from static scores (up to the cut-off); the static evaluations made for ordering at deeper nodes
+and the reply counts are not counted.
 """
 import time
 from dataclasses import dataclass
