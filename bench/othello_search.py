@@ -26,6 +26,7 @@ from pathlib import Path
 from bench.alphabeta_nodes import midgame_positions
 
 RESULTS = Path(__file__).resolve().parent / "results"
+REPLY_ORDER_BELOW = 5  # the reply ordering's row: its best threshold on these positions (issue 35)
 
 
 def configs() -> dict:
@@ -40,6 +41,13 @@ def configs() -> dict:
         path = probcut_path(evaluation)
         if path.exists():
             out[f"PVS + ProbCut, {evaluation}"] = (evaluation, AlphaBetaConfig(probcut=load_probcut(path)))
+    if "reply_order_below" in AlphaBetaConfig.__dataclass_fields__:  # (not in the code before issue 35's item 4)
+        out[f"default + replies below {REPLY_ORDER_BELOW} plies left"] = (
+            "patterns", AlphaBetaConfig(reply_order_below=REPLY_ORDER_BELOW))
+        path = probcut_path("patterns")
+        if path.exists():
+            out[f"PVS + ProbCut, patterns, replies below {REPLY_ORDER_BELOW}"] = (
+                "patterns", AlphaBetaConfig(probcut=load_probcut(path), reply_order_below=REPLY_ORDER_BELOW))
     return out
 
 

@@ -93,15 +93,20 @@ def test_probcut_that_never_fires_changes_nothing():
 def test_probcut_rows_are_honoured(shallow):
     """Rows whose prediction always lies far above any window (b huge, sigma 0) cut every node with
     that many plies left: far fewer nodes, and a result marked not exact; a row for a depth never
-    reached changes nothing.  Catches the rows not reaching the kernel, a cut on the wrong side."""
+    reached changes nothing.  Catches the rows not reaching the kernel, a cut on the wrong side.
+    (The nodes saved: about half before the nodes one ply above the horizon stopped at a cut-off,
+    which made the search without ProbCut smaller; every test a cut is the sharper check.)"""
     game, knowledge, states = _othello_midgame()
     base = AlphaBeta(game, AlphaBetaConfig(), knowledge)
     always = AlphaBeta(game, AlphaBetaConfig(probcut=((3, shallow, 0.0, 1e5, 0.0),)), knowledge)
     elsewhere = AlphaBeta(game, AlphaBetaConfig(probcut=((40, shallow, 0.0, 1e5, 0.0),)), knowledge)
     for s in states:
         ref = base.search(s, Limits(depth=6))
+        always.clear_probcut_counts()
         cut = always.search(s, Limits(depth=6))
-        assert cut.stats["nodes"] < ref.stats["nodes"] / 2 and cut.move in game.legal_moves(s)
+        assert cut.stats["nodes"] < 0.85 * ref.stats["nodes"] and cut.move in game.legal_moves(s)
+        counts = always.probcut_counts()
+        assert counts and {d for _, d in counts} == {3} and all(c == t for t, c, _ in counts.values())
         same = elsewhere.search(s, Limits(depth=6))
         assert (same.value, same.stats["nodes"]) == (ref.value, ref.stats["nodes"])
     # a prediction far BELOW every window fails every node low instead: no move can be preferred to the
@@ -250,3 +255,31 @@ def test_takes_the_corner_that_wins_and_avoids_the_x_square_that_loses():
             x_cases += 1
             assert move not in losing_x, (game.render(s), values, move)
     assert corner_cases >= 3 and x_cases >= 3, (corner_cases, x_cases)
+
+
+@pytest.mark.parametrize("case", ["othello8", "othello6", "hex4"])
+def test_reply_ordering_and_horizon_cutoffs_keep_minimax_values(case):
+    """Ordering by replies near the horizon (reply_order_below), the nodes one ply above it stopping at
+    a cut-off and the table's move tried before the ordering change which nodes are visited, never the
+    root's value at a fixed depth, nor that the best move's score is its value.  Catches a cut-off one
+    ply above the horizon taken at alpha instead of beta, or its lower bound stored as exact; the
+    ordering of a pending node lost or applied to the wrong row."""
+    (name, options), evaluation, count, plies, depths = CASES[case]
+    game = make_game(name, **options)
+    knowledge = knowledge_for(game, evaluation) if evaluation else knowledge_for(game)
+    minimax = AlphaBeta(game, MINIMAX, knowledge)
+    searches = {below: AlphaBeta(game, AlphaBetaConfig(reply_order_below=below, tt_size=1 << 14), knowledge)
+                for below in (0, 3, 4, 9)}
+    nodes = {below: 0 for below in searches}
+    for s in random_positions(game, count, plies, seed=11):
+        for d in depths:
+            ref = minimax.search(s, Limits(depth=d))
+            exact = dict(zip(ref.moves, ref.values))
+            for below, search in searches.items():
+                r = search.search(s, Limits(depth=d))
+                assert r.value == ref.value, (case, below, d)
+                assert r.values[r.moves.index(r.move)] == r.value
+                assert all(v >= exact[m] for m, v in zip(r.moves, r.values)), (case, below, d)
+                nodes[below] += r.stats["nodes"]
+    if name == "othello":  # the switch reaches the kernel (Hex: every child has as many replies)
+        assert len(set(nodes.values())) > 1

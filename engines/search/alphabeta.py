@@ -9,10 +9,11 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
 (ply 0 is the root; ``P = max_ply + 1`` rows):
   positions    int64[P, state_len]    the position at each ply (a child is a copy of its parent, then apply)
   moves        int32[P, num_actions]  the moves of the node at each ply, in search order
-  ply_ints     int64[P, 7]            per ply: NEXT_CHILD (index of the next move to step into),
+  ply_ints     int64[P, 8]            per ply: NEXT_CHILD (index of the next move to step into),
                                       CHILD_COUNT, BEST_MOVE, KEY (Zobrist), CUT_BELOW (a depth
                                       cut-off happened below), PV_LENGTH, NULL_WINDOW (the node is
-                                      a PVS null-window test)
+                                      a PVS null-window test), ORDER_PENDING (the table's move is
+                                      first and the other moves are not ordered yet)
   ply_floats   float64[P, 4]          per ply: ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE
   pv_table     int32[P, P]            triangular principal-variation table (row p holds moves from ply p)
   order_scores float64[num_actions]   scratch: static scores of the children being ordered
@@ -24,10 +25,11 @@ One compiled kernel, ``_negamax``, holds the whole tree descent as an EXPLICIT S
                                       child's static score), A, B, MARGIN (probcut_t * sigma), and
                                       counters TRIES, CUTS, NODES (of the shallow searches); E =
                                       num_actions + 1 (1 x 1 rows when ProbCut is off)
-  control      int64[9]               the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
+  control      int64[10]              the resumable registers: TOP_PLY, ITERATION_DEPTH, NODES,
                                       NODE_LIMIT of this call, STATUS (start / running / done),
                                       FEATURES (bit flags), TT_HITS, GENERATION of the table,
-                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase)
+                                      ROOT_EMPTIES (the root's empty cells, ProbCut's phase),
+                                      REPLY_ORDER_BELOW (config.reply_order_below)
 The kernel takes them in records (engines.kernels): ``Stack`` (positions .. features), ``Table``
 (the transposition table below) and ``AlphaBetaKernels`` (legal, apply, terminal, hash, evaluate, and
 the incremental evaluation's features_init, features_play, evaluate_features).
@@ -57,8 +59,16 @@ gives exactly evaluate's value (the bundle's contract), so the search visits the
 
 Move ordering: each child is evaluated statically (score from the mover's view = minus the child's
 evaluation), the moves are sorted by it descending (stable: ties keep the game's move order), and
-the table's best move goes first.  With ordering on, a node whose children are all leaves (one ply
-left) takes its value straight from those static scores, without visiting the children again.
+the table's best move goes first.  When the table has a move for the node, that move is searched
+BEFORE the others are evaluated (ORDER_PENDING): they are ordered only when it does not cut, in the
+same order as before, so a cut-off on the table's move costs no static evaluation.  With
+reply_order_below = r > 0, a node with fewer than r plies left orders its children by their
+number of replies instead (the legal count after the move, fewest first: no evaluation; Othello's
+mobility ordering near the leaves), except where a ProbCut row of shallow depth 1 needs the
+static scores.  With ordering on, a node whose children are all leaves (one ply left) values them
+statically, the table's move first and then in the game's order, and stops at the first that
+reaches beta (fail-soft: its score is the node's lower bound); without a cut its value is exact.
+Nothing of this changes the root's value at a fixed depth (tests/test_alphabeta_pvs.py).
 
 Principal-variation search (use_pvs, with alpha-beta): the first move of a node is searched with
 the node's window, every later one with a null window (beta' - tiny, beta') that only decides
@@ -81,7 +91,8 @@ The shallow searches' nodes are counted in the nodes.  The rows are fitted per b
 (d, d') by regression of deep on shallow values (engines/learn/othello/probcut_fit.py).
 
 A node is a position the search visits: the root, every child it steps into, and the leaves valued
-from static scores; the static evaluations made for ordering at deeper nodes are not counted.
+from static scores (up to the cut-off); the static evaluations made for ordering at deeper nodes
+and the reply counts are not counted.
 """
 import time
 from dataclasses import dataclass
@@ -107,12 +118,13 @@ STOP_MIN_SECONDS = 0.01   # stop_share: iterations shorter than this predict not
 STOP_MAX_GROWTH = 8.0     # stop_share: the predicted growth of an iteration's time is at most this
 
 # ---- layout constants (see the header) -----------------------------------------------------------
-NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW = range(7)  # ply_ints columns
-N_PLY_INTS = 7
+NEXT_CHILD, CHILD_COUNT, BEST_MOVE, KEY, CUT_BELOW, PV_LENGTH, NULL_WINDOW, ORDER_PENDING = range(8)  # ply_ints
+N_PLY_INTS = 8
 ALPHA, BETA, ALPHA_AT_ENTRY, BEST_SCORE = range(4)                          # ply_floats columns
 N_PLY_FLOATS = 4
-TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES = range(9)  # control
-N_CONTROL = 9
+(TOP_PLY, ITERATION_DEPTH, NODES, NODE_LIMIT, STATUS, FEATURES, TT_HITS, GENERATION, ROOT_EMPTIES,
+ REPLY_ORDER_BELOW) = range(10)  # control
+N_CONTROL = 10
 STATUS_START, STATUS_RUNNING, STATUS_DONE = 0, 1, 2
 USE_ALPHABETA, USE_TABLE, USE_ORDERING, USE_PVS, USE_PROBCUT, USE_INCREMENTAL = 1, 2, 4, 8, 16, 32  # control[FEATURES]
 USE_PROBCUT_NULL_ONLY = 64  # control[FEATURES]: ProbCut only at null-window nodes, never making a move best
@@ -283,6 +295,7 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
     ply_ints[ply, BEST_MOVE] = -1
     ply_ints[ply, KEY] = key
     ply_ints[ply, CUT_BELOW] = 0
+    ply_ints[ply, ORDER_PENDING] = 0
     ply_floats[ply, ALPHA] = alpha
     ply_floats[ply, BETA] = beta
     ply_floats[ply, ALPHA_AT_ENTRY] = alpha
@@ -290,22 +303,20 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
 
 
 @nb.njit(cache=True, inline="always")
-def _order_moves(ply, count, children_are_leaves, positions, features, moves, order_scores, ply_ints, params,
-                 kernels, incremental):
-    """Score every child statically (from the mover's view) and sort the moves best first (stable)."""
-    _, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
+def _order_moves(ply, start, count, positions, features, moves, order_scores, params, kernels, incremental):
+    """Score the children start .. count - 1 statically (from the mover's view) and sort those moves
+    best first (stable)."""
+    _, apply, _, _, evaluate, _, features_play, evaluate_features = kernels
     child = ply + 1
-    for j in range(count):
+    for j in range(start, count):
         _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
         order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
                                          incremental)
-        if children_are_leaves and not terminal(positions[child]):
-            ply_ints[ply, CUT_BELOW] = 1
-    for j in range(1, count):  # insertion sort
+    for j in range(start + 1, count):  # insertion sort
         move = moves[ply, j]
         score = order_scores[j]
         k = j - 1
-        while k >= 0 and order_scores[k] < score:
+        while k >= start and order_scores[k] < score:
             order_scores[k + 1] = order_scores[k]
             moves[ply, k + 1] = moves[ply, k]
             k -= 1
@@ -314,18 +325,72 @@ def _order_moves(ply, count, children_are_leaves, positions, features, moves, or
 
 
 @nb.njit(cache=True, inline="always")
-def _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table, root_scores):
-    """The children are leaves: their (sorted) static scores are their values, and the node is done."""
-    if ply == 0:
+def _order_moves_by_replies(ply, start, count, positions, moves, order_scores, kernels):
+    """The cheap ordering near the horizon: the children start .. count - 1 with the fewest replies
+    (the opponent's legal moves) first (stable), without evaluating them."""
+    legal, apply, _, _, _, _, _, _ = kernels
+    child = ply + 1
+    for j in range(start, count):
+        for k in range(positions.shape[1]):
+            positions[child, k] = positions[ply, k]
+        apply(positions[child], moves[ply, j])
+        order_scores[j] = -np.float64(legal(positions[child], moves[child]))
+    for j in range(start + 1, count):  # insertion sort
+        move = moves[ply, j]
+        score = order_scores[j]
+        k = j - 1
+        while k >= start and order_scores[k] < score:
+            order_scores[k + 1] = order_scores[k]
+            moves[ply, k + 1] = moves[ply, k]
+            k -= 1
+        order_scores[k + 1] = score
+        moves[ply, k + 1] = move
+
+
+@nb.njit(cache=True, inline="always")
+def _value_leaf_children(ply, count, table_move, positions, features, moves, ply_ints, ply_floats, pv_table,
+                         root_scores, params, kernels, incremental, use_alphabeta):
+    """The children of the node at ply are leaves (one ply left): value them statically, the table's
+    move first and then in the game's order, and stop at the first one that reaches beta (its score
+    is then a lower bound: the node is a cut-off, as alpha-beta would make it).  Without a cut the
+    node's value is exact (made so for the table's store).  Neither sorts nor values the children
+    past a cut; returns the children valued (the nodes)."""
+    _, apply, terminal, _, evaluate, _, features_play, evaluate_features = kernels
+    if table_move >= 0:
         for j in range(count):
-            root_scores[j] = order_scores[j]
-    ply_floats[ply, BEST_SCORE] = order_scores[0]
-    ply_ints[ply, BEST_MOVE] = moves[ply, 0]
+            if moves[ply, j] == table_move:
+                for k in range(j, 0, -1):
+                    moves[ply, k] = moves[ply, k - 1]
+                moves[ply, 0] = table_move
+                break
+    beta = ply_floats[ply, BETA]
+    child = ply + 1
+    best = -np.inf
+    best_move = moves[ply, 0]
+    valued = 0
+    for j in range(count):
+        move = moves[ply, j]
+        _play_into(ply, child, move, positions, features, apply, features_play, incremental)
+        score = -_static_value(child, positions, features, params, evaluate, evaluate_features, incremental)
+        valued += 1
+        if not terminal(positions[child]):
+            ply_ints[ply, CUT_BELOW] = 1
+        if ply == 0:
+            root_scores[j] = score
+        if score > best:
+            best = score
+            best_move = move
+            if use_alphabeta and score >= beta:
+                break
+    ply_floats[ply, BEST_SCORE] = best
+    ply_ints[ply, BEST_MOVE] = best_move
     ply_ints[ply, NEXT_CHILD] = count
-    pv_table[ply, ply] = moves[ply, 0]
+    pv_table[ply, ply] = best_move
     ply_ints[ply, PV_LENGTH] = 1
-    ply_floats[ply, ALPHA_AT_ENTRY] = -np.inf  # the value is exact: make the store record it so
-    ply_floats[ply, BETA] = np.inf
+    if valued == count:
+        ply_floats[ply, ALPHA_AT_ENTRY] = -np.inf  # every child valued: the value is exact, the store records it so
+        ply_floats[ply, BETA] = np.inf
+    return valued
 
 
 @nb.njit(cache=True, inline="always")
@@ -542,6 +607,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
     root_empties = control[ROOT_EMPTIES]
     null_only = (features & USE_PROBCUT_NULL_ONLY) != 0
     pc_row = probcut[0, 0]
+    reply_order_below = control[REPLY_ORDER_BELOW]
     while True:
         # ---- one step: start at the root, step into the next child, or finish the top node ------
         if status == STATUS_START:
@@ -560,6 +626,15 @@ def _negamax(kernels, params, stack, table, probcut, control):
             if nodes >= node_limit:
                 break
             nodes += 1
+            if ply_ints[top, ORDER_PENDING] != 0:
+                # the table's move (first) did not cut: order the others now
+                ply_ints[top, ORDER_PENDING] = 0
+                if depth - top >= reply_order_below:
+                    _order_moves(top, 1, ply_ints[top, CHILD_COUNT], positions, features_rows, moves, order_scores,
+                                 params, kernels, incremental)
+                else:
+                    _order_moves_by_replies(top, 1, ply_ints[top, CHILD_COUNT], positions, moves, order_scores,
+                                            kernels)
             ply, index, move = _step_into_next_child(top, positions, features_rows, moves, ply_ints, apply,
                                                      features_play, incremental)
             if terminal(positions[ply]):  # a final position: valued exactly by the evaluator
@@ -665,14 +740,20 @@ def _negamax(kernels, params, stack, table, probcut, control):
                     _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats)
                     shallow_depth = -1.0
         if use_ordering:
-            children_are_leaves = remaining == 1
-            _order_moves(ply, count, children_are_leaves, positions, features_rows, moves, order_scores, ply_ints,
-                         params, kernels, incremental)
-            if children_are_leaves:
-                nodes += count
-                _finish_with_static_scores(ply, count, moves, order_scores, ply_ints, ply_floats, pv_table,
-                                           root_scores)
+            if remaining == 1:  # the children are leaves: their static values, up to a cut-off
+                nodes += _value_leaf_children(ply, count, table_move, positions, features_rows, moves, ply_ints,
+                                              ply_floats, pv_table, root_scores, params, kernels, incremental,
+                                              use_alphabeta)
+            elif table_move >= 0 and shallow_depth != 1.0:
+                # the table's move first, the others ordered only if it does not cut (a cut on it, the
+                # common case, saves the static values of every other child)
+                _table_move_first(ply, count, table_move, moves, order_scores)
+                ply_ints[ply, ORDER_PENDING] = 1
+            elif remaining < reply_order_below and shallow_depth != 1.0:
+                _order_moves_by_replies(ply, 0, count, positions, moves, order_scores, kernels)
             else:
+                _order_moves(ply, 0, count, positions, features_rows, moves, order_scores, params, kernels,
+                             incremental)
                 if shallow_depth == 1.0:
                     # ProbCut on the one-ply value the ordering has just computed (the best child's score)
                     verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
@@ -716,6 +797,9 @@ class AlphaBetaConfig:
     probcut_null_only: bool = True    # ProbCut only at null-window nodes (PVS's tests), and a cut that would show
                                       # a move beats alpha sends it to PVS's full-window search instead of
                                       # making it the best (Edax's use); False: at every node, cuts final
+    reply_order_below: int = 0        # with ordering: a node with fewer plies left than this (and more than one)
+                                      # orders its children by their replies, fewest first (the game's legal
+                                      # count: cheap, no evaluation) instead of by their static values; 0: off
     stop_share: float = 0.0           # on a clock: skip an iteration whose predicted time (the last one's
                                       # times its growth over the one before, at most STOP_MAX_GROWTH;
                                       # after one of STOP_MIN_SECONDS at least) times stop_share exceeds
@@ -732,6 +816,7 @@ class AlphaBetaConfig:
             check_int("AlphaBetaConfig.max_ply", self.max_ply, 1, MAX_PLY_LIMIT)
         check_number("AlphaBetaConfig.probcut_t", self.probcut_t, 0.0)
         check_number("AlphaBetaConfig.stop_share", self.stop_share, 0.0)
+        check_int("AlphaBetaConfig.reply_order_below", self.reply_order_below, 0, MAX_PLY_LIMIT)
         rows = self.probcut
         if isinstance(rows, list):
             rows = tuple(rows)
@@ -953,6 +1038,7 @@ class AlphaBeta:
         control[:] = 0
         control[FEATURES] = self._features
         control[GENERATION] = self._generation
+        control[REPLY_ORDER_BELOW] = config.reply_order_below
         if config.probcut:
             control[ROOT_EMPTIES] = self._empties(state)
         budget = limits.nodes
