@@ -429,3 +429,80 @@ def test_the_default_player_has_the_shipped_network_on_9x9_and_steps_aside_elsew
     assert player.search_name == "mcts"
     with pytest.raises(ValueError, match="needs the rave search"):
         GoPlayer(GoSettings(search="mcts", policy_network=str(corner_network(tmp_path)))).start(9)
+
+
+# ---- one network for every size (the weights are convolutional) and the networks shipped by size ---------
+
+def test_the_weights_serve_every_board_size(tmp_path):
+    """A network written for 9x9, read back and written for 13x13, gives on 13x13 what the torch model
+    gives there: neither the planes nor the heads depend on the size, only the graph's declared shapes."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from engines.learn.go.policy import arrays_of_onnx, export
+    torch.manual_seed(5)
+    model = make_model(NUM_PLANES, channels=8, blocks=2).eval()
+    nine = save_onnx(tmp_path / "p9.onnx", {k: v.detach().numpy() for k, v in model.state_dict().items()}, N, {})
+    thirteen = export(nine, tmp_path / "p13.onnx", 13)
+    arrays = arrays_of_onnx(thirteen)
+    assert set(arrays) == set(model.state_dict())
+    game = Go(size=13, komi=7.0)
+    state = game.initial_state()
+    for a in (13 * 6 + 6, 13 * 3 + 3, 13 * 9 + 3, 13 * 3 + 9):
+        state = game.play(state, a)
+    x = planes_of(state)[None]
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).numpy()
+    np.testing.assert_allclose(PolicyNetwork(thirteen, 13).logits(x), expected, rtol=1e-4, atol=1e-4)
+    with pytest.raises(NetworkError, match=r"made for a 13x13 board, not 9x9"):
+        PolicyNetwork(thirteen, N)
+
+
+def test_fine_tuning_starts_from_the_weights_of_another_size(tmp_path):
+    """train(init=...) starts from init's weights (no epoch: the written network is init's at the new size)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnxruntime")
+    from engines.learn.go.policy import arrays_of_onnx, train
+    nine = save_onnx(tmp_path / "p9.onnx", numpy_arrays(channels=8, blocks=2), N, {})
+    game = Go(size=13, komi=7.0)
+    record = sgf.Sgf_game(size=13)
+    for i, a in enumerate((13 * 6 + 6, 13 * 3 + 3, 13 * 9 + 3, 13 * 3 + 9, 169, 169)):
+        record.extend_main_sequence().set_move("bw"[i % 2], sgf_point(game, a))
+    (tmp_path / "g-s000001.sgf").write_bytes(record.serialise())
+    out = tmp_path / "p13.onnx"
+    train([tmp_path / "g-s000001.sgf"], out, tmp_path / "work", epochs=0, channels=8, blocks=2, size=13, init=nine,
+          stream=open("/dev/null", "w"))
+    got, want = arrays_of_onnx(out), arrays_of_onnx(nine)
+    assert set(got) == set(want) and all(np.array_equal(got[k], want[k]) for k in want)
+    assert PolicyNetwork(out, 13).size == 13
+
+
+def shipped(size):
+    from pathlib import Path
+    return Path(__file__).resolve().parent.parent / "weights" / "go" / f"policy{size}.onnx"
+
+
+def test_each_shipped_size_gets_its_own_network_through_the_one_tree_hook():
+    """The default player takes weights/go/policy<size>.onnx for the board it starts: 13x13 the shipped
+    13x13 network (the same TreePolicy hook as 9x9), a size with none shipped no hook at all; a network
+    file given for another board is not used there (the size check)."""
+    pytest.importorskip("onnxruntime")
+    from engines.knowledge.go.policy_network import OtherBoardSize
+    from engines.players.go import GoPlayer, TreePolicy
+    from engines.players.go_settings import GoSettings
+    assert shipped(9).is_file() and shipped(13).is_file()
+    for size in (9, 13):
+        player = GoPlayer(GoSettings())
+        player.start(size)
+        hook = player.searcher.batch_hook
+        assert isinstance(hook, TreePolicy) and hook.network.size == size
+        assert hook.network.path.name == f"policy{size}.onnx"
+    for size in (7, 11, 19):
+        assert not shipped(size).is_file()
+        player = GoPlayer(GoSettings())
+        player.start(size)
+        assert player.searcher.batch_hook is None
+    player = GoPlayer(GoSettings(policy_network=str(shipped(13))))
+    player.start(9)
+    assert player.searcher.batch_hook is None
+    with pytest.raises(OtherBoardSize):
+        PolicyNetwork(shipped(13), 19)

@@ -257,6 +257,19 @@ def to_onnx(arrays: dict, size: int):
     return model
 
 
+def arrays_of_onnx(path) -> dict:
+    """The weights (numpy arrays by torch name) of a network that to_onnx wrote, for any board size: the
+    network is convolutional (3x3 and 1x1 convolutions, the pass from the channels' board means), so only
+    the graph's declared shapes name a size, never the weights."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(str(path))
+    arrays = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in model.graph.initializer}
+    arrays.pop("shape.board", None)
+    arrays["pass_head.weight"] = np.ascontiguousarray(arrays.pop("pass_head.weight.T").T)
+    return arrays
+
+
 def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
     """Writes path (ONNX, checked) and its JSON sidecar (path with .json)."""
     import onnx
@@ -288,9 +301,10 @@ def cpu_seconds() -> float:
 
 
 def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int = 6, batch: int = 256,
-          lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, stream=sys.stdout) -> dict:
-    """Trains on the records (folders or files), resuming from work/checkpoint.pt; writes out (ONNX)
-    and its sidecar.  Returns the sidecar."""
+          lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, init=None, stream=sys.stdout) -> dict:
+    """Trains on the records (folders or files), resuming from work/checkpoint.pt, else starting from the
+    weights of the network ``init`` (an ONNX file of to_onnx, of any board size: fine-tuning) when given;
+    writes out (ONNX) and its sidecar.  Returns the sidecar."""
     import torch
     torch.set_num_threads(threads)
     work = Path(work)
@@ -321,6 +335,10 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
         history = json.loads(state["history"])
         cpu_before = state["cpu"]
         print(f"resumed from {ckpt} after epoch {start}", file=stream)
+    elif init is not None:
+        arrays = arrays_of_onnx(init)
+        model.load_state_dict({k: torch.from_numpy(arrays[k]) for k in model.state_dict()})
+        print(f"starting from the weights of {init}", file=stream)
     src, dst = symmetry_tables(size)
     src_t, dst_t = torch.from_numpy(src[:, :-1]), torch.from_numpy(dst)
     xs = torch.from_numpy(train_set.planes.reshape(len(train_set), NUM_PLANES, -1))
@@ -364,7 +382,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
                  "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0",
                  "generator": "GNU Go 3.8 level 10 self-play, --chinese-rules, komi 7, 0..4 random opening moves "
                               "(not targets): python -m standins.gnugo_games"},
-        "recipe": {"epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
+        "recipe": {"init": None if init is None else Path(init).name, "epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
                    "weight_decay": 1e-5, "augmentation": "one of the 8 symmetries per batch", "seed": seed,
                    "loss": "cross-entropy over n*n+1"},
         "cpu_hours": {"generation": round(gen_cpu / 3600, 4), "training": round(cpu_train / 3600, 4)},
@@ -374,6 +392,15 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     save_onnx(out, model_arrays(model), size, sidecar)
     print(f"wrote {out}", file=stream)
     return sidecar
+
+
+def export(init, out, size: int) -> Path:
+    """Writes the network ``init`` (ONNX, any size) as the network of a size x size board, untrained
+    there; its sidecar is init's, marked as applied to the new size."""
+    meta = json.loads(Path(init).with_suffix(".json").read_text()) if Path(init).with_suffix(".json").is_file() else {}
+    sidecar = {k: v for k, v in meta.items() if k not in ("kind", "size", "planes", "outputs", "date")}
+    sidecar["applied"] = f"the {meta.get('size')}x{meta.get('size')} network {Path(init).name}, weights unchanged"
+    return save_onnx(out, arrays_of_onnx(init), size, sidecar)
 
 
 def evaluate_model(model, data: Examples, size: int) -> dict:
@@ -395,7 +422,7 @@ def evaluate_model(model, data: Examples, size: int) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engines.learn.go.policy", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
+    parser.add_argument("--games", nargs="+", help="folders (or files) of SGF records (needed unless --export-only)")
     parser.add_argument("--out", default="weights/go/policy9.onnx")
     parser.add_argument("--work", default="runs/go-policy", help="checkpoint folder (a run resumes from it)")
     parser.add_argument("--epochs", type=int, default=8)
@@ -406,9 +433,19 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--init", help="start from this network's weights (ONNX; any board size): fine-tuning")
+    parser.add_argument("--export-only", action="store_true",
+                        help="no training: write --init's weights as the network of --size (with a sidecar)")
     args = parser.parse_args(argv)
+    if args.export_only:
+        if args.init is None:
+            parser.error("--export-only needs --init")
+        export(args.init, args.out, args.size)
+        return 0
+    if not args.games:
+        parser.error("--games is needed to train")
     train(args.games, args.out, args.work, epochs=args.epochs, channels=args.channels, blocks=args.blocks,
-          batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size)
+          batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size, init=args.init)
     return 0
 
 
