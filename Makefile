@@ -19,7 +19,7 @@ GO5    := $(abspath $(BIN))/plies-go5 --movefilter --in_tree_knowledge=probabili
 SHOW   ?=
 SHOWN  := $(if $(filter 1 yes true,$(SHOW)),1,)
 
-.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-go-policy train-othello train-othello-deep book-othello test bench regress peers train-extra clean
+.PHONY: help install warmup demo demo-go5 demo-hex train-hex train-go train-go-policy train-go-policy13 train-othello train-othello-deep book-othello test bench regress peers train-extra clean
 
 help:  ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 14
@@ -92,6 +92,11 @@ train-go-policy: $(DEMO) warmup peers $(TRAIN)  ## Go policy network: 1,500 GNU 
 	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 1500 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
 	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 20
 	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go9
+
+train-go-policy13: $(DEMO) warmup peers $(TRAIN)  ## Go policy network for 13x13: 80 GNU Go level-10 self-play 13x13 games (runs/go-games/go13, resumable), then weights/go/policy9.onnx fine-tuned on them into weights/go/candidate/policy13.onnx (a candidate: moved to weights/go/ it is the 13x13 default) (resumes from runs/go-policy13)
+	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 80 --size 13 --level 10 --seed 1 --jobs 2 --out runs/go-games/go13
+	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go13 --size 13 --init weights/go/policy9.onnx --out weights/go/candidate/policy13.onnx --work runs/go-policy13 --epochs 15 --lr 5e-4
+	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go13 --size 13 --network weights/go/candidate/policy13.onnx --out bench/results/go_policy13
 
 train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in three stages (~25 CPU-minutes; resumes from runs/othello_patterns)
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150

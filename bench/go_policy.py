@@ -3,7 +3,7 @@
 Held-out move prediction.  On the held-out records of engines/learn/go/policy.py's split (seed % 10 == 0:
 records the network was not trained on, and the MM weights' own held-out split of seeds 1..360), every move of the player (the random opening excluded) whose move is legal under plies'
 rules: the top-1 and top-3 rates among the legal moves and the pass (ties share the hit) of the network
-(weights/go/policy9.onnx through onnxruntime), of the MM weights (weights/go/mm9.txt: gamma products of
+(weights/go/policy<size>.onnx through onnxruntime, --network), of the MM weights (weights/go/mm9.txt: gamma products of
 the same positions' features) and of a uniform choice.  95 % intervals by a bootstrap over games (moves
 of one game are not independent).  Held-out games whose move sequence equals a training game's are
 counted (GNU Go is nearly deterministic: a game with no random opening move can repeat).
@@ -115,19 +115,23 @@ def speed(network: PolicyNetwork, states, repeats=5):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.go_policy", description=__doc__.split("\n")[0])
     parser.add_argument("--games", nargs="+", required=True, help="folders of SGF records")
-    parser.add_argument("--network", default=str(ROOT / "weights" / "go" / "policy9.onnx"))
+    parser.add_argument("--network", help="the network (default weights/go/policy<size>.onnx)")
     parser.add_argument("--weights", default=str(ROOT / "weights" / "go" / "mm9.txt"))
+    parser.add_argument("--size", type=int, default=9, help="board size (records of other sizes are skipped)")
     parser.add_argument("--out", default=str(RESULTS / "go_policy"), help="results path without suffix")
     args = parser.parse_args(argv)
+    if args.network is None:
+        args.network = str(ROOT / "weights" / "go" / f"policy{args.size}.onnx")
     load0 = os.getloadavg()
     paths = sorted(p for d in args.games for p in (Path(d).glob("*.sgf") if Path(d).is_dir() else [Path(d)]))
+    paths = [p for p in paths if sgf.Sgf_game.from_bytes(p.read_bytes()).get_size() == args.size]
     held = [p for p in paths if is_heldout(record_seed(p))]
     if not held:
         parser.error("no held-out records (seed % 10 == 0)")
     train_moves = {moves_of(p) for p in paths if not is_heldout(record_seed(p))}
     repeated = {p for p in held if moves_of(p) in train_moves}
     repeats = len(repeated)
-    network = PolicyNetwork(args.network, 9)
+    network = PolicyNetwork(args.network, args.size)
     hits, states, positions, mm_missing, games = evaluate(held, network, load_weights(args.weights))
     rates = {name: {f"top{k}": float(np.concatenate(h[k]).mean()) for k in (1, 3)} for name, h in hits.items()}
     intervals = {name: {f"top{k}": bootstrap(h[k]) for k in (1, 3)} for name, h in hits.items()}
@@ -154,7 +158,7 @@ def main(argv=None) -> int:
     lines = ["# Go policy network: held-out move prediction and speed", "",
              f"{result['date']} - {result['machine']} - Python {platform.python_version()}", "",
              f"Command: `{command}`", "",
-             f"{len(held)} held-out GNU Go level-10 self-play 9x9 games (seed % 10 == 0), {positions} "
+             f"{len(held)} held-out GNU Go level-10 self-play {args.size}x{args.size} games (seed % 10 == 0), {positions} "
              f"positions (the player's moves; random openings excluded); {repeats} of these games repeat a "
              f"training game move for move.", "",
              "| predictor | top-1 | 95 % | top-3 | 95 % |", "|---|---|---|---|---|"]

@@ -102,6 +102,20 @@ def to_onnx(arrays: dict, size: int, name: str = "policy"):
     return model
 
 
+def arrays_of_onnx(path) -> dict:
+    """The weights (numpy arrays by torch name) of a network that to_onnx wrote, for any board size: the
+    network is convolutional (3x3 and 1x1 convolutions, the pass from the channels' board means), so only
+    the graph's declared shapes name a size, never the weights."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(str(path))
+    arrays = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in model.graph.initializer}
+    arrays.pop("shape.board", None)
+    if "pass_head.weight.T" in arrays:
+        arrays["pass_head.weight"] = np.ascontiguousarray(arrays.pop("pass_head.weight.T").T)
+    return arrays
+
+
 def topk_hits(logits: np.ndarray, legal: np.ndarray, target: np.ndarray, k: int) -> np.ndarray:
     """Per position: 1 when the played move is among the k best legal moves (ties share: (k - better) /
     equal, clipped to 0..1)."""

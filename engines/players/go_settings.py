@@ -43,8 +43,10 @@ class GoSettings:
                                        "bench/results/go_policy_match.md, go_policy_tree_match.md)")
     policy_visits: int = setting(16, "rave: with policy_prior, the real visits a node needs before the network's "
                                     "prior reaches its children, at every node of the tree (the root at once); "
-                                    "0: at the root only, a tree started afresh each move; 16 tried). The shipped network (9x9 today) "
-                                    "plays with the rave search only: other searches, and sizes without one, play without it")
+                                    "0: at the root only, a tree started afresh each move; 16 tried). The shipped "
+                                    "network (9x9; 13x13's, weights/go/candidate/policy13.onnx, is given with "
+                                    "policy_network until it wins: bench/results/go_policy13_match.md) plays with the rave "
+                                    "search only: other searches, and sizes without one, play without it")
     policy_network: str | None = setting(None, "the Go policy network (ONNX) of policy_prior (none: "
                                                "weights/go/policy<size>.onnx)", kind=str)
     legal_children: bool = setting(False, "rave: every legal move is a child (Little-Go's stones-only scoring)")

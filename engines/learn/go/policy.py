@@ -37,7 +37,7 @@ import numpy as np
 from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
 from engines.learn.go.games import replay
 from engines.learn.go.mm import generation_info, read_record
-from engines.learn.policy_cnn import (cpu_seconds, evaluate_model, fit, make_model, model_arrays,  # noqa: F401
+from engines.learn.policy_cnn import (arrays_of_onnx, cpu_seconds, evaluate_model, fit, make_model, model_arrays,  # noqa: F401
                                       to_onnx, topk_hits)
 
 HOLDOUT_EVERY = 10
@@ -198,9 +198,10 @@ def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
 
 
 def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int = 6, batch: int = 256,
-          lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, stream=sys.stdout) -> dict:
-    """Trains on the records (folders or files), resuming from work/checkpoint.pt; writes out (ONNX)
-    and its sidecar.  Returns the sidecar."""
+          lr: float = 2e-3, seed: int = 1, threads: int = 1, size: int = 9, init=None, stream=sys.stdout) -> dict:
+    """Trains on the records (folders or files), resuming from work/checkpoint.pt, else starting from the
+    weights of the network ``init`` (an ONNX file of to_onnx, of any board size: fine-tuning) when given;
+    writes out (ONNX) and its sidecar.  Returns the sidecar."""
     import torch
     torch.set_num_threads(threads)
     paths = []
@@ -217,6 +218,10 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
           f"{len(test_set)} held out ({games['heldout']} games); {cpu_seconds() - cpu0:.0f} CPU s", file=stream)
     torch.manual_seed(seed)
     model = make_model(NUM_PLANES, channels, blocks)
+    if init is not None and not (Path(work) / "checkpoint.pt").exists():  # (a checkpoint resumes instead)
+        arrays = arrays_of_onnx(init)
+        model.load_state_dict({k: torch.from_numpy(arrays[k]) for k in model.state_dict()})
+        print(f"starting from the weights of {init}", file=stream)
     src, dst = symmetry_tables(size)
     history, cpu_fit = fit(model, train_set, test_set, src[:, :-1], dst, work,
                            {"planes": NUM_PLANES, "channels": channels, "blocks": blocks},
@@ -233,7 +238,7 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
                  "heldout_positions": len(test_set), "heldout": f"seed % {HOLDOUT_EVERY} == 0",
                  "generator": "GNU Go 3.8 level 10 self-play, --chinese-rules, komi 7, 0..4 random opening moves "
                               "(not targets): python -m standins.gnugo_games"},
-        "recipe": {"epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
+        "recipe": {"init": None if init is None else Path(init).name, "epochs": epochs, "batch": batch, "optimizer": "Adam", "lr": lr, "lr_schedule": "cosine per epoch",
                    "weight_decay": 1e-5, "augmentation": "one of the 8 symmetries per batch", "seed": seed,
                    "loss": "cross-entropy over n*n+1"},
         "cpu_hours": {"generation": round(gen_cpu / 3600, 4), "training": round(cpu_train / 3600, 4)},
@@ -245,9 +250,18 @@ def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int =
     return sidecar
 
 
+def export(init, out, size: int) -> Path:
+    """Writes the network ``init`` (ONNX, any size) as the network of a size x size board, untrained
+    there; its sidecar is init's, marked as applied to the new size."""
+    meta = json.loads(Path(init).with_suffix(".json").read_text()) if Path(init).with_suffix(".json").is_file() else {}
+    sidecar = {k: v for k, v in meta.items() if k not in ("kind", "size", "planes", "outputs", "date")}
+    sidecar["applied"] = f"the {meta.get('size')}x{meta.get('size')} network {Path(init).name}, weights unchanged"
+    return save_onnx(out, arrays_of_onnx(init), size, sidecar)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engines.learn.go.policy", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
+    parser.add_argument("--games", nargs="+", help="folders (or files) of SGF records (needed unless --export-only)")
     parser.add_argument("--out", default="weights/go/policy9.onnx")
     parser.add_argument("--work", default="runs/go-policy", help="checkpoint folder (a run resumes from it)")
     parser.add_argument("--epochs", type=int, default=8)
@@ -258,9 +272,19 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--init", help="start from this network's weights (ONNX; any board size): fine-tuning")
+    parser.add_argument("--export-only", action="store_true",
+                        help="no training: write --init's weights as the network of --size (with a sidecar)")
     args = parser.parse_args(argv)
+    if args.export_only:
+        if args.init is None:
+            parser.error("--export-only needs --init")
+        export(args.init, args.out, args.size)
+        return 0
+    if not args.games:
+        parser.error("--games is needed to train")
     train(args.games, args.out, args.work, epochs=args.epochs, channels=args.channels, blocks=args.blocks,
-          batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size)
+          batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size, init=args.init)
     return 0
 
 
