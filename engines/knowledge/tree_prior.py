@@ -144,3 +144,31 @@ def warm_up(positions, state, planes_width: int, num_moves: int):
     positions(state, paths, depths, count, np.empty((1, planes_width), np.float32), np.zeros(1, np.int64),
               np.empty_like(state))
     add_tree_prior(tree_f, tree_i, rows, count, np.zeros((1, num_moves), np.float32), 1.0, True)
+
+
+def open_network(path, threads: int = 1):
+    """(sidecar dict, onnxruntime session on the CPU with ``threads`` threads) of a network file;
+    NetworkError naming the file for a missing file, an unreadable sidecar, no onnxruntime, or a file
+    onnxruntime cannot read.  The shapes are the caller's to check (they are the game's)."""
+    import json
+    import pathlib
+    from engines.errors import NetworkError
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise NetworkError(f"no network file {path}")
+    sidecar = path.with_suffix(".json")
+    try:
+        meta = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
+    except (OSError, ValueError) as err:
+        raise NetworkError(f"{path}: cannot read its sidecar {sidecar.name} ({err})") from None
+    try:
+        import onnxruntime as ort
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except ImportError as err:
+        raise NetworkError(f"{path}: onnxruntime is not installed ({err})") from None
+    except Exception as err:  # onnxruntime's own errors for a damaged or foreign file
+        raise NetworkError(f"{path} is not a readable ONNX network ({type(err).__name__}: {err})") from None
+    return meta, session

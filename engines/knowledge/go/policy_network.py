@@ -17,7 +17,6 @@ The prior in the tree: engines/knowledge/tree_prior.py (every game's walk of the
 prior's arithmetic and the hook, ``TreePolicy``); ``path_planes`` replays each collected node's moves
 from the root and writes its planes, ``TreePolicy(network, ...)`` is the hook of a Go network.
 """
-import json
 import pathlib
 
 import numba as nb
@@ -81,7 +80,8 @@ def write_planes(s, out):
 # the walk, the prior's arithmetic and the hook are every game's (engines/knowledge/tree_prior.py)
 from engines.knowledge import tree_prior  # noqa: E402
 from engines.knowledge.tree_prior import (NET_PRIORED, T_AVISITS, T_AWINS, T_COUNT, T_FIRST, T_FLAGS,  # noqa: E402,F401
-                                          T_MOVE, T_PVISITS, T_PWINS, T_VISITS, T_WINS, add_tree_prior)
+                                          T_MOVE, T_PVISITS, T_PWINS, T_VISITS, T_WINS, add_tree_prior,
+                                          open_network)
 
 
 @nb.njit(cache=True)
@@ -129,23 +129,7 @@ class PolicyNetwork:
     def __init__(self, path, size: int, threads: int = 1):
         self.path = pathlib.Path(path)
         self.size = size
-        if not self.path.is_file():
-            raise NetworkError(f"no network file {self.path}")
-        sidecar = self.path.with_suffix(".json")
-        try:
-            self.meta = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
-        except (OSError, ValueError) as err:
-            raise NetworkError(f"{self.path}: cannot read its sidecar {sidecar.name} ({err})") from None
-        try:
-            import onnxruntime as ort
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
-        except ImportError as err:
-            raise NetworkError(f"{self.path}: onnxruntime is not installed ({err})") from None
-        except Exception as err:  # onnxruntime's own errors for a damaged or foreign file
-            raise NetworkError(f"{self.path} is not a readable ONNX network ({type(err).__name__}: {err})") from None
+        self.meta, self.session = open_network(self.path, threads)
         inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
         nn = size * size
         if len(inputs) != 1 or len(inputs[0].shape) != 4:

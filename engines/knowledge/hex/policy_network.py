@@ -19,7 +19,6 @@ frame cell, no softmax).  ``HexPolicyNetwork(path, size)`` checks the file again
 planes (its sidecar's plane names) and raises NetworkError naming the file and the mismatch
 (OtherBoardSize, a NetworkError, when only the board size differs: the player plays that size without it).
 """
-import json
 import pathlib
 
 import numba as nb
@@ -28,6 +27,7 @@ import numpy as np
 from engines.errors import NetworkError
 from engines.games.hex import HEADER, SIZE, TO_MOVE, apply
 from engines.knowledge import tree_prior
+from engines.knowledge.tree_prior import open_network
 
 PLANE_NAMES = ("own", "opponent", "empty", "own_edges", "opponent_edges")
 NUM_PLANES = len(PLANE_NAMES)
@@ -98,23 +98,7 @@ class HexPolicyNetwork:
     def __init__(self, path, size: int, threads: int = 1):
         self.path = pathlib.Path(path)
         self.size = size
-        if not self.path.is_file():
-            raise NetworkError(f"no network file {self.path}")
-        sidecar = self.path.with_suffix(".json")
-        try:
-            self.meta = json.loads(sidecar.read_text()) if sidecar.is_file() else {}
-        except (OSError, ValueError) as err:
-            raise NetworkError(f"{self.path}: cannot read its sidecar {sidecar.name} ({err})") from None
-        try:
-            import onnxruntime as ort
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
-        except ImportError as err:
-            raise NetworkError(f"{self.path}: onnxruntime is not installed ({err})") from None
-        except Exception as err:  # onnxruntime's own errors for a damaged or foreign file
-            raise NetworkError(f"{self.path} is not a readable ONNX network ({type(err).__name__}: {err})") from None
+        self.meta, self.session = open_network(self.path, threads)
         inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
         if len(inputs) != 1 or len(inputs[0].shape) != 4:
             raise NetworkError(f"{self.path}: a Hex policy CNN takes one input [batch, planes, n, n]; "
