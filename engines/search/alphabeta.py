@@ -303,16 +303,10 @@ def _open_node(ply, count, key, alpha, beta, ply_ints, ply_floats):
 
 
 @nb.njit(cache=True, inline="always")
-def _order_moves(ply, start, count, positions, features, moves, order_scores, params, kernels, incremental):
-    """Score the children start .. count - 1 statically (from the mover's view) and sort those moves
-    best first (stable)."""
-    _, apply, _, _, evaluate, _, features_play, evaluate_features = kernels
-    child = ply + 1
-    for j in range(start, count):
-        _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
-        order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
-                                         incremental)
-    for j in range(start + 1, count):  # insertion sort
+def _sort_by_score(ply, start, count, moves, order_scores):
+    """Sort the moves start .. count - 1 of the node at ply by order_scores, best first (stable:
+    an insertion sort, the lists being short)."""
+    for j in range(start + 1, count):
         move = moves[ply, j]
         score = order_scores[j]
         k = j - 1
@@ -322,6 +316,19 @@ def _order_moves(ply, start, count, positions, features, moves, order_scores, pa
             k -= 1
         order_scores[k + 1] = score
         moves[ply, k + 1] = move
+
+
+@nb.njit(cache=True, inline="always")
+def _order_moves(ply, start, count, positions, features, moves, order_scores, params, kernels, incremental):
+    """Score the children start .. count - 1 statically (from the mover's view) and sort those moves
+    best first (stable)."""
+    _, apply, _, _, evaluate, _, features_play, evaluate_features = kernels
+    child = ply + 1
+    for j in range(start, count):
+        _play_into(ply, child, moves[ply, j], positions, features, apply, features_play, incremental)
+        order_scores[j] = -_static_value(child, positions, features, params, evaluate, evaluate_features,
+                                         incremental)
+    _sort_by_score(ply, start, count, moves, order_scores)
 
 
 @nb.njit(cache=True, inline="always")
@@ -335,16 +342,7 @@ def _order_moves_by_replies(ply, start, count, positions, moves, order_scores, k
             positions[child, k] = positions[ply, k]
         apply(positions[child], moves[ply, j])
         order_scores[j] = -np.float64(legal(positions[child], moves[child]))
-    for j in range(start + 1, count):  # insertion sort
-        move = moves[ply, j]
-        score = order_scores[j]
-        k = j - 1
-        while k >= start and order_scores[k] < score:
-            order_scores[k + 1] = order_scores[k]
-            moves[ply, k + 1] = moves[ply, k]
-            k -= 1
-        order_scores[k + 1] = score
-        moves[ply, k + 1] = move
+    _sort_by_score(ply, start, count, moves, order_scores)
 
 
 @nb.njit(cache=True, inline="always")
@@ -473,20 +471,8 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                 value = best
                 mode = 1
                 continue
-            for j in range(count):  # order the children by static score, best first
-                _play_into(row, row + 1, moves[row, j], positions, features, apply, features_play, incremental)
-                order_scores[j] = -_static_value(row + 1, positions, features, params, evaluate, evaluate_features,
-                                                 incremental)
-            for j in range(1, count):  # insertion sort
-                move = moves[row, j]
-                score = order_scores[j]
-                k = j - 1
-                while k >= 0 and order_scores[k] < score:
-                    order_scores[k + 1] = order_scores[k]
-                    moves[row, k + 1] = moves[row, k]
-                    k -= 1
-                order_scores[k + 1] = score
-                moves[row, k + 1] = move
+            # the children by static score, best first
+            _order_moves(row, 0, count, positions, features, moves, order_scores, params, kernels, incremental)
             ply_ints[row, NEXT_CHILD] = 0
             ply_ints[row, CHILD_COUNT] = count
             ply_floats[row, BEST_SCORE] = -np.inf
