@@ -102,6 +102,21 @@ def to_onnx(arrays: dict, size: int, name: str = "policy"):
     return model
 
 
+def write_network(path, arrays: dict, size: int, name: str, head: dict, sidecar: dict) -> Path:
+    """Writes path (the ONNX of to_onnx, checked) and its JSON sidecar (path with .json): the game's
+    description ``head`` (kind, size, planes, outputs), the date, then ``sidecar`` (data, recipe, figures)."""
+    import datetime
+    import onnx
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model = to_onnx(arrays, size, name)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    meta = {**head, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **sidecar}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
 def arrays_of_onnx(path) -> dict:
     """The weights (numpy arrays by torch name) of a network that to_onnx wrote, for any board size: the
     network is convolutional (3x3 and 1x1 convolutions, the pass from the channels' board means), so only

@@ -25,7 +25,6 @@ input "planes" float32 [batch, P, n, n] -> Conv/Relu/Add ... -> "logits" [batch,
 sidecar says the size, the planes, the data, the recipe, the CPU hours and the held-out accuracy.
 """
 import argparse
-import datetime
 import json
 import re
 import sys
@@ -38,7 +37,7 @@ from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
 from engines.learn.go.games import replay
 from engines.learn.go.mm import generation_info, read_record
 from engines.learn.policy_cnn import (arrays_of_onnx, cpu_seconds, evaluate_model, fit, make_model, model_arrays,  # noqa: F401
-                                      to_onnx, topk_hits)
+                                      to_onnx, topk_hits, write_network)
 
 HOLDOUT_EVERY = 10
 _SEED = re.compile(r"-s(\d+)\.sgf$")
@@ -184,17 +183,10 @@ def symmetry_tables(n: int):
 # ---- model and training (torch) ------------------------------------------------------------------
 def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
     """Writes path (ONNX, checked) and its JSON sidecar (path with .json)."""
-    import onnx
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model = to_onnx(arrays, size, "go_policy")
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
-    meta = {"kind": "go policy", "size": size, "planes": list(PLANE_NAMES), "outputs": "logits [batch, n*n+1]: "
-            "one a point in action order (row 0 at the bottom), then the pass; no softmax",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **sidecar}
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
-    return path
+    return write_network(path, arrays, size, "go_policy",
+                         {"kind": "go policy", "size": size, "planes": list(PLANE_NAMES),
+                          "outputs": "logits [batch, n*n+1]: one a point in action order (row 0 at the bottom), "
+                                     "then the pass; no softmax"}, sidecar)
 
 
 def train(records, out, work, epochs: int = 8, channels: int = 32, blocks: int = 6, batch: int = 256,

@@ -19,8 +19,6 @@ the recipe, the CPU hours, and the held-out top-1 / top-3 of the network beside 
 patterns (weights/hex/patterns<n>.txt) on the same held-out positions.
 """
 import argparse
-import datetime
-import json
 import re
 import sys
 from dataclasses import dataclass
@@ -30,7 +28,7 @@ import numpy as np
 
 from engines.knowledge.hex.policy_network import KIND, NUM_PLANES, PLANE_NAMES, planes_of
 from engines.learn.hex.records import read_record
-from engines.learn.policy_cnn import cpu_seconds, fit, make_model, model_arrays, to_onnx, topk_hits
+from engines.learn.policy_cnn import cpu_seconds, fit, make_model, model_arrays, topk_hits, write_network
 
 HOLDOUT_EVERY = 10
 _SEED = re.compile(r"-s(\d+)\.sgf$")
@@ -108,18 +106,11 @@ def symmetry_tables(n: int):
 
 def save_onnx(path, arrays: dict, size: int, sidecar: dict) -> Path:
     """Writes path (ONNX, checked) and its JSON sidecar (path with .json)."""
-    import onnx
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model = to_onnx(arrays, size, "hex_policy")
-    onnx.checker.check_model(model)
-    onnx.save(model, str(path))
-    meta = {"kind": KIND, "size": size, "planes": list(PLANE_NAMES),
-            "frame": "the player to move joins the top and bottom rows: player 1's board transposed",
-            "outputs": "logits [batch, n*n]: one a cell of the mover's frame, row-major; no softmax",
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), **sidecar}
-    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
-    return path
+    return write_network(path, arrays, size, "hex_policy",
+                         {"kind": KIND, "size": size, "planes": list(PLANE_NAMES),
+                          "frame": "the player to move joins the top and bottom rows: player 1's board transposed",
+                          "outputs": "logits [batch, n*n]: one a cell of the mover's frame, row-major; no softmax"},
+                         sidecar)
 
 
 def train(records, out, work, epochs: int = 12, channels: int = 32, blocks: int = 4, batch: int = 128,
