@@ -172,3 +172,28 @@ def open_network(path, threads: int = 1):
     except Exception as err:  # onnxruntime's own errors for a damaged or foreign file
         raise NetworkError(f"{path} is not a readable ONNX network ({type(err).__name__}: {err})") from None
     return meta, session
+
+
+def checked_io(path, session, meta: dict, kind: str, plane_names: tuple, size: int, width: int, width_note: str,
+               other_size) -> tuple:
+    """(input name, output name) of a policy network's session, checked against what the game builds:
+    one input [batch, len(plane_names), size, size], an output of ``width`` values a position, the
+    sidecar's plane names if it gives them; NetworkError naming the file and the fault (``other_size``,
+    a NetworkError class, when only the board size differs)."""
+    from engines.errors import NetworkError
+    inputs, outputs = session.get_inputs(), session.get_outputs()
+    if len(inputs) != 1 or len(inputs[0].shape) != 4:
+        raise NetworkError(f"{path}: a {kind} takes one input [batch, planes, n, n]; "
+                           f"this one takes {[(i.name, i.shape) for i in inputs]}")
+    planes, rows, cols = inputs[0].shape[1:]
+    if planes != len(plane_names):
+        raise NetworkError(f"{path}: it reads {planes} input planes, plies builds {len(plane_names)}")
+    if rows != size or cols != size:
+        raise other_size(f"{path}: it was made for a {rows}x{cols} board, not {size}x{size}")
+    found = outputs[0].shape[-1] if outputs and outputs[0].shape else None
+    if found != width:
+        raise NetworkError(f"{path}: its output has {found} values a position; {size}x{size} needs {width}{width_note}")
+    names = meta.get("planes")
+    if names is not None and tuple(names) != tuple(plane_names):
+        raise NetworkError(f"{path}: its sidecar's planes {names} are not plies' {list(plane_names)}")
+    return inputs[0].name, outputs[0].name

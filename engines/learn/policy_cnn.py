@@ -102,6 +102,25 @@ def to_onnx(arrays: dict, size: int, name: str = "policy"):
     return model
 
 
+def training_parser(prog: str, description: str, out: str, work: str, epochs: int, blocks: int, batch: int):
+    """The command line of a policy network's training (a game's defaults for the rest): --games, --out,
+    --work (a run resumes from its checkpoint), the shape, the recipe, --threads, --size."""
+    import argparse
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--games", nargs="+", help="folders (or files) of SGF records")
+    parser.add_argument("--out", default=out)
+    parser.add_argument("--work", default=work, help="checkpoint folder (a run resumes from it)")
+    parser.add_argument("--epochs", type=int, default=epochs)
+    parser.add_argument("--channels", type=int, default=32)
+    parser.add_argument("--blocks", type=int, default=blocks)
+    parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--size", type=int, default=9)
+    return parser
+
+
 def write_network(path, arrays: dict, size: int, name: str, head: dict, sidecar: dict) -> Path:
     """Writes path (the ONNX of to_onnx, checked) and its JSON sidecar (path with .json): the game's
     description ``head`` (kind, size, planes, outputs), the date, then ``sidecar`` (data, recipe, figures)."""

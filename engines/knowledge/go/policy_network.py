@@ -80,7 +80,7 @@ def write_planes(s, out):
 # the walk, the prior's arithmetic and the hook are every game's (engines/knowledge/tree_prior.py)
 from engines.knowledge import tree_prior  # noqa: E402
 from engines.knowledge.tree_prior import (NET_PRIORED, T_AVISITS, T_AWINS, T_COUNT, T_FIRST, T_FLAGS,  # noqa: E402,F401
-                                          T_MOVE, T_PVISITS, T_PWINS, T_VISITS, T_WINS, add_tree_prior,
+                                          T_MOVE, T_PVISITS, T_PWINS, T_VISITS, T_WINS, add_tree_prior, checked_io,
                                           open_network)
 
 
@@ -130,25 +130,9 @@ class PolicyNetwork:
         self.path = pathlib.Path(path)
         self.size = size
         self.meta, self.session = open_network(self.path, threads)
-        inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
-        nn = size * size
-        if len(inputs) != 1 or len(inputs[0].shape) != 4:
-            raise NetworkError(f"{self.path}: a Go policy network takes one input [batch, planes, n, n]; "
-                               f"this one takes {[(i.name, i.shape) for i in inputs]}")
-        planes, rows, cols = inputs[0].shape[1:]
-        if planes != NUM_PLANES:
-            raise NetworkError(f"{self.path}: it reads {planes} input planes, plies builds {NUM_PLANES}")
-        if rows != size or cols != size:
-            raise OtherBoardSize(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
-        width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-        if width != nn + 1:
-            raise NetworkError(f"{self.path}: its output has {width} values a position; {size}x{size} needs "
-                               f"{nn + 1} (the points and the pass)")
-        names = self.meta.get("planes")
-        if names is not None and tuple(names) != PLANE_NAMES:
-            raise NetworkError(f"{self.path}: its sidecar's planes {names} are not plies' {list(PLANE_NAMES)}")
-        self.input_name = inputs[0].name
-        self.output_name = outputs[0].name
+        self.input_name, self.output_name = checked_io(self.path, self.session, self.meta, "Go policy network",
+                                                       PLANE_NAMES, size, size * size + 1,
+                                                       " (the points and the pass)", OtherBoardSize)
 
     def logits(self, planes: np.ndarray) -> np.ndarray:
         """Logits [batch, n*n+1] of planes [batch, NUM_PLANES, n, n]."""

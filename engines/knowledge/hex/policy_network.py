@@ -27,7 +27,7 @@ import numpy as np
 from engines.errors import NetworkError
 from engines.games.hex import HEADER, SIZE, TO_MOVE, apply
 from engines.knowledge import tree_prior
-from engines.knowledge.tree_prior import open_network
+from engines.knowledge.tree_prior import checked_io, open_network
 
 PLANE_NAMES = ("own", "opponent", "empty", "own_edges", "opponent_edges")
 NUM_PLANES = len(PLANE_NAMES)
@@ -99,24 +99,8 @@ class HexPolicyNetwork:
         self.path = pathlib.Path(path)
         self.size = size
         self.meta, self.session = open_network(self.path, threads)
-        inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
-        if len(inputs) != 1 or len(inputs[0].shape) != 4:
-            raise NetworkError(f"{self.path}: a Hex policy CNN takes one input [batch, planes, n, n]; "
-                               f"this one takes {[(i.name, i.shape) for i in inputs]}")
-        planes, rows, cols = inputs[0].shape[1:]
-        if planes != NUM_PLANES:
-            raise NetworkError(f"{self.path}: it reads {planes} input planes, plies builds {NUM_PLANES}")
-        if rows != size or cols != size:
-            raise OtherBoardSize(f"{self.path}: it was made for a {rows}x{cols} board, not {size}x{size}")
-        width = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-        if width != size * size:
-            raise NetworkError(f"{self.path}: its output has {width} values a position; {size}x{size} needs "
-                               f"{size * size}")
-        names = self.meta.get("planes")
-        if names is not None and tuple(names) != PLANE_NAMES:
-            raise NetworkError(f"{self.path}: its sidecar's planes {names} are not plies' {list(PLANE_NAMES)}")
-        self.input_name = inputs[0].name
-        self.output_name = outputs[0].name
+        self.input_name, self.output_name = checked_io(self.path, self.session, self.meta, "Hex policy CNN",
+                                                       PLANE_NAMES, size, size * size, "", OtherBoardSize)
 
     def frame_logits(self, planes: np.ndarray) -> np.ndarray:
         """The network's logits [batch, n*n] (in the mover's frame) of planes [batch, NUM_PLANES, n, n]."""

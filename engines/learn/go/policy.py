@@ -24,7 +24,6 @@ Export.  policy_cnn's ``to_onnx`` writes the graph by hand with onnx.helper from
 input "planes" float32 [batch, P, n, n] -> Conv/Relu/Add ... -> "logits" [batch, n*n+1]; the JSON
 sidecar says the size, the planes, the data, the recipe, the CPU hours and the held-out accuracy.
 """
-import argparse
 import json
 import re
 import sys
@@ -37,7 +36,7 @@ from engines.knowledge.go.policy_network import NUM_PLANES, PLANE_NAMES
 from engines.learn.go.games import replay
 from engines.learn.go.mm import generation_info, read_record
 from engines.learn.policy_cnn import (arrays_of_onnx, cpu_seconds, evaluate_model, fit, make_model, model_arrays,  # noqa: F401
-                                      to_onnx, topk_hits, write_network)
+                                      to_onnx, topk_hits, training_parser, write_network)
 
 HOLDOUT_EVERY = 10
 _SEED = re.compile(r"-s(\d+)\.sgf$")
@@ -252,18 +251,8 @@ def export(init, out, size: int) -> Path:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines.learn.go.policy", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", nargs="+", help="folders (or files) of SGF records (needed unless --export-only)")
-    parser.add_argument("--out", default="weights/go/policy9.onnx")
-    parser.add_argument("--work", default="runs/go-policy", help="checkpoint folder (a run resumes from it)")
-    parser.add_argument("--epochs", type=int, default=8)
-    parser.add_argument("--channels", type=int, default=32)
-    parser.add_argument("--blocks", type=int, default=6)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--size", type=int, default=9)
+    parser = training_parser("python -m engines.learn.go.policy", __doc__.split("\n")[0], "weights/go/policy9.onnx",
+                             "runs/go-policy", epochs=8, blocks=6, batch=256)
     parser.add_argument("--init", help="start from this network's weights (ONNX; any board size): fine-tuning")
     parser.add_argument("--export-only", action="store_true",
                         help="no training: write --init's weights as the network of --size (with a sidecar)")

@@ -18,7 +18,6 @@ the pass head).  The sidecar (the ONNX file's name with .json) says the size, th
 the recipe, the CPU hours, and the held-out top-1 / top-3 of the network beside those of the move
 patterns (weights/hex/patterns<n>.txt) on the same held-out positions.
 """
-import argparse
 import re
 import sys
 from dataclasses import dataclass
@@ -28,7 +27,8 @@ import numpy as np
 
 from engines.knowledge.hex.policy_network import KIND, NUM_PLANES, PLANE_NAMES, planes_of
 from engines.learn.hex.records import read_record
-from engines.learn.policy_cnn import cpu_seconds, fit, make_model, model_arrays, topk_hits, write_network
+from engines.learn.policy_cnn import (cpu_seconds, fit, make_model, model_arrays, topk_hits, training_parser,
+                                      write_network)
 
 HOLDOUT_EVERY = 10
 _SEED = re.compile(r"-s(\d+)\.sgf$")
@@ -170,19 +170,11 @@ def _gc(path) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engines.learn.hex.policy", description=__doc__.split("\n")[0])
-    parser.add_argument("--games", nargs="+", required=True, help="folders (or files) of SGF records")
-    parser.add_argument("--out", default="weights/hex/policy9.onnx")
-    parser.add_argument("--work", default="runs/hex-policy", help="checkpoint folder (a run resumes from it)")
-    parser.add_argument("--epochs", type=int, default=12)
-    parser.add_argument("--channels", type=int, default=32)
-    parser.add_argument("--blocks", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--size", type=int, default=9)
+    parser = training_parser("python -m engines.learn.hex.policy", __doc__.split("\n")[0], "weights/hex/policy9.onnx",
+                             "runs/hex-policy", epochs=12, blocks=4, batch=128)
     args = parser.parse_args(argv)
+    if not args.games:
+        parser.error("--games is needed to train")
     train(args.games, args.out, args.work, epochs=args.epochs, channels=args.channels, blocks=args.blocks,
           batch=args.batch, lr=args.lr, seed=args.seed, threads=args.threads, size=args.size)
     return 0
