@@ -684,7 +684,7 @@ def parser():
                    help="label at most this many positions in a phase of exact labels (0: as --per-phase)")
     p.add_argument("--ridge", type=float, default=2.0)
     p.add_argument("--ridge-grid", type=float, nargs="*", default=[],
-                   help="choose each phase's ridge among these by the error on validation games (index % 10 == 8; "
+                   help="choose each phase's ridge among these by the error on validation games (index %% 10 == 8; "
                    "with --prior-weights the prior itself competes)")
     p.add_argument("--iterations", type=int, default=300, help="conjugate-gradient iterations a phase")
     p.add_argument("--quiet", action="store_true")
