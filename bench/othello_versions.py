@@ -154,7 +154,7 @@ def match(args, games_path: Path) -> None:
                 for engine in engines.values():
                     engine.close()
                 engines = {}
-            record = {"game": i, "opening": i // 2, **record}
+            record = {"game": i, "opening": i // 2, **record, "commands": commands}
             with open(games_path, "a") as f:
                 f.write(json.dumps(record) + "\n")
             print(f"othello_versions: game {i}: black {black}, winner {record['winner']}"
@@ -168,8 +168,12 @@ def report(args, games_path: Path, command: str) -> str:
     a, b = args.names
     records = [json.loads(line) for line in games_path.read_text().splitlines() if line.strip()]
     records = [r for r in records if "error" not in r]
+    # the engines' commands as given, else as the games recorded them (a --report-only run)
+    played = sorted({json.dumps(r["commands"]) for r in records if "commands" in r})
+    commands = {a: args.a, b: args.b} if args.a else json.loads(played[-1]) if len(played) == 1 else {}
     lines = [f"# Othello: {a} against {b}, engines on stdin/stdout", "",
-             f"Command: `{command}`  ", f"A ({a}): `{args.a}`  ", f"B ({b}): `{args.b}`  ",
+             f"Command: `{command}`  ", f"A ({a}): `{commands.get(a, 'not recorded')}`  ",
+             f"B ({b}): `{commands.get(b, 'not recorded')}`  ",
              f"Machine: {platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}; "
              f"load average at the report {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores.", ""]
 
@@ -210,8 +214,8 @@ def _part(text: str) -> tuple[int, int]:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--a", required=True, help="engine A's command (OTP on stdin/stdout)")
-    p.add_argument("--b", required=True, help="engine B's command")
+    p.add_argument("--a", help="engine A's command (OTP on stdin/stdout); with --report-only, as the games recorded it")
+    p.add_argument("--b", help="engine B's command")
     p.add_argument("--names", nargs=2, default=("A", "B"), help="the two engines' names in the report")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
@@ -220,6 +224,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=RESULTS / "othello_versions.md")
     p.add_argument("--report-only", action="store_true")
     args = p.parse_args(argv)
+    if not args.report_only and not (args.a and args.b):
+        p.error("--a and --b are needed to play (only --report-only goes without)")
     command = "python -m bench.othello_versions " + " ".join(shlex.quote(x) for x in (sys.argv[1:] if argv is None else argv))
     if not args.report_only:
         match(args, args.jsonl)
