@@ -54,34 +54,6 @@ def openings(game, count: int, seed: int) -> list:
     return out
 
 
-BALANCED_PLIES, BALANCED_WITHIN, BALANCED_DEPTH = 8, 2.0, 8  # the balanced openings: plies, discs, search depth
-
-
-def balanced_openings(game, count: int, seed: int) -> list:
-    """count different positions after BALANCED_PLIES seeded random plies whose value, by a
-    BALANCED_DEPTH-ply alpha-beta search of the pattern evaluation, is within BALANCED_WITHIN discs of
-    even.  Random 4-7 ply openings are often lopsided: both engines win the same colour, and only the
-    openings where they differ tell them apart; balanced ones waste fewer games (XOT's idea, built here)."""
-    from engines.knowledge.registry import knowledge_for
-    from engines.search import Limits, make_searcher
-    search = make_searcher("alphabeta", game, {}, knowledge_for(game, "patterns"))
-    rng = np.random.default_rng(seed)
-    out, seen = [], set()
-    while len(out) < count:
-        s, moves = game.initial_state(), []
-        for _ in range(BALANCED_PLIES):
-            m = int(rng.choice(game.legal_moves(s)))
-            moves.append(m)
-            s = game.play(s, m)
-        key = game.cells(s).tobytes() + bytes([game.to_move(s)])
-        if key in seen or game.is_terminal(s) or not len(game.legal_moves(s)):
-            continue
-        seen.add(key)
-        if abs(search.search(s, Limits(depth=BALANCED_DEPTH)).value) <= BALANCED_WITHIN:
-            out.append(moves)
-    return out
-
-
 def new_player(seconds: float, seed: int, evaluation: str | None, probcut: bool):
     from adapters.otp import OtpSettings
     from engines.players.othello import make_player as Player

@@ -13,8 +13,7 @@ checkout) ahead of PYTHONPATH, and every "revision" would run today's code.
 
 The referee keeps the board with engines/games/othello.py ("standard" rules, the judge's): for game i
 (0-based) the opening is number i // 2 of bench.othello_strength.openings(games / 2, seed) (4 to 7 random
-plies, all different; with ``--openings balanced``, of balanced_openings: 8 random plies valued within 2 discs
-of even by a depth-8 search), A plays Black when i is even.  Each engine gets ``clear_board``, the opening as
+plies, all different), A plays Black when i is even.  Each engine gets ``clear_board``, the opening as
 ``play X Y``, then ``genmove`` on its turn and ``play X Y`` of the other's move (``8 0`` a pass), as the
 judge does (specs/otp.md), one command a line; the winner by the final disc count (Black's less White's,
 kept in the record with the moves).  An engine answering an illegal move or nothing within
@@ -37,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.othello_strength import balanced_openings, openings
+from bench.othello_strength import openings
 from bench.strength import wilson
 from engines.games import make_game
 
@@ -133,7 +132,7 @@ def play_game(game, engines: dict, black: str, opening: list) -> dict:
 
 def match(args, games_path: Path) -> None:
     game = make_game("othello", size=8, variant="standard")
-    table = (balanced_openings if args.openings == "balanced" else openings)(game, (args.games + 1) // 2, args.seed)
+    table = openings(game, (args.games + 1) // 2, args.seed)
     done = set()
     if games_path.exists():
         done = {json.loads(line)["game"] for line in games_path.read_text().splitlines() if line.strip()}
@@ -224,9 +223,6 @@ def main(argv=None) -> int:
     p.add_argument("--jsonl", type=Path, default=RESULTS / "othello_versions.jsonl")
     p.add_argument("--out", type=Path, default=RESULTS / "othello_versions.md")
     p.add_argument("--report-only", action="store_true")
-    p.add_argument("--openings", choices=("random", "balanced"), default="random",
-                   help="random: 4-7 random plies (the results so far); balanced: 8 random plies whose depth-8 value "
-                        "is within 2 discs (bench.othello_strength.balanced_openings: fewer games wasted)")
     args = p.parse_args(argv)
     if not args.report_only and not (args.a and args.b):
         p.error("--a and --b are needed to play (only --report-only goes without)")
