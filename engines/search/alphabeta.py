@@ -82,11 +82,11 @@ cells (the root's less the node's ply: a pass is counted as a ply) whose row (e,
 value is predicted as a * v + b from a shallow value v of d' plies: the static value (d' 0), the best
 child's static score (d' 1, which the ordering computes anyway) or ``_shallow_search``, a fail-soft
 alpha-beta of d' plies without a table in the stack rows above the node (the node's table move first,
-static ordering only from SHALLOW_ORDER_LEFT plies left), run with a null window at the v that puts
-the prediction exactly at the bound (so it only has to show v is beyond it; the side the static value
-points to first, and a first search's fail-soft bound settles the other test when it can).  When
-the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node returns beta
-(alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
+killers below it, static ordering only from SHALLOW_ORDER_LEFT plies left), run with a null window at
+the v that puts the prediction exactly at the bound (so it only has to show v is beyond it; the side
+the static value points to first, and a first search's fail-soft bound settles the other test when
+it can).  When the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node
+returns beta (alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
 null-window nodes are tested, and a cut that would show a PVS null-window move beats the parent's
 alpha sends it to the full-window search instead (a cut never makes a move the best on its own).
 The shallow searches' nodes are counted in the nodes.  The rows are fitted per band of empties and
@@ -430,7 +430,9 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
     window (alpha, beta): ProbCut's shallow search.  Its value v against the plain negamax value x of
     that depth: x <= alpha gives x <= v <= alpha, x >= beta gives beta <= v <= x, else v == x (what
     the verdict reads, whatever the order of the moves).  No table, no principal variation; the
-    node's first_move (the main table's move, -1: none) is searched first at the base; nodes with
+    node's first_move (the main table's move, -1: none) is searched first at the base, and below it a
+    row's killer (the last move that cut at that row in this search: a ply's refutations repeat among
+    siblings; kept in the rows' BEST_MOVE column, unused there otherwise) first; nodes with
     SHALLOW_ORDER_LEFT plies left or more order their children by static score, nearer the horizon
     they keep the game's order (a static ordering there costs more than the cut-offs it brings), and
     the nodes one ply above the horizon value their children statically up to the first that reaches
@@ -449,6 +451,8 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
             features[base, k] = features[top, k]
     ply_floats[base, ALPHA] = alpha
     ply_floats[base, BETA] = beta
+    for r in range(base, base + plies + 1):
+        ply_ints[r, BEST_MOVE] = -1  # the killer of each row: the last move that cut there
     nodes = 0
     row = base
     value = 0.0
@@ -467,6 +471,8 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                 continue
             if row == base and first_move >= 0:
                 _table_move_first(row, count, first_move, moves, order_scores)  # the table's move first
+            elif ply_ints[row, BEST_MOVE] >= 0:
+                _table_move_first(row, count, ply_ints[row, BEST_MOVE], moves, order_scores)  # the killer first
             if left == 1:  # the children are leaves: the best static score, stopping at a cut-off
                 best = -np.inf
                 for j in range(count):
@@ -477,6 +483,7 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                     if score > best:
                         best = score
                         if best >= ply_floats[row, BETA]:
+                            ply_ints[row, BEST_MOVE] = moves[row, j]
                             break
                 value = best
                 mode = 1
@@ -501,6 +508,7 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                 if score > ply_floats[row, ALPHA]:
                     ply_floats[row, ALPHA] = score
                 if score >= ply_floats[row, BETA]:
+                    ply_ints[row, BEST_MOVE] = moves[row, ply_ints[row, NEXT_CHILD] - 1]
                     value = score
                     continue  # a cut-off: this node is done too
             mode = 2
