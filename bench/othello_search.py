@@ -3,6 +3,7 @@
 evaluation, and with ProbCut where fitted parameters exist.
 
     python -m bench.othello_search [--seconds 2] [--positions 10] [--depth 8]
+    python -m bench.othello_search --player-depths 10,12,14 [--positions 10] [--repeats 3] --out FILE.md
 
 Positions: bench.alphabeta_nodes.midgame_positions (seeded random play, 20 plies from the start),
 ``--positions`` of them.  Per configuration:
@@ -80,6 +81,54 @@ def measure(seconds: float, count: int, depth: int, clock=time.perf_counter) -> 
     return rows
 
 
+def measure_player(depths, count: int, clock=time.process_time, repeats: int = 1) -> dict:
+    """The default player's search (PVS, incremental patterns, Multi-ProbCut with the fitted rows at
+    t 1.5) to each fixed depth: depth -> {seconds: the median over the positions of the least of
+    ``repeats`` runs (on clock), nodes: the total, moves, values}."""
+    from engines.games.othello import Othello
+    from engines.knowledge.registry import knowledge_for
+    from engines.players.othello import OthelloSettings, probcut_path
+    from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
+    from engines.search.result import Limits
+    game = Othello(8)
+    states = midgame_positions(game, count)
+    config = AlphaBetaConfig(probcut=load_probcut(probcut_path("patterns")), probcut_t=OthelloSettings().probcut_t)
+    search = AlphaBeta(game, config, knowledge_for(game, "patterns"), clock=clock)
+    search.search(game.initial_state(), Limits(depth=4))  # loads the kernels
+    out = {}
+    for depth in depths:
+        secs, nodes, moves, values = [], [], [], []
+        for s in states:
+            best = None
+            for _ in range(repeats):
+                started = clock()
+                r = search.search(s, Limits(depth=depth))
+                spent = clock() - started
+                best = spent if best is None else min(best, spent)
+            secs.append(best)
+            nodes.append(r.stats["nodes"])
+            moves.append(r.move)
+            values.append(r.value)
+        out[depth] = {"seconds": statistics.median(secs), "total": sum(secs), "nodes": sum(nodes),
+                      "moves": moves, "values": values}
+        print(f"othello_search: the player's search to depth {depth} done", file=sys.stderr, flush=True)
+    return out
+
+
+def player_report(args, command, rows) -> str:
+    lines = ["# Othello: the default player's search (PVS, incremental patterns, Multi-ProbCut) to fixed depths", "",
+             f"Command: `{command}`  ",
+             f"Machine: {platform.machine()}, Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M')}; "
+             f"{args.positions} positions 20 plies from the start (bench.alphabeta_nodes); "
+             f"{'this process CPU time' if args.clock == 'cpu' else 'wall time'}, the least of {args.repeats} runs "
+             f"per position.", "",
+             "| depth | median seconds | total seconds | total nodes | moves | values |", "|---|---|---|---|---|---|"]
+    for depth, r in rows.items():
+        lines.append(f"| {depth} | {r['seconds']:.4f} | {r['total']:.3f} | {r['nodes']:,} | {r['moves']} | "
+                     f"{[round(v, 4) for v in r['values']]} |")
+    return "\n".join(lines) + "\n"
+
+
 def report(args, command, rows) -> str:
     base = rows["today (strong, no PVS)"]
     before = rows["PVS, patterns from scratch (before issue 35)"]
@@ -113,9 +162,20 @@ def main(argv=None) -> int:
     p.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                    help="the searches' clock (nodes/s and depth in --seconds): this process's CPU time or wall time")
     p.add_argument("--out", type=Path, default=RESULTS / "othello_search.md")
+    p.add_argument("--player-depths", default="",
+                   help="comma-separated depths: only the default player's search (PVS + ProbCut) to each of them "
+                        "(e.g. 10,12,14), to --out")
+    p.add_argument("--repeats", type=int, default=1, help="--player-depths: runs per position (the least counts)")
     args = p.parse_args(argv)
     command = "python -m bench.othello_search " + " ".join(sys.argv[1:] if argv is None else argv)
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.player_depths:
+        depths = [int(d) for d in args.player_depths.split(",")]
+        text = player_report(args, command, measure_player(depths, args.positions, clock, args.repeats))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+        print(text)
+        return 0
     text = report(args, command, measure(args.seconds, args.positions, args.depth, clock))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

@@ -78,6 +78,57 @@ def test_shallow_search_is_the_fixed_depth_value(othello):
                 assert v <= exact if v >= x else v >= exact  # fail high: a lower bound; fail low: an upper one
 
 
+def _reference_value(game, knowledge, s, plies):
+    """Plain negamax of plies plies over the compiled rules and the evaluation (no pruning, no ordering):
+    what ProbCut's statistics were fitted on (a final position or the horizon: the static value)."""
+    kernels = game.kernels
+    if plies == 0 or kernels.terminal(s):
+        return float(knowledge.evaluate(s, knowledge.eval_params))
+    buf = np.empty(game.num_actions, dtype=np.int32)
+    best = -np.inf
+    for move in buf[:kernels.legal(s, buf)].tolist():
+        child = s.copy()
+        kernels.apply(child, move)
+        best = max(best, -_reference_value(game, knowledge, child, plies - 1))
+    return best
+
+
+def test_shallow_search_is_plain_alpha_beta_on_many_positions_and_windows():
+    """The shallow search is a fail-soft alpha-beta: for any window (alpha, beta) and any first move,
+    its value v against the plain negamax value x of that depth: x <= alpha gives x <= v <= alpha, x >= beta
+    gives beta <= v <= x, and inside the window v == x.  Many positions (opening to late midgame), depths
+    1..4, null windows on both sides of x and at x, wide windows, the table's move first or none; a shallow
+    search that drops a child, cuts on the wrong bound or orders a move twice fails here."""
+    game = make_game("othello", size=8)
+    knowledge = knowledge_for(game, "patterns")
+    search = AlphaBeta(game, AlphaBetaConfig(), knowledge)
+    rng = np.random.default_rng(35)
+    states = random_positions(game, 24, 50, seed=35, min_plies=4)
+    buf = np.empty(game.num_actions, dtype=np.int32)
+    checked = 0
+    for i, s in enumerate(states):
+        legal = buf[:game.kernels.legal(s, buf)].tolist()
+        for plies in (1, 2, 3) if i % 4 else (1, 2, 3, 4):
+            x = _reference_value(game, knowledge, s, plies)
+            assert search.shallow_value(s, plies)[0] == x
+            windows = [(x - 1e-9, x), (x, x + 1e-9)]
+            for offset in rng.uniform(0.05, 8.0, size=2):
+                windows += [(x + offset - 1e-9, x + offset), (x - offset, x - offset + 1e-9),
+                            (x - offset, x + offset), (x + offset, x + 2 * offset), (x - 2 * offset, x - offset)]
+            for alpha, beta in windows:
+                first = int(rng.choice(legal)) if rng.random() < 0.7 else -1
+                v, nodes = search.shallow_value(s, plies, alpha, beta, first_move=first)
+                assert nodes > 0
+                if x <= alpha:
+                    assert x <= v <= alpha, (i, plies, alpha, beta, first, x, v)
+                elif x >= beta:
+                    assert beta <= v <= x, (i, plies, alpha, beta, first, x, v)
+                else:
+                    assert v == x, (i, plies, alpha, beta, first, x, v)
+                checked += 1
+    assert checked > 800
+
+
 # ---- cuts where the arithmetic says -------------------------------------------------------------
 def _rows(sigma, a=1.0, b=0.0, low=0, high=64, depths=((4, 2), (5, 1), (6, 2), (7, 3))):
     return tuple((low, high, d, ds, a, b, sigma) for d, ds in depths)

@@ -81,10 +81,12 @@ Multi-ProbCut (config.probcut rows, off by default): at a non-root node with d p
 cells (the root's less the node's ply: a pass is counted as a ply) whose row (e, d) is set, the deep
 value is predicted as a * v + b from a shallow value v of d' plies: the static value (d' 0), the best
 child's static score (d' 1, which the ordering computes anyway) or ``_shallow_search``, a fail-soft
-alpha-beta of d' plies without a table in the stack rows above the node, run with a null window at
-the v that puts the prediction exactly at the bound (so it only has to show v is beyond it).  When
-the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node returns beta
-(alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
+alpha-beta of d' plies without a table in the stack rows above the node (the node's table move first,
+killers below it, static ordering only from SHALLOW_ORDER_LEFT plies left), run with a null window at
+the v that puts the prediction exactly at the bound (so it only has to show v is beyond it; the side
+the static value points to first, and a first search's fail-soft bound settles the other test when
+it can).  When the prediction lies beyond beta (below alpha) by more than probcut_t * sigma the node
+returns beta (alpha) as its bound, and the result is not exact.  With probcut_null_only (the default) only
 null-window nodes are tested, and a cut that would show a PVS null-window move beats the parent's
 alpha sends it to the full-window search instead (a cut never makes a move the best on its own).
 The shallow searches' nodes are counted in the nodes.  The rows are fitted per band of empties and
@@ -115,6 +117,7 @@ MAX_PLY_LIMIT = 4095      # deepest stack the table's 12-bit depth field can des
 MAX_TT_SIZE = 1 << 28     # largest transposition table (slots; 24 bytes each)
 NULL_WINDOW_WIDTH = 1e-12  # a PVS null window is (beta - max(|beta|, 1) * this, beta)
 STOP_MIN_SECONDS = 0.01   # stop_share: iterations shorter than this predict nothing (their times are noise)
+SHALLOW_ORDER_LEFT = 3    # ProbCut's shallow search orders a node's children statically from this many plies left
 STOP_MAX_GROWTH = 8.0     # stop_share: the predicted growth of an iteration's time is at most this
 
 # ---- layout constants (see the header) -----------------------------------------------------------
@@ -422,11 +425,18 @@ def _just_above(x):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental):
+def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental, first_move):
     """A fail-soft alpha-beta search of ``plies`` (>= 1) plies from the node at row top, with the
-    window (alpha, beta): ProbCut's shallow search.  No table, no principal variation; inner nodes
-    order their children by static score, and the nodes one ply above the horizon take the best
-    static score of their children (as the main descent does).  It works in rows top + 1 ..
+    window (alpha, beta): ProbCut's shallow search.  Its value v against the plain negamax value x of
+    that depth: x <= alpha gives x <= v <= alpha, x >= beta gives beta <= v <= x, else v == x (what
+    the verdict reads, whatever the order of the moves).  No table, no principal variation; the
+    node's first_move (the main table's move, -1: none) is searched first at the base, and below it a
+    row's killer (the last move that cut at that row in this search: a ply's refutations repeat among
+    siblings; kept in the rows' BEST_MOVE column, unused there otherwise) first; nodes with
+    SHALLOW_ORDER_LEFT plies left or more order their children by static score, nearer the horizon
+    they keep the game's order (a static ordering there costs more than the cut-offs it brings), and
+    the nodes one ply above the horizon value their children statically up to the first that reaches
+    beta (as the main descent does).  It works in rows top + 1 ..
     top + 1 + plies of the stack (a copy of the node goes to row top + 1): those rows are free while
     the node at top is being expanded, and top + 1 + plies <= the iteration's depth when plies is
     less than the plies left.  Returns (value for the mover at top, nodes visited: every child
@@ -441,6 +451,8 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
             features[base, k] = features[top, k]
     ply_floats[base, ALPHA] = alpha
     ply_floats[base, BETA] = beta
+    for r in range(base, base + plies + 1):
+        ply_ints[r, BEST_MOVE] = -1  # the killer of each row: the last move that cut there
     nodes = 0
     row = base
     value = 0.0
@@ -457,6 +469,10 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                 value = _static_value(row, positions, features, params, evaluate, evaluate_features, incremental)
                 mode = 1
                 continue
+            if row == base and first_move >= 0:
+                _table_move_first(row, count, first_move, moves, order_scores)  # the table's move first
+            elif ply_ints[row, BEST_MOVE] >= 0:
+                _table_move_first(row, count, ply_ints[row, BEST_MOVE], moves, order_scores)  # the killer first
             if left == 1:  # the children are leaves: the best static score, stopping at a cut-off
                 best = -np.inf
                 for j in range(count):
@@ -467,12 +483,17 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                     if score > best:
                         best = score
                         if best >= ply_floats[row, BETA]:
+                            ply_ints[row, BEST_MOVE] = moves[row, j]
                             break
                 value = best
                 mode = 1
                 continue
-            # the children by static score, best first
-            _order_moves(row, 0, count, positions, features, moves, order_scores, params, kernels, incremental)
+            if left >= SHALLOW_ORDER_LEFT:
+                # the children by static score, best first (after the table's move at the base)
+                start = 1 if row == base and first_move >= 0 else 0
+                _order_moves(row, start, count, positions, features, moves, order_scores, params, kernels,
+                             incremental)
+            # (nearer the horizon: the game's order; the children's children stop at their first cut-off)
             ply_ints[row, NEXT_CHILD] = 0
             ply_ints[row, CHILD_COUNT] = count
             ply_floats[row, BEST_SCORE] = -np.inf
@@ -487,6 +508,7 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
                 if score > ply_floats[row, ALPHA]:
                     ply_floats[row, ALPHA] = score
                 if score >= ply_floats[row, BETA]:
+                    ply_ints[row, BEST_MOVE] = moves[row, ply_ints[row, NEXT_CHILD] - 1]
                     value = score
                     continue  # a cut-off: this node is done too
             mode = 2
@@ -506,46 +528,72 @@ def _shallow_search(kernels, params, stack, top, plies, alpha, beta, incremental
 
 
 @nb.njit(cache=True, inline="always")
-def _probcut_verdict(kernels, params, stack, ply, row, alpha, beta, incremental, known, shallow):
+def _probcut_verdict(kernels, params, stack, ply, row, alpha, beta, incremental, known, shallow, table_move):
     """Multi-ProbCut's test at the node at ply (already opened) with its row of parameters (shallow
     depth d', a, b, margin = t * sigma): the deep value is predicted as a * v + b from the shallow value
     v; a prediction beyond beta (below alpha) by more than the margin cuts.  With ``known`` v is
     ``shallow`` (the static value, or the best child's static score the ordering computed); else v is
     decided by a null-window shallow search of d' plies around the value of v that puts the
-    prediction exactly at the bound (cheap: it only has to show v is beyond it).  Returns (+1: fail
-    high, -1: fail low, 0: no cut; the nodes the shallow searches visited)."""
+    prediction exactly at the bound (cheap: it only has to show v is beyond it).  With both bounds
+    finite, the side the node's static value points to is tested first, and the first search's
+    fail-soft value (a bound on v) settles the second test when it can, without a search: the verdict
+    is the one of both searches in either order.  Returns (+1: fail high, -1: fail low, 0: no cut;
+    the nodes the shallow searches visited)."""
     depth = int(row[PC_SHALLOW])
     a = row[PC_A]
     b = row[PC_B]
     margin = row[PC_MARGIN]
     nodes = 0
     row[PC_TRIES] += 1.0
-    if beta < np.inf:
-        if known or a <= 0.0:
-            if a * shallow + b - margin >= beta:
-                row[PC_CUTS] += 1.0
-                return 1, nodes
+    if known or a <= 0.0:
+        if beta < np.inf and a * shallow + b - margin >= beta:
+            row[PC_CUTS] += 1.0
+            return 1, nodes
+        if alpha > -np.inf and a * shallow + b + margin <= alpha:
+            row[PC_CUTS] += 1.0
+            return -1, nodes
+        return 0, nodes
+    high = (beta + margin - b) / a   # v >= high: fail high
+    low = (alpha - margin - b) / a   # v <= low: fail low (low < high: at most one holds)
+    # the side the static value points to is tested first: when it cuts, the other search is saved; the
+    # verdict is the same in either order (it depends on v only)
+    high_first = True
+    if beta < np.inf and alpha > -np.inf:
+        positions, _, _, _, _, _, _, features = stack
+        _, _, _, _, evaluate, _, _, evaluate_features = kernels
+        static = _static_value(ply, positions, features, params, evaluate, evaluate_features, incremental)
+        high_first = static >= 0.5 * (high + low)
+    lower = -np.inf  # bounds on v that a first search's fail-soft value gave
+    upper = np.inf
+    for test in range(2):
+        if (test == 0) == high_first:
+            if beta == np.inf:
+                continue
+            if lower < high:  # else the first search's bound already shows v >= high: no search
+                value, used = _shallow_search(kernels, params, stack, ply, depth, _just_below(high), high,
+                                              incremental, table_move)
+                nodes += used
+                row[PC_NODES] += used
+                lower = value
+                if value < high:
+                    upper = value  # failed low: an upper bound on v
+                    continue
+            row[PC_CUTS] += 1.0
+            return 1, nodes
         else:
-            bound = (beta + margin - b) / a
-            value, used = _shallow_search(kernels, params, stack, ply, depth, _just_below(bound), bound, incremental)
-            nodes += used
-            row[PC_NODES] += used
-            if value >= bound:
-                row[PC_CUTS] += 1.0
-                return 1, nodes
-    if alpha > -np.inf:
-        if known or a <= 0.0:
-            if a * shallow + b + margin <= alpha:
-                row[PC_CUTS] += 1.0
-                return -1, nodes
-        else:
-            bound = (alpha - margin - b) / a
-            value, used = _shallow_search(kernels, params, stack, ply, depth, bound, _just_above(bound), incremental)
-            nodes += used
-            row[PC_NODES] += used
-            if value <= bound:
-                row[PC_CUTS] += 1.0
-                return -1, nodes
+            if alpha == -np.inf:
+                continue
+            if upper > low:
+                value, used = _shallow_search(kernels, params, stack, ply, depth, low, _just_above(low),
+                                              incremental, table_move)
+                nodes += used
+                row[PC_NODES] += used
+                upper = value
+                if value > low:
+                    lower = value  # failed high: a lower bound on v
+                    continue
+            row[PC_CUTS] += 1.0
+            return -1, nodes
     return 0, nodes
 
 
@@ -714,7 +762,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
                     shallow = _static_value(ply, positions, features_rows, params, evaluate, evaluate_features,
                                             incremental)
                 verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
-                                                 shallow_depth == 0.0, shallow)
+                                                 shallow_depth == 0.0, shallow, table_move)
                 nodes += used
                 if verdict != 0:
                     if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table, root_scores,
@@ -743,7 +791,7 @@ def _negamax(kernels, params, stack, table, probcut, control):
                 if shallow_depth == 1.0:
                     # ProbCut on the one-ply value the ordering has just computed (the best child's score)
                     verdict, used = _probcut_verdict(kernels, params, stack, ply, pc_row, alpha, beta, incremental,
-                                                     True, order_scores[0])
+                                                     True, order_scores[0], table_move)
                     if verdict != 0:
                         if _probcut_cut(ply, verdict, alpha, beta, moves, ply_ints, ply_floats, pv_table,
                                         root_scores, null_only):
@@ -1092,9 +1140,11 @@ class AlphaBeta:
         return {(int(e), int(d)): (int(tries[e, d]), int(cuts[e, d]), int(nodes[e, d]))
                 for e, d in zip(*np.nonzero(tries))}
 
-    def shallow_value(self, state, plies: int, alpha: float = -np.inf, beta: float = np.inf) -> tuple:
+    def shallow_value(self, state, plies: int, alpha: float = -np.inf, beta: float = np.inf,
+                      first_move: int = -1) -> tuple:
         """(value, nodes) of ProbCut's shallow search (fail-soft alpha-beta of plies >= 1 plies, no table)
-        from state with the window (alpha, beta): what a ProbCut test computes, for tests and diagnostics."""
+        from state with the window (alpha, beta), first_move (a legal move, or -1) searched first: what a
+        ProbCut test computes, for tests and diagnostics."""
         state = checked_position(self.game, state, Limits(depth=1), self.state_len)
         plies = check_int("plies", plies, 1, self.max_ply - 1)
         self._positions[0] = state
@@ -1103,7 +1153,7 @@ class AlphaBeta:
         if self.incremental:
             self.knowledge.features_init(self._positions[0], self._features_rows[0])
         value, nodes = _shallow_search(self._kernels, self.params, stack, 0, plies, float(alpha), float(beta),
-                                       self.incremental)
+                                       self.incremental, int(first_move))
         return float(value), int(nodes)
 
     def clear_probcut_counts(self) -> None:
