@@ -11,8 +11,9 @@ bench/results/ffo_speed_positions.txt so every later run solves the same ones.  
 own worker process (this file run as a script with PYTHONPATH set to the tree, so each tree imports its
 own engines and numba cache); the driver sends each position to the "before" worker and then to the
 "after" one (or the other way round on every second position), so both see the same machine load.
-Each solve: a fresh table of 2**tt_bits entries, the window centred on a depth-8 pattern search's value
-(estimate_bits, inside the timing, as bench/ffo.py does), CPU seconds of the worker (process_time),
+Each solve: a fresh table of 2**tt_bits entries, the window centred on a pattern search's value
+(estimate_bits, inside the timing: depth 8 for FFO as bench/ffo.py, depth 4 for played positions as the
+player), CPU seconds of the worker (process_time),
 capped at --cap.  Reported: nodes, CPU seconds, M nodes a CPU second, per position and their medians and
 ratios (after / before), FFO totals, and by empties the median seconds (the largest empties count whose
 median solve is within 1 s).
@@ -30,7 +31,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve()
 RESULTS = HERE.parent / "results"
 POSITIONS = RESULTS / "ffo_speed_positions.txt"
-GUESS_DEPTH = 8
 
 
 # ---- worker (runs with PYTHONPATH set to one tree; imports nothing from bench) ----------------------
@@ -60,7 +60,7 @@ def worker(tt_bits: int, cap: float) -> int:
         solver.clear()
         began = time.process_time()
         try:
-            guess = estimate_bits(job["P"], job["O"], GUESS_DEPTH)
+            guess = estimate_bits(job["P"], job["O"], job["depth"])
             guessed = time.process_time() - began
             solved = solver.solve(job["P"], job["O"], deadline=began + cap, guess=guess)
             out = {"solved": True, "score": solved.score, "move": solved.move, "nodes": solved.nodes,
@@ -109,7 +109,7 @@ def load_jobs(ffo: str, empties: str, per: int) -> list:
     if ffo:
         lo, _, hi = ffo.partition("-")
         for number, pos in positions(int(lo), int(hi or lo)):
-            jobs.append({"name": f"FFO {number}", "P": pos.P, "O": pos.O, "rule": 1, "empties": pos.empties,
+            jobs.append({"name": f"FFO {number}", "P": pos.P, "O": pos.O, "rule": 1, "depth": 8, "empties": pos.empties,
                          "expected": pos.best_score, "edax": EDAX_NODES.get(number)})
     if empties:
         lo, _, hi = empties.partition("-")
@@ -126,7 +126,7 @@ def load_jobs(ffo: str, empties: str, per: int) -> list:
             have = {e: [p for p in stored if p[2] == e] for e in range(lo, hi + 1)}
         for e in range(lo, hi + 1):
             for k, (P, O, _) in enumerate(have[e][:per]):
-                jobs.append({"name": f"played {e}.{k}", "P": P, "O": O, "rule": 0, "empties": e})
+                jobs.append({"name": f"played {e}.{k}", "P": P, "O": O, "rule": 0, "depth": 4, "empties": e})
     return jobs
 
 
@@ -137,7 +137,7 @@ def start(tree: str, tt_bits: int, cap: float):
 
 
 def ask(proc, job) -> dict:
-    proc.stdin.write(json.dumps({k: job[k] for k in ("P", "O", "rule")}) + "\n")
+    proc.stdin.write(json.dumps({k: job[k] for k in ("P", "O", "rule", "depth")}) + "\n")
     proc.stdin.flush()
     return json.loads(proc.stdout.readline())
 
@@ -146,7 +146,7 @@ def render(rows: list, meta: dict) -> str:
     out = ["# The exact endgame solver before and after, alternating on the same positions", "",
            f"Command: `{meta['command']}` ({meta['machine']}; {meta['when']}).  Before: {meta['before']}; "
            f"after: {meta['after']}.", "",
-           "One core each, CPU seconds (process_time) including the depth-8 guess; a fresh table per solve. "
+           "One core each, CPU seconds (process_time) including the guess (depth 8 for FFO, 4 for played); a fresh table per solve. "
            "FFO rows count empties to the winner; played rows a plain disc count.", "",
            "| position | empties | nodes before | nodes after | s before | s after | Mn/s before | Mn/s after "
            "| s after / before | same score |", "|---|---|---|---|---|---|---|---|---|---|"]
