@@ -67,7 +67,8 @@ QUADRANTS = np.array([0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000
 # QUADRANT[sq]: the quadrant mask of a square
 QUADRANT = np.array([QUADRANTS[(sq // 32) * 2 + (sq % 8) // 4] for sq in range(64)], dtype=np.uint64)
 
-SORT_N = 7           # empties from which moves are sorted and the table is used
+SORT_N = 7           # empties from which moves are sorted
+TABLE_N = 7          # empties from which the table is probed and stored (8 or 9: fewer probes, more nodes, no faster)
 ETC_N = 16           # empties from which the children's table entries are probed first (ETC)
 DEEP_N = 14          # empties from which the sort adds the evaluation of the position after each move
 SCORE_KEY = 64       # sort-key units per disc of that evaluation (a move's mobility counts 256 a move)
@@ -280,7 +281,7 @@ _SIG4 = nb.int64(nb.uint64, nb.uint64, nb.int64, nb.int64, nb.int64, nb.int64, n
                  nb.int64[::1])
 
 
-@nb.njit(_SIG1, cache=True)
+@nb.njit(_SIG1, cache=True, inline="always")
 def _solve1(P, O, sq, ctrl):
     """Exact score with the one empty square sq: the mover takes it, else the opponent, else nobody."""
     if _count(ctrl):
@@ -537,6 +538,40 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
         return _small(P, O, alpha, beta, empty, n, ctrl)
     if _count(ctrl):
         return 0
+    zero = passed - passed
+    best = np.int64(-65)
+    if n < SORT_N:
+        # no move list: the empty squares in parity order, each tried by its flips (the neighbour pre-test
+        # of flips_at rejects most non-moves at once); a bound from stable discs first (it bounds the final
+        # score whether or not the mover must pass)
+        if alpha >= STAB_THRESHOLD[n]:
+            bound = 64 - 2 * np.int64(popcount(stable_bits(O, P)))
+            if bound <= alpha:
+                return bound
+        odd = _odd_quadrants(empty)
+        for half in range(2):
+            m = odd if half == 0 else empty & ~odd
+            while m != U0:
+                x = m & (U0 - m)
+                m ^= x
+                f = flips_at(np.int64(lowest_bit_index(x)), P, O)
+                if f == U0:
+                    continue
+                if n == 5:
+                    v = -_small(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), empty ^ x, np.int64(4), ctrl)
+                else:
+                    v = -_solve(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), zero, ctrl, tt, scratch, score, w)
+                if ctrl[_ABORTED]:
+                    return 0
+                if v > best:
+                    best = v
+                    if v >= beta:
+                        return best
+        if best == -65:  # no placement
+            if passed != 0 or ctrl[_STUCK] != 0 or bb_moves(O, P, ALL) == U0:
+                return _final(P, O, ctrl[_RULE])
+            return -_solve(O, P, -beta, -alpha, passed + 1, ctrl, tt, scratch, score, w)
+        return best
     moves = bb_moves(P, O, ALL)
     if moves == U0:
         if passed != 0 or ctrl[_STUCK] != 0 or bb_moves(O, P, ALL) == U0:
@@ -546,28 +581,9 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
         bound = 64 - 2 * np.int64(popcount(stable_bits(O, P)))
         if bound <= alpha:
             return bound
-    zero = passed - passed
-    best = np.int64(-65)
-    if n < SORT_N:
-        odd = _odd_quadrants(empty) & moves
-        rest = moves & ~odd
-        for half in range(2):
-            m = odd if half == 0 else rest
-            while m != U0:
-                x = m & (U0 - m)
-                m ^= x
-                f = flips_at(np.int64(lowest_bit_index(x)), P, O)
-                v = -_solve(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), zero, ctrl, tt, scratch, score, w)
-                if ctrl[_ABORTED]:
-                    return 0
-                if v > best:
-                    best = v
-                    if v >= beta:
-                        return best
-        return best
     # sorted moves, transposition table
     hash_move = np.int64(-1)
-    e = _probe(tt, P, O)
+    e = _probe(tt, P, O) if n >= TABLE_N else U0
     if e != U0:
         lo = _lower(e)
         hi = _upper(e)
@@ -605,6 +621,8 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
                 a = v
                 if v >= beta:
                     break
+    if n < TABLE_N:
+        return best
     if best <= alpha:
         _store(tt, P, O, n, np.int64(-64), best, best_sq)
     elif best >= beta:
