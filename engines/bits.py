@@ -20,3 +20,13 @@ def lowest_bit_index(typingctx, x):
         fn = builder.module.declare_intrinsic("llvm.cttz", [ir.IntType(64), ir.IntType(1)])
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
     return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def highest_bit_index(typingctx, x):
+    """Index of the highest set bit of a nonzero uint64."""
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctlz", [ir.IntType(64), ir.IntType(1)])
+        lz = builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+    return types.uint64(types.uint64), codegen

@@ -47,9 +47,9 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.bits import lowest_bit_index, popcount
+from engines.bits import highest_bit_index, lowest_bit_index, popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MANAGER, OVER, SIZE, STATUS, TO_MOVE, VARIANT, WHITE_BB,
-                                   bb_flips, bb_moves)
+                                   bb_moves)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -67,7 +67,8 @@ QUADRANTS = np.array([0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000
 # QUADRANT[sq]: the quadrant mask of a square
 QUADRANT = np.array([QUADRANTS[(sq // 32) * 2 + (sq % 8) // 4] for sq in range(64)], dtype=np.uint64)
 
-SORT_N = 7           # empties from which moves are sorted and the table is used
+SORT_N = 7           # empties from which moves are sorted
+TABLE_N = 7          # empties from which the table is probed and stored (8 or 9: fewer probes, more nodes, no faster)
 ETC_N = 16           # empties from which the children's table entries are probed first (ETC)
 DEEP_N = 14          # empties from which the sort adds the evaluation of the position after each move
 SCORE_KEY = 64       # sort-key units per disc of that evaluation (a move's mobility counts 256 a move)
@@ -172,6 +173,53 @@ def stable_bits(P, O):
             return stable
 
 
+# ==== flips along rays ===========================================================================
+
+def _ray_tables():
+    """RAYS[sq * 8 + k]: the squares beyond sq along direction k up to the board's edge (k 0-3 towards
+    higher bit numbers: east, north-west, north, north-east in bit terms +1, +7, +8, +9; k 4-7 the
+    opposite ways); NEIGHBOURS[sq]: the up to eight squares around sq."""
+    steps = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
+    rays = np.zeros(64 * 8, dtype=np.uint64)
+    neighbours = np.zeros(64, dtype=np.uint64)
+    for sq in range(64):
+        r0, c0 = divmod(sq, 8)
+        for k, (dr, dc) in enumerate(steps):
+            r, c, bits = r0 + dr, c0 + dc, 0
+            if 0 <= r < 8 and 0 <= c < 8:
+                neighbours[sq] |= np.uint64(1 << (r * 8 + c))
+            while 0 <= r < 8 and 0 <= c < 8:
+                bits |= 1 << (r * 8 + c)
+                r, c = r + dr, c + dc
+            rays[sq * 8 + k] = bits
+    return rays, neighbours
+
+
+RAYS, NEIGHBOURS = _ray_tables()
+
+
+@nb.njit(cache=True, inline="always")
+def flips_at(sq, P, O):
+    """Discs of O flipped by P placing on square sq (empty): along each ray, the squares before the first
+    one not holding O, when that first one holds P.  Towards higher bits the first such square is the
+    lowest set bit of the ray's non-O squares, the other way the highest (one instruction each), so
+    a direction costs a handful of operations and no loop."""
+    if O & NEIGHBOURS[sq] == U0:
+        return U0
+    base = sq * 8
+    flips = U0
+    for k in range(4):  # selects rather than branches: the outcome is unpredictable
+        ray = RAYS[base + k]
+        ends = ray & ~O
+        t = ends & (U0 - ends) & P
+        flips |= ((t - U1) & ray) if t != U0 else U0
+    for k in range(4, 8):  # bit 0 keeps the highest bit defined; it is not a first square unless on the ray
+        ray = RAYS[base + k]
+        t = (U1 << highest_bit_index(ray & ~O | U1)) & P & ray
+        flips |= (ray & (U0 - (t << U1))) if t != U0 else U0
+    return flips
+
+
 # ==== small kernels ==============================================================================
 
 @nb.njit(cache=True, inline="always")
@@ -233,19 +281,18 @@ _SIG4 = nb.int64(nb.uint64, nb.uint64, nb.int64, nb.int64, nb.int64, nb.int64, n
                  nb.int64[::1])
 
 
-@nb.njit(_SIG1, cache=True)
+@nb.njit(_SIG1, cache=True, inline="always")
 def _solve1(P, O, sq, ctrl):
     """Exact score with the one empty square sq: the mover takes it, else the opponent, else nobody."""
     if _count(ctrl):
         return 0
-    x = U1 << np.uint64(sq)
     p = np.int64(popcount(P))
-    f = bb_flips(x, P, O)
+    f = flips_at(sq, P, O)
     if f != U0:
         return 2 * (p + np.int64(popcount(f))) - 62
     if ctrl[_STUCK] != 0:  # the manager's variant: a mover without a placement ends the game
         return _final(P, O, ctrl[_RULE])
-    f = bb_flips(x, O, P)
+    f = flips_at(sq, O, P)
     if f != U0:
         return 2 * (p - np.int64(popcount(f))) - 64
     d = 2 * p - 63
@@ -259,15 +306,15 @@ def _solve2(P, O, alpha, beta, s1, s2, passed, ctrl):
     if _count(ctrl):
         return 0
     best = np.int64(-65)
-    x = U1 << np.uint64(s1)
-    f = bb_flips(x, P, O)
+    f = flips_at(s1, P, O)
     if f != U0:
+        x = U1 << np.uint64(s1)
         best = -_solve1(O ^ f, P ^ f ^ x, s2, ctrl)
         if best >= beta or ctrl[_ABORTED]:
             return best
-    x = U1 << np.uint64(s2)
-    f = bb_flips(x, P, O)
+    f = flips_at(s2, P, O)
     if f != U0:
+        x = U1 << np.uint64(s2)
         v = -_solve1(O ^ f, P ^ f ^ x, s1, ctrl)
         if v > best:
             best = v
@@ -290,9 +337,9 @@ def _solve3(P, O, alpha, beta, s1, s2, s3, passed, ctrl):
             sq, a, b = s2, s1, s3
         else:
             sq, a, b = s3, s1, s2
-        x = U1 << np.uint64(sq)
-        f = bb_flips(x, P, O)
+        f = flips_at(sq, P, O)
         if f != U0:
+            x = U1 << np.uint64(sq)
             v = -_solve2(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), a, b, np.int64(0), ctrl)
             if ctrl[_ABORTED]:
                 return 0
@@ -321,9 +368,9 @@ def _solve4(P, O, alpha, beta, s1, s2, s3, s4, passed, ctrl):
             sq, a, b, c = s3, s1, s2, s4
         else:
             sq, a, b, c = s4, s1, s2, s3
-        x = U1 << np.uint64(sq)
-        f = bb_flips(x, P, O)
+        f = flips_at(sq, P, O)
         if f != U0:
+            x = U1 << np.uint64(sq)
             v = -_solve3(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), a, b, c, np.int64(0), ctrl)
             if ctrl[_ABORTED]:
                 return 0
@@ -455,7 +502,7 @@ def _order(P, O, moves, n, hash_move, row, ctrl, tt, beta, score, w):
         x = moves & (U0 - moves)
         moves ^= x
         sq = np.int64(lowest_bit_index(x))
-        f = bb_flips(x, P, O)
+        f = flips_at(sq, P, O)
         cP = O ^ f
         cO = P ^ f ^ x
         if n >= ETC_N:
@@ -491,6 +538,40 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
         return _small(P, O, alpha, beta, empty, n, ctrl)
     if _count(ctrl):
         return 0
+    zero = passed - passed
+    best = np.int64(-65)
+    if n < SORT_N:
+        # no move list: the empty squares in parity order, each tried by its flips (the neighbour pre-test
+        # of flips_at rejects most non-moves at once); a bound from stable discs first (it bounds the final
+        # score whether or not the mover must pass)
+        if alpha >= STAB_THRESHOLD[n]:
+            bound = 64 - 2 * np.int64(popcount(stable_bits(O, P)))
+            if bound <= alpha:
+                return bound
+        odd = _odd_quadrants(empty)
+        for half in range(2):
+            m = odd if half == 0 else empty & ~odd
+            while m != U0:
+                x = m & (U0 - m)
+                m ^= x
+                f = flips_at(np.int64(lowest_bit_index(x)), P, O)
+                if f == U0:
+                    continue
+                if n == 5:
+                    v = -_small(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), empty ^ x, np.int64(4), ctrl)
+                else:
+                    v = -_solve(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), zero, ctrl, tt, scratch, score, w)
+                if ctrl[_ABORTED]:
+                    return 0
+                if v > best:
+                    best = v
+                    if v >= beta:
+                        return best
+        if best == -65:  # no placement
+            if passed != 0 or ctrl[_STUCK] != 0 or bb_moves(O, P, ALL) == U0:
+                return _final(P, O, ctrl[_RULE])
+            return -_solve(O, P, -beta, -alpha, passed + 1, ctrl, tt, scratch, score, w)
+        return best
     moves = bb_moves(P, O, ALL)
     if moves == U0:
         if passed != 0 or ctrl[_STUCK] != 0 or bb_moves(O, P, ALL) == U0:
@@ -500,28 +581,9 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
         bound = 64 - 2 * np.int64(popcount(stable_bits(O, P)))
         if bound <= alpha:
             return bound
-    zero = passed - passed
-    best = np.int64(-65)
-    if n < SORT_N:
-        odd = _odd_quadrants(empty) & moves
-        rest = moves & ~odd
-        for half in range(2):
-            m = odd if half == 0 else rest
-            while m != U0:
-                x = m & (U0 - m)
-                m ^= x
-                f = bb_flips(x, P, O)
-                v = -_solve(O ^ f, P ^ f ^ x, -beta, -max(alpha, best), zero, ctrl, tt, scratch, score, w)
-                if ctrl[_ABORTED]:
-                    return 0
-                if v > best:
-                    best = v
-                    if v >= beta:
-                        return best
-        return best
     # sorted moves, transposition table
     hash_move = np.int64(-1)
-    e = _probe(tt, P, O)
+    e = _probe(tt, P, O) if n >= TABLE_N else U0
     if e != U0:
         lo = _lower(e)
         hi = _upper(e)
@@ -543,7 +605,7 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
     for j in range(count):
         sq = row[_SQS + j]
         x = U1 << np.uint64(sq)
-        f = bb_flips(x, P, O)
+        f = flips_at(sq, P, O)
         if j == 0:
             v = -_solve(O ^ f, P ^ f ^ x, -beta, -a, zero, ctrl, tt, scratch, score, w)
         else:
@@ -559,6 +621,8 @@ def _solve(P, O, alpha, beta, passed, ctrl, tt, scratch, score, w):
                 a = v
                 if v >= beta:
                     break
+    if n < TABLE_N:
+        return best
     if best <= alpha:
         _store(tt, P, O, n, np.int64(-64), best, best_sq)
     elif best >= beta:
@@ -593,7 +657,7 @@ def _solve_root(P, O, alpha, beta, ctrl, tt, scratch, score, w):
     for j in range(count):
         sq = row[_SQS + j]
         x = U1 << np.uint64(sq)
-        f = bb_flips(x, P, O)
+        f = flips_at(sq, P, O)
         if j == 0:
             v = -_solve(O ^ f, P ^ f ^ x, -beta, -a, zero, ctrl, tt, scratch, score, w)
         else:
