@@ -36,7 +36,7 @@ POSITIONS = RESULTS / "ffo_speed_positions.txt"
 # ---- worker (runs with PYTHONPATH set to one tree; imports nothing from bench) ----------------------
 
 def worker(tt_bits: int, cap: float) -> int:
-    from engines.games.othello import bb_flips, bb_moves
+    from engines.games.othello import bb_moves, flips_at
     from engines.knowledge.othello.endgame import EndgameSolver, SolveDeadlineExceeded
     from engines.knowledge.othello.patterns import estimate_bits
     import numpy as np
@@ -45,7 +45,7 @@ def worker(tt_bits: int, cap: float) -> int:
         moves = bb_moves(P, O, full)
         if moves:
             x = moves & (np.uint64(0) - moves)
-            f = bb_flips(x, P, O)
+            f = flips_at(int(x).bit_length() - 1, P, O)
             P, O = P ^ f ^ x, O ^ f
         elif not bb_moves(O, P, full):
             break

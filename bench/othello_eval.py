@@ -27,6 +27,7 @@ import time
 import numba as nb
 import numpy as np
 
+from bench.othello_strength import openings
 from engines.games.othello import Othello
 from engines.knowledge.othello import registered as KO
 from engines.knowledge.othello import patterns as OP
@@ -185,26 +186,11 @@ def errors(run_dir):
     return rows
 
 
-def openings(game, count, plies, seed):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        s, moves = game.initial_state(), []
-        for _ in range(plies):
-            legal = game.legal_moves(s)
-            m = legal[int(rng.integers(len(legal)))]
-            moves.append(m)
-            s = game.play(s, m)
-        if not game.is_terminal(s):
-            out.append(moves)
-    return out
-
-
 def match(game, depth, n_openings, seed=7, seconds=None):
     knowledge = {"patterns": knowledge_for(game, "patterns"), "strong": knowledge_for(game, "strong")}
     wins = losses = draws = 0
     margins, nodes = [], {"patterns": [], "strong": []}
-    for opening in openings(game, n_openings, 8, seed):
+    for opening in openings(game, n_openings, seed, plies=8):
         for patterns_black in (True, False):
             s = game.initial_state()
             for m in opening:

@@ -5,7 +5,7 @@ evaluating from scratch, at equal time -> bench/results/othello_speed_match.md.
 
 Both sides: AlphaBeta with the shipped pattern evaluation (the same values; only the speed differs),
 iterative deepening on --seconds of this process's CPU time a move (a shared machine); --openings
-random 8-ply openings (bench.othello_eval.openings), each played with both colours.  Reported: wins,
+random 8-ply openings (bench.othello_strength.openings), each played with both colours.  Reported: wins,
 losses, draws, the score with its 95 % interval (normal approximation over games), each side's median
 and maximum CPU seconds a move and median depth reached.
 """
@@ -20,7 +20,7 @@ RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def play(seconds: float, n_openings: int, seed: int = 7) -> dict:
-    from bench.othello_eval import openings
+    from bench.othello_strength import openings
     from engines.games.othello import Othello
     from engines.knowledge.registry import knowledge_for
     from engines.search import Limits
@@ -29,7 +29,7 @@ def play(seconds: float, n_openings: int, seed: int = 7) -> dict:
     knowledge = knowledge_for(game, "patterns")
     configs = {"incremental": AlphaBetaConfig(), "from scratch": AlphaBetaConfig(use_incremental=False)}
     points, times, depths = [], {k: [] for k in configs}, {k: [] for k in configs}
-    for opening in openings(game, n_openings, 8, seed):
+    for opening in openings(game, n_openings, seed, plies=8):
         for incremental_black in (True, False):
             names = ("incremental", "from scratch") if incremental_black else ("from scratch", "incremental")
             searches = [AlphaBeta(game, configs[n], knowledge, clock=time.process_time) for n in names]

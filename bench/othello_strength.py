@@ -36,14 +36,15 @@ RESULTS = Path(__file__).resolve().parent / "results"
 TIME_SHARE, MARGIN_SHARE, LIMIT_SHARE = 0.8, 0.005, 0.85  # of the move's seconds: the adapter's time, margin, the cap
 
 
-def openings(game, count: int, seed: int) -> list:
-    """count different positions after 4..7 seeded random plies (each with a move for the side to move)."""
+def openings(game, count: int, seed: int, plies: int | None = None) -> list:
+    """count different positions after seeded random plies, 4..7 of them (drawn) or a fixed number
+    ``plies`` (each position with a move for the side to move)."""
     rng = np.random.default_rng(seed)
     out, seen = [], set()
     while len(out) < count:
         s = game.initial_state()
         moves = []
-        for _ in range(int(rng.integers(4, 8))):
+        for _ in range(int(rng.integers(4, 8)) if plies is None else plies):
             m = int(rng.choice(game.legal_moves(s)))
             moves.append(m)
             s = game.play(s, m)

@@ -221,7 +221,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--part", type=_part, default=(1, 1))
     p.add_argument("--jsonl", type=Path, default=RESULTS / "othello_versions.jsonl")
-    p.add_argument("--out", type=Path, default=RESULTS / "othello_versions.md")
+    p.add_argument("--out", type=Path, help="the report (default: the --jsonl file's name with .md)")
     p.add_argument("--report-only", action="store_true")
     args = p.parse_args(argv)
     if not args.report_only and not (args.a and args.b):
@@ -230,7 +230,7 @@ def main(argv=None) -> int:
     if not args.report_only:
         match(args, args.jsonl)
     text = report(args, args.jsonl, command)
-    args.out.write_text(text)
+    (args.out or args.jsonl.with_suffix(".md")).write_text(text)
     print(text)
     return 0
 

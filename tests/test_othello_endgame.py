@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import DATA
-from engines.games.othello import Othello, bb_flips, bb_moves
+from engines.games.othello import Othello, bb_moves, flips_at
 from engines.knowledge.othello.registered import SolveBudgetExceeded, solve_endgame
 from engines.knowledge.othello.endgame import (PASS, EndgameSolver, SolveDeadlineExceeded, parse_obf, stable_bits,
                                                state_bits)
@@ -42,14 +42,14 @@ def brute(P, O, passed, rule):
     for sq in range(64):
         x = np.uint64(1) << np.uint64(sq)
         if moves & x:
-            f = bb_flips(x, P, O)
+            f = flips_at(sq, P, O)
             best = max(best, -brute(O ^ f, P ^ f ^ x, np.int64(0), rule))
     return best
 
 
 def child(P, O, square):
     x = np.uint64(1) << np.uint64(square)
-    f = bb_flips(x, np.uint64(P), np.uint64(O))
+    f = flips_at(square, np.uint64(P), np.uint64(O))
     return np.uint64(O) ^ f, np.uint64(P) ^ f ^ x
 
 

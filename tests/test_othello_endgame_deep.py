@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engines.games.othello import bb_flips, bb_moves
+from engines.games.othello import bb_moves, flips_at
 from engines.knowledge.othello.endgame import ETC_N, EndgameSolver
 from othello_slow_solver import SlowSolver, final_score, flips, moves
 from test_othello_endgame import played
@@ -56,8 +56,7 @@ def test_the_slow_solvers_rules_agree_with_the_engines():
         assert moves(P, O) == int(bb_moves(np.uint64(P), np.uint64(O), ALL))
         for square in range(64):
             if moves(P, O) >> square & 1:
-                assert flips(square, P, O) == int(bb_flips(np.uint64(1) << np.uint64(square), np.uint64(P),
-                                                           np.uint64(O)))
+                assert flips(square, P, O) == int(flips_at(square, np.uint64(P), np.uint64(O)))
 
 
 @pytest.mark.parametrize("record", [r for r in RECORDS if r[5]], ids=lambda r: f"{r[0]}-empties")
@@ -79,7 +78,7 @@ def test_the_engine_solves_every_position_exactly(record):
         assert solved.score == score, (empties, seed, guess)
     assert np.sign(EndgameSolver().solve(P, O, wld=True).score) == np.sign(score)
     x = np.uint64(1) << np.uint64(solved.move)
-    f = bb_flips(x, np.uint64(P), np.uint64(O))
+    f = flips_at(solved.move, np.uint64(P), np.uint64(O))
     cP, cO = int(np.uint64(O) ^ f), int(np.uint64(P) ^ f ^ x)
     if moves(cP, cO):
         child = -EndgameSolver().solve(cP, cO).score

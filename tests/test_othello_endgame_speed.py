@@ -1,7 +1,8 @@
-"""The endgame solver's fast parts against plain references: its ray flips (flips_at) against the slow
-solver's square-by-square walk (tests/othello_slow_solver.py, nothing from engines/), and its search
-kernel under arbitrary windows against a plain minimax (fail-soft bounds hold on both sides), on
-many positions with few empties, where the last-squares code and the low-empties ordering run."""
+"""The flip routine and the endgame solver's fast parts against plain references: the game's ray flips
+(engines.games.othello.flips_at, which every Othello kernel uses) against the slow solver's square-by-square
+walk (tests/othello_slow_solver.py, nothing from engines/), and the solver's search kernel under arbitrary
+windows against a plain minimax (fail-soft bounds hold on both sides), on many positions with few empties,
+where the last-squares code and the low-empties ordering run."""
 import numba as nb
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from othello_slow_solver import flips as slow_flips
 from test_othello_endgame import brute, lopsided, played, scattered
 from engines.bits import highest_bit_index
+from engines.games.othello import flips_at
 from engines.knowledge.othello import endgame as E
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -37,7 +39,7 @@ def test_flips_at_matches_a_square_by_square_walk():
         P = sum(1 << i for i in range(64) if cells[i] == 1)
         O = sum(1 << i for i in range(64) if cells[i] == 2)
         for sq in np.flatnonzero(cells == 0):
-            got = int(E.flips_at(np.int64(sq), np.uint64(P), np.uint64(O)))
+            got = int(flips_at(np.int64(sq), np.uint64(P), np.uint64(O)))
             want = slow_flips(int(sq), P, O)
             assert got == want, (hex(P), hex(O), int(sq))
             checked += 1

@@ -47,9 +47,9 @@ import numba as nb
 import numpy as np
 
 from engines import kernels as K
-from engines.bits import highest_bit_index, lowest_bit_index, popcount
+from engines.bits import lowest_bit_index, popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MANAGER, OVER, SIZE, STATUS, TO_MOVE, VARIANT, WHITE_BB,
-                                   bb_moves)
+                                   bb_moves, flips_at)
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -171,53 +171,6 @@ def stable_bits(P, O):
         stable |= sh & sv & s9 & s7 & central
         if stable == old:
             return stable
-
-
-# ==== flips along rays ===========================================================================
-
-def _ray_tables():
-    """RAYS[sq * 8 + k]: the squares beyond sq along direction k up to the board's edge (k 0-3 towards
-    higher bit numbers: east, north-west, north, north-east in bit terms +1, +7, +8, +9; k 4-7 the
-    opposite ways); NEIGHBOURS[sq]: the up to eight squares around sq."""
-    steps = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
-    rays = np.zeros(64 * 8, dtype=np.uint64)
-    neighbours = np.zeros(64, dtype=np.uint64)
-    for sq in range(64):
-        r0, c0 = divmod(sq, 8)
-        for k, (dr, dc) in enumerate(steps):
-            r, c, bits = r0 + dr, c0 + dc, 0
-            if 0 <= r < 8 and 0 <= c < 8:
-                neighbours[sq] |= np.uint64(1 << (r * 8 + c))
-            while 0 <= r < 8 and 0 <= c < 8:
-                bits |= 1 << (r * 8 + c)
-                r, c = r + dr, c + dc
-            rays[sq * 8 + k] = bits
-    return rays, neighbours
-
-
-RAYS, NEIGHBOURS = _ray_tables()
-
-
-@nb.njit(cache=True, inline="always")
-def flips_at(sq, P, O):
-    """Discs of O flipped by P placing on square sq (empty): along each ray, the squares before the first
-    one not holding O, when that first one holds P.  Towards higher bits the first such square is the
-    lowest set bit of the ray's non-O squares, the other way the highest (one instruction each), so
-    a direction costs a handful of operations and no loop."""
-    if O & NEIGHBOURS[sq] == U0:
-        return U0
-    base = sq * 8
-    flips = U0
-    for k in range(4):  # selects rather than branches: the outcome is unpredictable
-        ray = RAYS[base + k]
-        ends = ray & ~O
-        t = ends & (U0 - ends) & P
-        flips |= ((t - U1) & ray) if t != U0 else U0
-    for k in range(4, 8):  # bit 0 keeps the highest bit defined; it is not a first square unless on the ray
-        ray = RAYS[base + k]
-        t = (U1 << highest_bit_index(ray & ~O | U1)) & P & ray
-        flips |= (ray & (U0 - (t << U1))) if t != U0 else U0
-    return flips
 
 
 # ==== small kernels ==============================================================================

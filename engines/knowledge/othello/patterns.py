@@ -41,7 +41,7 @@ import numpy as np
 from engines import kernels as K
 from engines.bits import lowest_bit_index, popcount
 from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, OVER, SIZE, STATUS, TO_MOVE, WHITE_BB,
-                                   bb_flips, bb_moves, result)
+                                   bb_moves, flips_at, result)
 from engines.knowledge.othello.evaluation import evaluate_strong
 from engines.knowledge.scores import WIN_SCORE, final_score
 
@@ -484,7 +484,7 @@ def _negamax_bits(P, O, depth, alpha, beta, passed, w):
     while moves != U0:
         x = moves & (U0 - moves)
         moves ^= x
-        f = bb_flips(x, P, O)
+        f = flips_at(lowest_bit_index(x), P, O)
         v = -_negamax_bits(O ^ f, P ^ f ^ x, depth - 1, -beta, -max(alpha, best), zero, w)
         if v > best:
             best = v

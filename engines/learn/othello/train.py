@@ -40,8 +40,8 @@ import time
 import numba as nb
 import numpy as np
 
-from engines.bits import popcount
-from engines.games.othello import bb_flips, bb_moves
+from engines.bits import lowest_bit_index, popcount
+from engines.games.othello import bb_moves, flips_at
 from engines.knowledge.othello import patterns as OP
 from engines.knowledge.othello.registered import evaluate_strong
 from engines.rng import below, make_rng, uniform
@@ -108,7 +108,7 @@ def negamax(P, O, depth, alpha, beta, passed, params, nodes):
     while m != ZERO:
         x = m & (ZERO - m)
         m ^= x
-        f = bb_flips(x, P, O)
+        f = flips_at(lowest_bit_index(x), P, O)
         key = np.int64(popcount(bb_moves(O ^ f, P ^ f ^ x, FULL)))
         if x & np.uint64(0x8100000000000081):
             key -= 8
@@ -122,7 +122,7 @@ def negamax(P, O, depth, alpha, beta, passed, params, nodes):
         k += 1
     for j in range(n):
         x = sqs[j]
-        f = bb_flips(x, P, O)
+        f = flips_at(lowest_bit_index(x), P, O)
         v = -negamax(O ^ f, P ^ f ^ x, depth - 1, -beta, -alpha, passed * 0, params, nodes)
         if v > best:
             best = v
@@ -177,7 +177,7 @@ def play_game(rng, n_random, epsilon, use_patterns, params, out_P, out_O):
             while m != ZERO:
                 y = m & (ZERO - m)
                 m ^= y
-                f = bb_flips(y, P, O)
+                f = flips_at(lowest_bit_index(y), P, O)
                 if use_patterns:
                     v = -_leaf(O ^ f, P ^ f ^ y, params)
                 else:
@@ -186,7 +186,7 @@ def play_game(rng, n_random, epsilon, use_patterns, params, out_P, out_O):
                 if v > best:
                     best = v
                     x = y
-        f = bb_flips(x, P, O)
+        f = flips_at(lowest_bit_index(x), P, O)
         P, O = O ^ f, P ^ f ^ x
         ply += 1
     return count
