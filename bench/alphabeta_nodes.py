@@ -5,6 +5,7 @@ Positions: seeded uniformly random play, 20 plies from the start.  Search: the "
 ordering + iterative deepening, a fixed time per position.  Nodes are positions the search visits (see engines/search/alphabeta.py).
 Run: ``.venv/bin/python bench/alphabeta_nodes.py [seconds per position]``.
 """
+import argparse
 import json
 import statistics
 import sys
@@ -49,5 +50,12 @@ def run(seconds: float = 2.0, config: AlphaBetaConfig | None = None) -> dict:
             "per_position": [round(x) for x in rates], "depths": depths, "seconds_per_position": seconds}
 
 
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("seconds", nargs="?", type=float, default=2.0, help="seconds per position (default 2)")
+    print(json.dumps(run(p.parse_args(argv).seconds)))
+    return 0
+
+
 if __name__ == "__main__":
-    print(json.dumps(run(float(sys.argv[1]) if len(sys.argv) > 1 else 2.0)))
+    sys.exit(main())

@@ -8,9 +8,9 @@ of seeded heavy playouts from the empty board (200 seeds, 60 on 19x19) and their
 19x19, the move, value and root visit counts of a 600-simulation RAVE search (seed 3) with the heavy
 knowledge.  Nothing here depends on time.
 """
+import argparse
 import hashlib
 import json
-import sys
 
 import numpy as np
 
@@ -46,11 +46,11 @@ def fingerprints() -> dict:
 
 
 def main(argv=None):
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        raise SystemExit("usage: python -m bench.go_playout_fingerprint FILE.json")
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("out", metavar="FILE.json", help="where the fingerprints are written")
+    out = p.parse_args(argv).out
     found = fingerprints()
-    with open(args[0], "w") as handle:
+    with open(out, "w") as handle:
         json.dump(found, handle, indent=1)
     print(json.dumps(found))
 

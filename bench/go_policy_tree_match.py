@@ -5,6 +5,7 @@ referee keeps no per-move times in its JSON, so the medians are not pooled).
 
     python -m bench.go_policy_tree_match bench/results/go_policy_tree_match/w20_part*.json
 """
+import argparse
 import json
 import sys
 
@@ -38,7 +39,14 @@ def row(m) -> str:
             f"{a['max']:.3f} | {b['median_range'][0]:.3f}-{b['median_range'][1]:.3f} / {b['max']:.3f} |")
 
 
-if __name__ == "__main__":
-    m = merged(sys.argv[1:])
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("parts", nargs="+", metavar="PART.json", help="the parts' regress/go_match.py --json files")
+    m = merged(p.parse_args(argv).parts)
     print(row(m))
-    print(json.dumps({k: v for k, v in m.items()}, indent=1))
+    print(json.dumps(m, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

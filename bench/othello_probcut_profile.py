@@ -9,6 +9,7 @@ Positions: bench.alphabeta_nodes.midgame_positions (20 plies from the start).  O
 (single figures on a shared machine are noisy: bench.othello_search --player-depths takes the least of
 several runs); the counts are exact.
 """
+import argparse
 import collections
 import statistics
 import sys
@@ -23,9 +24,12 @@ def main(argv=None) -> int:
     from engines.players.othello import probcut_path
     from engines.search.alphabeta import AlphaBeta, AlphaBetaConfig, load_probcut
     from engines.search.result import Limits
-    argv = sys.argv[1:] if argv is None else argv
-    depths = [int(x) for x in argv[0].split(",")] if argv else [10, 12, 14]
-    count = int(argv[1]) if len(argv) > 1 else 8
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("depths", nargs="?", default="10,12,14", help="comma-separated depths (default 10,12,14)")
+    p.add_argument("positions", nargs="?", type=int, default=8, help="midgame positions (default 8)")
+    args = p.parse_args(argv)
+    depths = [int(x) for x in args.depths.split(",")]
+    count = args.positions
     game = Othello(8)
     states = midgame_positions(game, count)
     config = AlphaBetaConfig(probcut=load_probcut(probcut_path("patterns")), probcut_t=1.5)
