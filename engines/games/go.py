@@ -118,6 +118,18 @@ def _empty_add(s, p):
     s[NEMPTY] = k + 1
 
 
+@nb.njit(cache=True, inline="always")
+def set_aside_empty(s, em, ep, i, k):
+    """A playout's draw among the first k + 1 empty points rejected the one at list index i: it swaps places
+    with the one at index k, so the next draw (among the first k) cannot pick it again this move."""
+    p = s[em + i]
+    q = s[em + k]
+    s[em + i] = q
+    s[ep + q] = i
+    s[em + k] = p
+    s[ep + p] = k
+
+
 @nb.njit(cache=True)
 def _empty_remove(s, p):
     P = s[PSIZE]
@@ -599,11 +611,7 @@ def playout_traced(s, rng, trace):
                 chosen = p
                 break
             k -= 1
-            q = s[em + k]
-            s[em + i] = q
-            s[ep + q] = i
-            s[em + k] = p
-            s[ep + p] = k
+            set_aside_empty(s, em, ep, i, k)
         if chosen >= 0:
             _place(s, chosen, c)
             if tracing:

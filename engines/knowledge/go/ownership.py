@@ -29,7 +29,7 @@ import numpy as np
 
 from engines.games.go import (A_CNT, A_EPOS, A_HEAD, A_NEXT, BLACK, EMPTY_CELL, HEADER, N_ARRAYS, NEMPTY, NPASS,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, WHITE, _check,
-                              _in_atari, _is_eye, _pass, _place)
+                              _in_atari, _is_eye, _pass, _place, set_aside_empty)
 from engines.rng import below, make_rng
 
 DEFAULT_PLAYOUTS = 400     # playouts of ownership(): the fraction's standard error is about 0.05
@@ -102,11 +102,7 @@ def careful_playout(s, rng, heads):
                 chosen = p
                 break
             k -= 1
-            q = s[em + k]
-            s[em + i] = q
-            s[ep + q] = i
-            s[em + k] = p
-            s[ep + p] = k
+            set_aside_empty(s, em, ep, i, k)
         if chosen >= 0:
             _place(s, chosen, c)
         else:

@@ -50,7 +50,7 @@ from numba import types
 from engines import kernels as K
 from engines.games.go import (A_CNT, A_LIBS, A_LSUM, BLACK, WHITE, HASH, NMOVES, A_HEAD, A_NEXT, BORDER, EMPTY_CELL, HEADER, LAST, LAST2, N_ARRAYS, NEMPTY,
                               OK, OVER, PLAYOUT_CAP_PER_POINT, PSIZE, SIZE, STRIDE, TO_MOVE, A_EPOS, _check,
-                              _in_atari, _is_eye, _pass, _place, action_of, playout_traced, point_of)
+                              _in_atari, _is_eye, _pass, _place, set_aside_empty, action_of, playout_traced, point_of)
 from engines.knowledge.go.features import MAX_FEATURES, compute_features, gamma_of
 from engines.knowledge.go.go5_weights import NUM_FEATURES, PATTERN_CODES, images, pattern_code
 from engines.rng import below, uniform
@@ -723,11 +723,7 @@ def heavy_moves(s, rng, trace, params):
                     chosen = p
                     break
                 k -= 1
-                q = s[em + k]
-                s[em + i] = q
-                s[ep + q] = i
-                s[em + k] = p
-                s[ep + p] = k
+                set_aside_empty(s, em, ep, i, k)
         if chosen >= 0:
             _place(s, chosen, c)
             trace[steps] = action_of(n, chosen)
