@@ -61,13 +61,29 @@ def test_a_label_job_reads_the_checkpoint_weights(tmp_path):
     for seed in (4, 5):
         path = tmp_path / f"w{seed}.npz"
         np.savez(path, weights=symmetric_weights(seed), done=np.zeros(0, np.int64))
-        start, vals, cpu = T.label_job(("pvs", str(path), seed, 2, 12, Ps, Os))
+        start, vals, cpu = T.label_job(("pvs", str(path), seed, (2,), 12, Ps, Os))
         assert start == 12 and cpu >= 0.0
         params = OP.params_from_weights(symmetric_weights(seed))
         nodes = np.zeros(1, np.int64)
         assert vals == pytest.approx([T.negamax(P, O, 2, -1e9, 1e9, 0, params, nodes) for P, O in zip(Ps, Os)])
         results.append(vals)
     assert not np.allclose(results[0], results[1])
+
+
+@pytest.mark.parametrize("how", ["negamax", "pvs"])
+def test_a_label_of_several_depths_is_the_mean_of_their_searches(tmp_path, how):
+    """``--depth 2 3``: each label is the mean of the depth-2 and depth-3 values (the two parities' biases
+    of the side to move cancel); a label of one of them only, or their sum, would show."""
+    Ps, Os = midgame_positions(8, 6)
+    path = tmp_path / "w.npz"
+    np.savez(path, weights=symmetric_weights(7), done=np.zeros(0, np.int64))
+    params = OP.params_from_weights(symmetric_weights(7))
+    nodes = np.zeros(1, np.int64)
+    by_depth = {d: np.array([T.negamax(P, O, d, -1e9, 1e9, 0, params, nodes) for P, O in zip(Ps, Os)]) for d in (2, 3)}
+    assert np.abs(by_depth[2] - by_depth[3]).min() > 1e-6  # the two depths differ on every position
+    _, vals, _ = T.label_job((how, str(path), 1, (2, 3), 0, Ps, Os))
+    assert vals == pytest.approx((by_depth[2] + by_depth[3]) / 2)
+    assert T.depth_name((2, 3)) == "mean of depth-2 and depth-3" and T.depth_name([4]) == "depth-4"
 
 
 def test_the_fit_towards_prior_weights_keeps_what_the_data_does_not_reach():

@@ -14,6 +14,12 @@ python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-
                --label-search negamax, this module's plain alpha-beta over score_bits (the shipped
                recipe), or pvs, the player's own searcher (engines/search/alphabeta.py: PVS, table,
                the incremental evaluation) with those weights, about 4x cheaper a node, so deeper.
+               Several depths (``--depth 4 5``): the label is the mean of those searches' values.  Why:
+               a search of even depth ends with the mover to move, so any bias of the evaluation
+               towards the side to move passes into the label whole, and phase after phase it adds
+               up (the shipped weights value having the move at about 10-19 discs in the midgame:
+               depth d+1 and d differ by that much); an odd depth passes it with the other sign,
+               so a mean of the two parities stops it from adding up.
              --workers K labels in K spawned processes (niced to --nice) by chunks of CHUNK positions.
 3. fit       after labelling phase k, its weights by ridge least squares (conjugate gradient on the
              normal equations over the sparse pattern features, numpy), on the positions of phase k
@@ -242,8 +248,8 @@ def pvs_value(game, searcher, P: int, O: int, depth: int) -> float:
 
 def label_job(job) -> tuple:
     """A worker's job: (start, labels, CPU seconds) of ("exact" | "pvs" | "negamax", weights_path,
-    version, depth, start, Ps, Os)."""
-    how, weights_path, version, depth, start, Ps, Os = job
+    version, depths, start, Ps, Os); a label is the mean of the searches' values at those depths."""
+    how, weights_path, version, depths, start, Ps, Os = job
     began = time.process_time()
     if how == "exact":
         if "solve" not in _WORKER:
@@ -253,13 +259,22 @@ def label_job(job) -> tuple:
         out = np.array([_WORKER["solve"](game, int(p), int(o)) for p, o in zip(Ps, Os)], dtype=np.float64)
     elif how == "pvs":
         game, searcher = _pvs_searcher(weights_path, version)
-        out = np.array([pvs_value(game, searcher, int(p), int(o), depth) for p, o in zip(Ps, Os)])
+        out = np.mean([[pvs_value(game, searcher, int(p), int(o), d) for p, o in zip(Ps, Os)] for d in depths], axis=0)
     else:
         with np.load(weights_path, allow_pickle=False) as d:
             params = OP.params_from_weights(d["weights"].astype(np.float64))
-        out = np.empty(len(Ps))
-        label_batch(np.asarray(Ps, np.uint64), np.asarray(Os, np.uint64), depth, params, out)
+        out = np.zeros(len(Ps))
+        for d in depths:
+            values = np.empty(len(Ps))
+            label_batch(np.asarray(Ps, np.uint64), np.asarray(Os, np.uint64), d, params, values)
+            out += values / len(depths)
     return start, out, time.process_time() - began
+
+
+def depth_name(depths) -> str:
+    """'depth-4', or 'mean of depth-4 and depth-5' for the labels of several searches."""
+    names = [f"depth-{d}" for d in depths]
+    return names[0] if len(names) == 1 else "mean of " + " and ".join(names)
 
 
 # ==== stages =====================================================================================
@@ -492,7 +507,11 @@ def run(args) -> dict:
     pool = None
     if args.workers > 1:
         import multiprocessing
-        pool = multiprocessing.get_context("spawn").Pool(args.workers, _worker_init, (args.nice,))
+        # the workers get this module by its name even when it runs as __main__: a spawned worker would
+        # otherwise run the labelling kernels as __mp_main__'s, and numba would cache them under that name,
+        # which no later import of this module can load (it failed every later run of the tests)
+        from engines.learn.othello import train as this
+        pool = multiprocessing.get_context("spawn").Pool(args.workers, this._worker_init, (args.nice,))
     try:
         for k in range(OP.N_PHASES):
             if k in done:
@@ -518,12 +537,12 @@ def run(args) -> dict:
             todo = members[np.isnan(labels[members])]
             how = "exact" if exact else args.label_search
             t0, worker_cpu0 = _cpu(), state.get("worker_cpu_seconds", 0.0)
-            bar = _progress(len(todo), f"phase {k}: " + ("exact solves" if exact else f"depth-{args.depth} labels"),
+            bar = _progress(len(todo), f"phase {k}: " + ("exact solves" if exact else f"{depth_name(args.depth)} labels"),
                             args.quiet)
             chunk = CHUNK if pool is not None else 2000
-            jobs = [(how, str(w_path), len(done), args.depth, start, Ps[todo[start:start + chunk]],
+            jobs = [(how, str(w_path), len(done), tuple(args.depth), start, Ps[todo[start:start + chunk]],
                      Os[todo[start:start + chunk]]) for start in range(0, len(todo), chunk)]
-            results = pool.imap_unordered(label_job, jobs) if pool is not None else map(label_job, jobs)
+            results = pool.imap_unordered(this.label_job, jobs) if pool is not None else map(label_job, jobs)
             saved, count = time.monotonic(), 0
             for start, vals, cpu in results:
                 part = todo[start:start + len(vals)]
@@ -567,7 +586,7 @@ def run(args) -> dict:
             test = members[held[members] & ~np.isnan(labels[members])]
             params = OP.params_from_weights(weights)
             err = float(np.abs(predict(params, Ps[test], Os[test]) - labels[test]).mean()) if len(test) else float("nan")
-            entry = {"empties": [lo, hi], "labels": "exact" if exact else f"depth-{args.depth} search",
+            entry = {"empties": [lo, hi], "labels": "exact" if exact else f"{depth_name(args.depth)} search",
                      "train_positions": int(len(near)), "train_mae": round(mae, 3),
                      "held_out_positions": int(len(test)), "held_out_mae": round(err, 3),
                      "label_cpu_s": round(label_cpu, 1), "fit_cpu_s": round(_cpu() - t1, 1),
@@ -596,7 +615,7 @@ def run(args) -> dict:
                    "kept as they are)" if args.prior_weights else "")
                 + (" (each phase's ridge chosen on validation games among " + ", ".join(f"{r:g}" for r in args.ridge_grid)
                    + (" and the prior itself" if args.prior_weights else "") + ")" if args.ridge_grid else "")
-                + f", labels from the end backwards: exact solves up to {args.exact} empties, then depth-{args.depth} "
+                + f", labels from the end backwards: exact solves up to {args.exact} empties, then {depth_name(args.depth)} "
                 + ("alpha-beta" if args.label_search == "negamax" else
                    "PVS (the player's searcher, incremental evaluation)")
                 + " with the weights of the later phases"),
@@ -668,7 +687,8 @@ def parser():
                    help="CPU seconds spent before this run that the weights owe (default: the cpu_hours of the "
                    "--self-play-weights sidecar)")
     p.add_argument("--exact", type=int, default=15, help="solve exactly up to this many empties")
-    p.add_argument("--depth", type=int, default=4, help="search depth of the labels above --exact")
+    p.add_argument("--depth", type=int, nargs="+", default=[4],
+                   help="search depth of the labels above --exact; several: the label is the mean of those searches")
     p.add_argument("--per-phase", type=int, default=0, help="label at most this many positions a phase (0: all)")
     p.add_argument("--label-search", choices=("negamax", "pvs"), default="negamax",
                    help="the search of the labels above --exact: this module's alpha-beta, or the player's PVS")
