@@ -323,8 +323,10 @@ def test_player_retries_the_solve_while_it_fits_then_searches(seconds, share, em
     clock readings (its start, the deadline check before its one slice of nodes, its end), so it
     lasts two seconds and a retry is predicted to take four: after the fourth attempt (reading 11)
     a deadline at 15.95 leaves 4.95 s, enough with solve_share 1, not with 0.5 (which stops after the
-    third).  With 14 empty squares, solve_empties 13 does not try the solve."""
-    state = position(14, 2)
+    third).  With 14 empty squares, solve_empties 13 does not try the solve.  The position's first
+    aspiration window holds its score (with the evaluation's guess), so no attempt spends readings on a
+    second window."""
+    state = position(14, 5)
     exact = solve_endgame(state, guess=estimate_bits(*state_bits(state)))  # the player's first window
     settings = OtpSettings(first_solve_nodes=-(-exact.nodes // 16), solve_growth=2, solve_share=share,
                            solve_empties=empties, wld_extra=0,  # the exact solve alone (win/loss/draw: test_otp_time)
