@@ -36,7 +36,11 @@ POSITIONS = RESULTS / "ffo_speed_positions.txt"
 # ---- worker (runs with PYTHONPATH set to one tree; imports nothing from bench) ----------------------
 
 def worker(tt_bits: int, cap: float) -> int:
-    from engines.games.othello import bb_moves, flips_at
+    from engines.games.othello import bb_moves
+    try:
+        from engines.games.othello import flips_at
+    except ImportError:  # a tree from before 266be60 kept it in the solver's module
+        from engines.knowledge.othello.endgame import flips_at
     from engines.knowledge.othello.endgame import EndgameSolver, SolveDeadlineExceeded
     from engines.knowledge.othello.patterns import estimate_bits
     import numpy as np
