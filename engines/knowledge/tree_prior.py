@@ -28,8 +28,9 @@ NET_PRIORED = 2  # tree_i flag: the node's children have the network's prior (ra
 
 
 @nb.njit(cache=True)
-def tree_frontier(tree_f, tree_i, root, min_visits, rows, paths, depths, stack):
-    """Collects up to len(rows) nodes for the network (module docstring): their rows into rows, the
+def tree_frontier(tree_f, tree_i, root, min_visits, rows, paths, depths, stack, flag):
+    """Collects up to len(rows) nodes not yet flagged ``flag`` (NET_PRIORED: for the network, module
+    docstring; a flag of its own for other knowledge): their rows into rows, the
     moves from the root into paths[k, :depths[k]]; returns how many.  stack: int64[2 * room] (a node not
     pushed for want of room waits for a later walk; so does one deeper than paths is wide).  Only nodes
     with min_visits real visits are entered, so the walk costs the nodes the network may be asked
@@ -50,7 +51,7 @@ def tree_frontier(tree_f, tree_i, root, min_visits, rows, paths, depths, stack):
         n_children = tree_i[node, T_COUNT]
         if n_children == 0:
             continue
-        if (tree_i[node, T_FLAGS] & NET_PRIORED) == 0:
+        if (tree_i[node, T_FLAGS] & flag) == 0:
             for d in range(depth):
                 paths[count, d] = path[d + 1]
             depths[count] = depth
@@ -122,7 +123,7 @@ class TreePolicy:
         if self.scratch is None or self.scratch.shape != searcher.root_state.shape:
             self.scratch = np.empty_like(searcher.root_state)
         count = tree_frontier(searcher.tree_f, searcher.tree_i, int(searcher.meta[M_ROOT]), float(self.min_visits),
-                              self.rows, self.paths, self.depths, self.stack)
+                              self.rows, self.paths, self.depths, self.stack, NET_PRIORED)
         if count:
             self.positions_kernel(searcher.root_state, self.paths, self.depths, count, self.planes, self.frames,
                                   self.scratch)
@@ -140,7 +141,7 @@ def warm_up(positions, state, planes_width: int, num_moves: int):
     tree_i = np.zeros((2, 4), dtype=np.int32)
     tree_i[0, T_FIRST], tree_i[0, T_COUNT] = 1, 1
     rows, paths, depths = np.empty(1, np.int64), np.empty((1, 8), np.int64), np.empty(1, np.int64)
-    count = tree_frontier(tree_f, tree_i, 0, 1.0, rows, paths, depths, np.empty(64, dtype=np.int64))
+    count = tree_frontier(tree_f, tree_i, 0, 1.0, rows, paths, depths, np.empty(64, dtype=np.int64), NET_PRIORED)
     positions(state, paths, depths, count, np.empty((1, planes_width), np.float32), np.zeros(1, np.int64),
               np.empty_like(state))
     add_tree_prior(tree_f, tree_i, rows, count, np.zeros((1, num_moves), np.float32), 1.0, True)

@@ -112,6 +112,10 @@ class HexSettings:
     root_connections: bool = setting(True, "H-search's virtual connections at the root of each search: a proven "
                                            "win played at once, the move kept to the must-play cells (the "
                                            "carriers of the opponent's winning threats)")
+    tree_connections: int = setting(0, "H-search at the rave tree's nodes with this many real visits (0: off): a "
+                                       "node decided by its connections gets a proven win or loss, and the "
+                                       "children outside the must-play cells a proven loss "
+                                       "(engines/knowledge/hex/tree_connections.py)")
     root_solver: bool = setting(False, "with root_connections: the DFPN solver at the root once few cells are empty "
                                        "(solver_empties), within solver_share of the move's time and solver_nodes "
                                        "nodes: a proven win played at once, moves proven lost avoided (off: no gain "
@@ -132,6 +136,8 @@ class HexSettings:
             problems.append("expand_visits must be >= 0")
         if not (self.margin >= 0 and self.uct_c >= 0 and self.puct_c >= 0):
             problems.append("margin, uct_c and puct_c must be at least 0")
+        if self.tree_connections < 0:
+            problems.append(f"tree_connections must be >= 0, got {self.tree_connections!r}")
         if self.solver_empties < 0 or self.solver_nodes < 1:
             problems.append("solver_empties must be >= 0 and solver_nodes >= 1")
         if not 0 <= self.policy_prior <= 1000 or not 0 <= self.policy_visits <= 1_000_000:
@@ -308,6 +314,12 @@ class HexPlayer:
                 self.tree_policy = TreePolicy(policy, settings.policy_prior, settings.policy_visits,
                                               prior_amaf=self.searcher.config.prior_amaf)
                 self.searcher.batch_hook = self.tree_policy
+        self.tree_connections = None  # H-search at the tree's nodes: a rave searcher's batch hook too
+        if self.searcher is not None and settings.tree_connections > 0 and settings.search != "mcts" \
+                and self.network is None:
+            from engines.knowledge.hex.tree_connections import Hooks, TreeConnections
+            self.tree_connections = TreeConnections(size, settings.tree_connections)
+            self.searcher.batch_hook = Hooks(self.tree_policy, self.tree_connections)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
             from engines.knowledge.hex.root import ConnectionRoot, SolverUse

@@ -180,8 +180,9 @@ def warm_up(game):
     root_prior.warm_up(game)
     from engines.knowledge.hex import policy_network  # the policy CNN's prior at every node (a batch hook)
     policy_network.warm_up(game)
-    from engines.knowledge.hex import vc
+    from engines.knowledge.hex import tree_connections, vc
     vc.warm_up(game)
+    tree_connections.warm_up(game)  # H-search at the tree's nodes (a batch hook)
     from engines.knowledge.hex import dfpn
     dfpn.warm_up(game)
     from engines.knowledge.hex import move_patterns, pattern_playout
