@@ -151,3 +151,33 @@ def test_plies_gtp_hex_with_tree_connections_beats_random_play_with_both_colours
             assert winner == colour, moves
     finally:
         engine.close()
+
+
+def test_the_hook_stops_at_the_searchs_deadline_and_the_nodes_left_wait():
+    """H-search runs a node at a time and reads the search's clock before each: with a clock that moves
+    one tick a reading and the deadline three ticks ahead, two nodes are checked and the rest stay
+    unflagged for a later call; past the deadline, none; without one, all."""
+    from itertools import count
+    n = 7
+    game = Hex(n)
+    state = random_position(game, np.random.default_rng(4), 3, 8)
+    player = HexPlayer(HexSettings(simulations=2000, root_connections=False), n)
+    searcher = player.searcher
+    searcher.search(state, Limits(simulations=2000))
+    expected = entered_nodes(searcher, 12)
+    assert len(expected) > 4
+    ticks = count()
+    searcher.clock = lambda: float(next(ticks))
+
+    def flagged():
+        return int(np.count_nonzero(searcher.tree_i[:searcher.tree_size, FLAGS] & VC_CHECKED))
+    hook = TreeConnections(n, 12, batch=4096)
+    searcher.deadline = -1.0
+    hook(searcher)
+    assert flagged() == 0
+    searcher.deadline = searcher.clock() + 3
+    hook(searcher)
+    assert flagged() == 2
+    searcher.deadline = None
+    hook(searcher)
+    assert flagged() == len(expected)

@@ -101,6 +101,7 @@ class TreeSearch:
     NAME = "tree search"
     BATCH_SECONDS = 0.01  # target duration of one compiled batch between clock checks
     rate_clock = None     # the clock batches are sized by (run_batches), when not the search's own clock
+    deadline = None       # the running search's deadline on self.clock (None: no time limit)
 
     def _setup(self, game, config_class, config, knowledge, seed, capacity, clock, default_knowledge=None):
         """The checks and settings every tree search starts with; returns the game's kernels."""
@@ -187,7 +188,7 @@ class TreeSearch:
         """Search from state within limits (simulations and/or time on the clock)."""
         started = self.clock()
         state = self._check(state, limits)
-        deadline = limits.deadline(started)
+        deadline = self.deadline = limits.deadline(started)  # (a batch hook reads it: costly knowledge stops there)
         if self.root_state is None or not np.array_equal(self.root_state, state):
             self.reset()
             self.root_state = state.copy()

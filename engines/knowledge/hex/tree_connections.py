@@ -17,7 +17,9 @@ proven loss to a move still open, and goes to a proven win.  The proofs are soft
 above the node.  The root's own value is left alone (ConnectionRoot decides at the root; its children
 are pruned like any node's).  Each node is checked once; its flag travels with the subtree kept across
 moves.  H-search runs between the compiled batches (it is compiled itself, but the RAVE kernel cannot
-hold its scratch), so a node that reaches min_visits waits at most one batch.
+hold its scratch), so a node that reaches min_visits waits at most one batch; it runs a node at a time
+and stops at the search's deadline (a node costs a few to tens of ms: one H-search, bounded by
+TREE_LIMITS, past the deadline at most, inside the move's margin).
 """
 import time
 
@@ -112,10 +114,13 @@ class TreeConnections:
         root = int(searcher.meta[M_ROOT])
         count = tree_frontier(searcher.tree_f, searcher.tree_i, root, float(self.min_visits), self.rows, self.paths,
                               self.depths, self.stack, VC_CHECKED)
-        if count:
-            apply_connections(searcher.tree_f, searcher.tree_i, root, searcher.root_state, self.rows, self.paths,
-                              self.depths, count, self.hsearch.work, self.hsearch.limits, self.cells, self.mask,
-                              self.scratch, PROVEN, self.stats)
+        deadline = searcher.deadline
+        for k in range(count):  # a node at a time: H-search's time stays inside the move's
+            if deadline is not None and searcher.clock() >= deadline:
+                break           # the nodes left wait for the next search (they are not flagged)
+            apply_connections(searcher.tree_f, searcher.tree_i, root, searcher.root_state, self.rows[k:k + 1],
+                              self.paths[k:k + 1], self.depths[k:k + 1], 1, self.hsearch.work, self.hsearch.limits,
+                              self.cells, self.mask, self.scratch, PROVEN, self.stats)
         self.seconds += time.perf_counter() - started
 
     def figures(self) -> dict:
