@@ -6,7 +6,7 @@ Cells are (row, col); Black (player 0, cells value 1) joins row 0 to row n-1, Wh
 import numpy as np
 import pytest
 
-from engines.games.hex import Hex
+from engines.games.hex import TO_MOVE, Hex
 from engines.knowledge.hex.tree_connections import PROVEN, TREE_LIMITS, VC_CHECKED, Hooks, TreeConnections
 from engines.knowledge.hex.vc import HSearch
 from engines.players.hex import HexPlayer, HexSettings
@@ -47,14 +47,13 @@ def random_position(game, rng, lo, hi):
 
 @pytest.mark.parametrize("n", [5, 7])
 def test_each_checked_node_gets_what_h_search_says_of_it_and_only_once(n):
-    """On trees grown from random positions: a node whose mover has a proven win is lost for who moved
-    into it (PROVEN virtual visits, none won), one whose mover has lost is won for them, a node under
-    an edge-to-edge threat has exactly its children outside the must-play cells lost; the root's own
-    row, the nodes short of min_visits and everything else stay as they were; a second call changes
-    nothing."""
+    """On trees grown from random positions: a node whose mover has lost (no must-play cell) is won for
+    who moved into it (PROVEN virtual visits, all won), a node under an edge-to-edge threat has exactly
+    its children outside the must-play cells lost (PROVEN, none won); the root's own row, the nodes short
+    of min_visits and everything else stay as they were; a second call changes nothing."""
     game, hs = Hex(n), HSearch(n, TREE_LIMITS)
     rng = np.random.default_rng(n)
-    seen = {"won": 0, "lost": 0, "pruned": 0, "open": 0}
+    seen = {"lost": 0, "pruned": 0, "open": 0}
     min_visits = 12
     for _ in range(6):
         state = random_position(game, rng, 2, n * n // 3)
@@ -74,14 +73,14 @@ def test_each_checked_node_gets_what_h_search_says_of_it_and_only_once(n):
             s = state
             for a in moves:
                 s = game.play(s, a)
-            win, must = hs.root(s)
+            must = hs.must_play(s, int(s[TO_MOVE]))
             first, count = int(searcher.tree_i[row, FIRST]), int(searcher.tree_i[row, COUNT])
-            if win is not None or must == []:
+            if must == []:
                 if row != root:
                     touched.add(row)
                     assert delta[row, VISITS] == PROVEN and delta[row, PVISITS] == PROVEN
-                    assert delta[row, PWINS] == (0.0 if win is not None else PROVEN)  # won by the mover: lost here
-                seen["won" if win is not None else "lost"] += 1
+                    assert delta[row, PWINS] == PROVEN    # lost by its mover: won by who moved in
+                seen["lost"] += 1
             elif must is not None:
                 outside = {j for j in range(first, first + count) if int(searcher.tree_i[j, MOVE]) not in must}
                 for j in outside:

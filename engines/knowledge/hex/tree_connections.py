@@ -4,40 +4,40 @@ as at the root), as MoHex applies its knowledge to a node once the node has enou
 ``TreeConnections`` is a RAVE searcher's ``batch_hook`` (engines/search/rave.py): before each compiled
 batch, the expanded nodes with at least ``min_visits`` real visits not yet flagged VC_CHECKED (the root
 at once) are collected by tree_prior's compiled walk, and for each one ``apply_connections`` replays its
-position and asks H-search (engines/knowledge/hex/vc.py ``root_kernel``: the mover's connections, then
-the opponent's) what is decided there:
-  * the mover has a proven win: the node is lost for the player who moved into it;
-  * the mover has lost (the opponent's edge-to-edge semis leave no cell to play): the node is won
-    for that player;
-  * otherwise, when the opponent threatens to connect, every child outside the must-play cells is a
-    proven loss for the mover.
+position and asks the opponent's H-search (engines/knowledge/hex/vc.py ``must_play_kernel``) where the
+mover must play:
+  * nowhere (the opponent is connected, or its edge-to-edge semis leave no cell): the mover has lost,
+    and the node is won for the player who moved into it;
+  * in the must-play cells: every child outside them is a proven loss for the mover.
 A decided node or a pruned child gets PROVEN virtual visits (won or lost) as the RAVE tree's
 priors do (the prior columns keep them apart from the real visits): the search then never prefers a
 proven loss to a move still open, and goes to a proven win.  The proofs are soft: nothing is backed up
-above the node.  The root's own value is left alone (ConnectionRoot decides at the root; its children
-are pruned like any node's).  Each node is checked once; its flag travels with the subtree kept across
-moves.  H-search runs between the compiled batches (it is compiled itself, but the RAVE kernel cannot
-hold its scratch), so a node that reaches min_visits waits at most one batch; it runs a node at a time
-and stops at the search's deadline (a node costs a few to tens of ms: one H-search, bounded by
-TREE_LIMITS, past the deadline at most, inside the move's margin).
+above the node.  The mover's own H-search is not run: a node whose mover wins is mostly found one level
+up, as a child outside its parent's must-play cells, and one search a node instead of two won more
+games at equal time (bench/results/hex_tree_connections.md).  The root's own value is left alone
+(ConnectionRoot decides at the root; its children are pruned like any node's).  Each node is checked
+once; its flag travels with the subtree kept across moves.  H-search runs between the compiled batches
+(it is compiled itself, but the RAVE kernel cannot hold its scratch), so a node that reaches min_visits
+waits at most one batch; it runs a node at a time and stops at the search's deadline (a node costs a
+few ms: one H-search, bounded by TREE_LIMITS, past the deadline at most, inside the move's margin).
 """
 import time
 
 import numba as nb
 import numpy as np
 
-from engines.games.hex import WINNER, apply
-from engines.knowledge.hex.vc import HLimits, HSearch, root_kernel
+from engines.games.hex import TO_MOVE, WINNER, apply
+from engines.knowledge.hex.vc import HLimits, HSearch, must_play_kernel
 from engines.knowledge.tree_prior import (M_ROOT, T_AVISITS, T_AWINS, T_COUNT, T_FIRST, T_FLAGS, T_MOVE, T_PVISITS,
                                           T_PWINS, T_VISITS, T_WINS, tree_frontier)
 
 VC_CHECKED = 4     # tree_i flag: H-search has looked at the node (rave's EXPERIENCED is 1, NET_PRIORED 2)
 PROVEN = 100_000.0  # virtual visits of a decided node or a pruned child: far more than a search's real ones
-# H-search in the tree: a node costs a search for each colour, so the operations are bounded lower than
-# the root's (engines/knowledge/hex/vc.py DEFAULT_LIMITS: 2,000,000).
+# H-search in the tree: many nodes a move, so the operations are bounded lower than the root's
+# (engines/knowledge/hex/vc.py DEFAULT_LIMITS: 2,000,000).
 TREE_LIMITS = HLimits(max_ops=200_000, max_vcs=100_000)
-# counters of apply_connections (stats): nodes checked, mover won, mover lost, children pruned
-C_NODES, C_WON, C_LOST, C_PRUNED, C_COUNT = range(5)
+# counters of apply_connections (stats): nodes checked, nodes whose mover has lost, children pruned
+C_NODES, C_LOST, C_PRUNED, C_COUNT = range(4)
 
 
 @nb.njit(cache=True)
@@ -70,11 +70,11 @@ def apply_connections(tree_f, tree_i, root, root_state, rows, paths, depths, cou
         if scratch[WINNER] >= 0:
             continue
         stats[C_NODES] += 1
-        move, m = root_kernel(scratch, work, limits, cells)
-        if move >= 0 or m == 0:
+        m = must_play_kernel(scratch, scratch[TO_MOVE], work, limits, cells)
+        if m == 0:  # the mover has lost: won for who moved in
             if node != root:
-                _add_proven(tree_f, node, proven, move < 0)  # the mover lost: won for who moved in
-            stats[C_WON if move >= 0 else C_LOST] += 1
+                _add_proven(tree_f, node, proven, True)
+            stats[C_LOST] += 1
             continue
         if m < 0:
             continue
@@ -124,8 +124,8 @@ class TreeConnections:
         self.seconds += time.perf_counter() - started
 
     def figures(self) -> dict:
-        return {"nodes": int(self.stats[C_NODES]), "won": int(self.stats[C_WON]), "lost": int(self.stats[C_LOST]),
-                "pruned": int(self.stats[C_PRUNED]), "seconds": round(self.seconds, 3)}
+        return {"nodes": int(self.stats[C_NODES]), "lost": int(self.stats[C_LOST]), "pruned": int(self.stats[C_PRUNED]),
+                "seconds": round(self.seconds, 3)}
 
 
 class Hooks:
