@@ -5,6 +5,7 @@ fit the board."""
 import numpy as np
 import pytest
 from sgfmill import sgf
+from rave_tree import entered_nodes, real_visits
 
 from engines.errors import NetworkError
 from engines.games.go import Go
@@ -250,28 +251,6 @@ def test_a_board_the_network_does_not_fit_is_played_without_it(tmp_path):
 
 
 # ---- the prior at every node of the tree (policy_visits > 0: engines/players/go.py TreePolicy) ----------------
-
-def real_visits(tree_f, row):
-    from engines.search.rave import PVISITS, VISITS
-    return float(tree_f[row, VISITS]) - float(tree_f[row, PVISITS])
-
-
-def entered_nodes(searcher, min_visits):
-    """{row: moves from the root} of the expanded nodes the hook should evaluate: the root, and every node
-    reached through nodes with min_visits real visits (walked here in Python, apart from the kernel)."""
-    from engines.search.tree import COUNT, FIRST, M_ROOT, MOVE
-    tree_f, tree_i = searcher.tree_f, searcher.tree_i
-    out, todo = {}, [(int(searcher.meta[M_ROOT]), ())]
-    while todo:
-        row, moves = todo.pop()
-        first, count = int(tree_i[row, FIRST]), int(tree_i[row, COUNT])
-        if count == 0:
-            continue
-        out[row] = moves
-        todo += [(j, moves + (int(tree_i[j, MOVE]),)) for j in range(first, first + count)
-                 if real_visits(tree_f, j) >= min_visits]
-    return out
-
 
 def grown_tree(simulations=600):
     """A RAVE tree without the network, grown from a position a few moves in."""

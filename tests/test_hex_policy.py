@@ -3,6 +3,7 @@ prior at every node of the RAVE tree (engines/knowledge/hex/policy_network.py ov
 engines/knowledge/tree_prior.py; the setting policy_network of engines/players/hex.py)."""
 import numpy as np
 import pytest
+from rave_tree import entered_nodes, real_visits
 
 from engines.games.hex import Hex
 from engines.knowledge.hex.policy_network import (NUM_PLANES, PLANE_NAMES, HexPolicyNetwork, board_logits,
@@ -112,27 +113,6 @@ def test_a_network_that_does_not_fit_is_refused_with_its_reason(tmp_path):
 
 
 # ---- the prior at every node of the tree ---------------------------------------------------------------------
-
-def real_visits(tree_f, row):
-    from engines.search.rave import PVISITS, VISITS
-    return float(tree_f[row, VISITS]) - float(tree_f[row, PVISITS])
-
-
-def entered_nodes(searcher, min_visits):
-    """{row: moves from the root} of the expanded nodes the hook should evaluate (walked in Python)."""
-    from engines.search.tree import COUNT, FIRST, M_ROOT, MOVE
-    tree_f, tree_i = searcher.tree_f, searcher.tree_i
-    out, todo = {}, [(int(searcher.meta[M_ROOT]), ())]
-    while todo:
-        row, moves = todo.pop()
-        first, count = int(tree_i[row, FIRST]), int(tree_i[row, COUNT])
-        if count == 0:
-            continue
-        out[row] = moves
-        todo += [(j, moves + (int(tree_i[j, MOVE]),)) for j in range(first, first + count)
-                 if real_visits(tree_f, j) >= min_visits]
-    return out
-
 
 def grown_tree(simulations=1500, **settings):
     """A RAVE tree of the Hex player without the network, grown a few moves into a 5x5 game."""

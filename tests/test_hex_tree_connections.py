@@ -5,6 +5,7 @@ its simulations to the must-play cells; the adapters take the setting.
 Cells are (row, col); Black (player 0, cells value 1) joins row 0 to row n-1, White the columns."""
 import numpy as np
 import pytest
+from rave_tree import entered_nodes
 
 from engines.games.hex import TO_MOVE, Hex
 from engines.knowledge.hex.tree_connections import PROVEN, TREE_LIMITS, VC_CHECKED, Hooks, TreeConnections
@@ -13,25 +14,6 @@ from engines.players.hex import HexPlayer, HexSettings
 from engines.search import Limits
 from engines.search.rave import PVISITS, PWINS, VISITS, WINS
 from engines.search.tree import COUNT, FIRST, FLAGS, M_ROOT, MOVE
-
-
-def real_visits(tree_f, row):
-    return float(tree_f[row, VISITS]) - float(tree_f[row, PVISITS])
-
-
-def entered_nodes(searcher, min_visits):
-    """{row: moves from the root} of the expanded nodes the hook should check (walked in Python)."""
-    tree_f, tree_i = searcher.tree_f, searcher.tree_i
-    out, todo = {}, [(int(searcher.meta[M_ROOT]), ())]
-    while todo:
-        row, moves = todo.pop()
-        first, count = int(tree_i[row, FIRST]), int(tree_i[row, COUNT])
-        if count == 0:
-            continue
-        out[row] = moves
-        todo += [(j, moves + (int(tree_i[j, MOVE]),)) for j in range(first, first + count)
-                 if real_visits(tree_f, j) >= min_visits]
-    return out
 
 
 def random_position(game, rng, lo, hi):
