@@ -7,6 +7,9 @@ root()'s answer, and after each run() its stats and a digest of the whole connec
 pairs' lists (so any change of a connection, its order or a list shows).
 Run: ``.venv/bin/python bench/hsearch_speed.py record FILE`` (answers to a JSON file),
 ``... check FILE`` (the same answers?), ``... time`` (CPU ms per root() call, median and total),
+``... compare MODULE`` (the same, interleaved position by position with an older copy of vc.py saved as
+engines/knowledge/hex/MODULE.py, e.g. ``git show main:engines/knowledge/hex/vc.py > .../vc_base.py``: the
+machine's load then weighs on both alike; each the least of 3 runs),
 ``... run [--repeat R]`` (the workload R times, printing only a count: under callgrind, the difference
 between R=2 and R=1 is the workload's instruction count, without the start-up's);
 ``--small`` takes the first 40 9x9 and 10 11x11 positions with the tree's limits only.
@@ -99,15 +102,39 @@ def timing(small):
               f"  mean {statistics.fmean(times):8.2f} ms  total {sum(times):9.1f} ms")
 
 
+def compare(module, small, rounds=3):
+    import importlib
+    old = importlib.import_module(f"engines.knowledge.hex.{module}")
+    for n, name, limits, states in workload(small):
+        before, after = old.HSearch(n, old.HLimits(*limits)), HSearch(n, limits)
+        before.root(states[0])
+        after.root(states[0])
+        times = {before: [], after: []}
+        for s in states:
+            for hs in (before, after):
+                runs = []
+                for _ in range(rounds):
+                    t = time.process_time()
+                    hs.root(s)
+                    runs.append(1000 * (time.process_time() - t))
+                times[hs].append(min(runs))
+        tb, ta = times[before], times[after]
+        mb, ma = statistics.median(tb), statistics.median(ta)
+        print(f"{n}x{n} {name:8s} median ms: before {mb:7.2f} after {ma:7.2f} ({ma / mb:.2f})"
+              f"  total ms: before {sum(tb):8.1f} after {sum(ta):8.1f} ({sum(ta) / sum(tb):.2f})")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=["record", "check", "time", "run"])
-    parser.add_argument("file", nargs="?")
+    parser.add_argument("mode", choices=["record", "check", "time", "compare", "run"])
+    parser.add_argument("file", nargs="?", help="the answers' JSON file, or compare's module")
     parser.add_argument("--small", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)
     args = parser.parse_args(argv)
     if args.mode == "time":
         timing(args.small)
+    elif args.mode == "compare":
+        compare(args.file, args.small)
     elif args.mode == "run":
         calls = 0
         for _ in range(args.repeat):
