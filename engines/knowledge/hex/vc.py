@@ -114,26 +114,42 @@ def _set(bits, cell):
 
 
 @nb.njit(cache=True, inline="always")
-def _subset(a, b, words):
-    """a is a subset of b."""
-    for w in range(words):
-        if a[w] & ~b[w] != 0:
-            return False
-    return True
-
-
-@nb.njit(cache=True, inline="always")
-def _disjoint(a, b, words):
-    for w in range(words):
-        if a[w] & b[w] != 0:
-            return False
-    return True
-
-
-@nb.njit(cache=True, inline="always")
 def _is_empty(a, words):
     for w in range(words):
         if a[w] != 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _row_has(carrier, i, cell):
+    """cell is in the carrier of connection i (indexing the pool directly: a view carrier[i] costs a
+    reference count increment and decrement, a large share of a carrier operation)."""
+    return (carrier[i, cell >> 6] >> np.uint64(cell & 63)) & np.uint64(1) != 0
+
+
+@nb.njit(cache=True, inline="always")
+def _row_subset(carrier, i, bits, words):
+    """The carrier of connection i is a subset of bits."""
+    for w in range(words):
+        if carrier[i, w] & ~bits[w] != 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _rows_subset(carrier, i, j, words):
+    """The carrier of connection i is a subset of connection j's."""
+    for w in range(words):
+        if carrier[i, w] & ~carrier[j, w] != 0:
+            return False
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def _rows_disjoint(carrier, i, j, words):
+    for w in range(words):
+        if carrier[i, w] & carrier[j, w] != 0:
             return False
     return True
 
@@ -157,7 +173,7 @@ def _pair(x, y, e):
     return x * e + y if x < y else y * e + x
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _link(work, x, y):
     """Records that x and y have a connection (the partner lists the AND rule walks)."""
     e = work.partners.shape[0]
@@ -169,7 +185,7 @@ def _link(work, x, y):
         work.npartners[y] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _store(work, x, y, bits, words, kind, key):
     """A new connection of (x, y) in the pool (its carrier, ends, kind, key): its index, or -1 when
     the pool is full (said in the stats)."""
@@ -191,7 +207,7 @@ def _store(work, x, y, bits, words, kind, key):
     return i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _remove_supersets(work, lists, counts, p, i, words):
     """Takes out of the list p of lists the connections (other than i) whose carriers contain i's,
     keeping the order of the rest."""
@@ -201,7 +217,7 @@ def _remove_supersets(work, lists, counts, p, i, words):
         j = lists[p, k]
         if j != i:
             st[S_OPS] += 1
-            if _subset(work.carrier[i], work.carrier[j], words):
+            if _rows_subset(work.carrier, i, j, words):
                 work.dropped[j] = 1
                 continue
         lists[p, kept] = j
@@ -209,19 +225,19 @@ def _remove_supersets(work, lists, counts, p, i, words):
     counts[p] = kept
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _has_subset(work, lists, counts, p, bits, words):
     """Does the list p of lists hold a connection whose carrier is inside bits (then a connection
     with carrier bits adds nothing)?  Each check counts as one carrier operation."""
     st = work.stats
     for k in range(counts[p]):
         st[S_OPS] += 1
-        if _subset(work.carrier[lists[p, k]], bits, words):
+        if _row_subset(work.carrier, lists[p, k], bits, words):
             return True
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _take(work, lists, counts, p, i, keep_smallest):
     """Puts i into the list p: first come, at the end if there is room (else i is dropped); ordered
     by size, after the carriers not larger, the largest dropped when the list was full (the caller
@@ -244,7 +260,7 @@ def _take(work, lists, counts, p, i, keep_smallest):
     counts[p] += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _no_room(work, lists, counts, p, bits, words, keep_smallest):
     """The list p is full and keeps what it has: first come, always; ordered by size, when its
     largest carrier is not larger than bits."""
@@ -255,7 +271,7 @@ def _no_room(work, lists, counts, p, bits, words, keep_smallest):
     return work.size[lists[p, counts[p] - 1]] <= _count(bits, words)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _add_full(work, x, y, bits, words, edge, keep_smallest):
     """Keeps the full (x, y, bits) unless the pair has one with a carrier inside it or no room for
     it; ordered by size, it first removes the pair's fulls and semis whose carriers contain it.
@@ -279,7 +295,7 @@ def _add_full(work, x, y, bits, words, edge, keep_smallest):
     return i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _or_rule(work, x, y, i, words, max_or, edge, keep_smallest, inter, union, start):
     """The OR rule for the new semi i of pair (x, y): every set of it and up to max_or - 1 older
     semis of the pair (each one shrinking the intersection) whose carriers meet in nothing makes a
@@ -322,7 +338,7 @@ def _or_rule(work, x, y, i, words, max_or, edge, keep_smallest, inter, union, st
             d += 1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _add_semi(work, x, y, bits, key, words, limits, edge, inter, union, start):
     """Keeps the semi (x, y, bits) with its key unless a full or semi of the pair has a carrier
     inside it or the list no room for it (ordered by size, it first removes the pair's semis whose
@@ -404,7 +420,6 @@ def h_search(s, colour, work, limits):
     connection's pool index, or -1 for stones)."""
     n = s[SIZE]
     nn = n * n
-    e = nn + 2
     words = (nn + 63) >> 6
     edge = nn
     st = work.stats
@@ -446,6 +461,23 @@ def h_search(s, colour, work, limits):
                 else:
                     continue
             _add_full(work, x, y, bits, words, edge, keep_smallest)
+    _join_all(s, work, limits, bits, inter, union, start)
+    return st[S_CONNECTED] >= 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def _join_all(s, work, limits, bits, inter, union, start):
+    """h_search's AND rule (and through it the OR rule) over the pool, breadth first from its start
+    (module docstring).  Without reference counting (_nrt=False, as its helpers): numba counted
+    references to every array of work at each call of a helper, which was half the search's time."""
+    n = s[SIZE]
+    nn = n * n
+    e = nn + 2
+    words = (nn + 63) >> 6
+    edge = nn
+    st = work.stats
+    keep_smallest = limits.keep_smallest
+    carrier = work.carrier
     head = 0
     while head < st[S_VCS]:
         if limits.stop_connected and st[S_CONNECTED] >= 0:
@@ -457,7 +489,6 @@ def h_search(s, colour, work, limits):
         head += 1
         if work.dropped[i]:
             continue  # out of its list: no longer a known connection
-        ci = work.carrier[i]
         for side in range(2):
             z = work.ends[i, side]
             other = work.ends[i, 1 - side]
@@ -483,18 +514,17 @@ def h_search(s, colour, work, limits):
                                 continue  # the lists are in size order
                             break  # the lists grow in pool order
                         st[S_OPS] += 1
-                        cj = work.carrier[j]
-                        if not _disjoint(ci, cj, words):
+                        if not _rows_disjoint(carrier, i, j, words):
                             continue
                         # an endpoint inside the other carrier: Anshelevich's condition (with C on
                         # that cell the other connection only gets easier, so this keeps the lists
                         # small and the carriers meaningful rather than guarding soundness)
-                        if other < nn and _has(cj, other):
+                        if other < nn and _row_has(carrier, j, other):
                             continue
-                        if w < nn and _has(ci, w):
+                        if w < nn and _row_has(carrier, i, w):
                             continue
                         for q in range(words):
-                            bits[q] = ci[q] | cj[q]
+                            bits[q] = carrier[i, q] | carrier[j, q]
                         if not through_stone:
                             _set(bits, z)
                             _add_semi(work, other, w, bits, z, words, limits, edge, inter, union, start)
@@ -503,7 +533,6 @@ def h_search(s, colour, work, limits):
                         else:
                             semi_key = work.key[i] if work.kind[i] == SEMI else work.key[j]
                             _add_semi(work, other, w, bits, semi_key, words, limits, edge, inter, union, start)
-    return st[S_CONNECTED] >= 0
 
 
 @nb.njit(cache=True)
