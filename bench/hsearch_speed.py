@@ -5,7 +5,7 @@ decided, run through ``HSearch(n, limits).root`` and ``HSearch.run`` for each co
 limits (engines/knowledge/hex/tree_connections.py TREE_LIMITS) and DEFAULT_LIMITS.  A position's record:
 root()'s answer, and after each run() its stats and a digest of the whole connection pool and the
 pairs' lists (so any change of a connection, its order or a list shows).
-Run: ``.venv/bin/python bench/hsearch_speed.py record FILE`` (answers to a JSON file),
+Run: ``.venv/bin/python -m bench.hsearch_speed record FILE`` (answers to a JSON file),
 ``... check FILE`` (the same answers?), ``... time`` (CPU ms per root() call, median and total),
 ``... compare MODULE`` (the same, interleaved position by position with an older copy of vc.py saved as
 engines/knowledge/hex/MODULE.py, e.g. ``git show main:engines/knowledge/hex/vc.py > .../vc_base.py``: the

@@ -173,7 +173,13 @@ def _pair(x, y, e):
     return x * e + y if x < y else y * e + x
 
 
-@nb.njit(cache=True, _nrt=False)
+# The pool's helpers (and the AND rule's loop) are compiled without numba's reference counting
+# (``_nrt=False``, a numba option its own tests use): with it, every call increfed and decrefed each of
+# work's arrays, about half of H-search's time.  They allocate nothing, so they need none.
+NO_REFCOUNT = dict(cache=True, _nrt=False)
+
+
+@nb.njit(**NO_REFCOUNT)
 def _link(work, x, y):
     """Records that x and y have a connection (the partner lists the AND rule walks)."""
     e = work.partners.shape[0]
@@ -185,7 +191,7 @@ def _link(work, x, y):
         work.npartners[y] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _store(work, x, y, bits, words, kind, key):
     """A new connection of (x, y) in the pool (its carrier, ends, kind, key): its index, or -1 when
     the pool is full (said in the stats)."""
@@ -207,7 +213,7 @@ def _store(work, x, y, bits, words, kind, key):
     return i
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _remove_supersets(work, lists, counts, p, i, words):
     """Takes out of the list p of lists the connections (other than i) whose carriers contain i's,
     keeping the order of the rest."""
@@ -225,7 +231,7 @@ def _remove_supersets(work, lists, counts, p, i, words):
     counts[p] = kept
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _has_subset(work, lists, counts, p, bits, words):
     """Does the list p of lists hold a connection whose carrier is inside bits (then a connection
     with carrier bits adds nothing)?  Each check counts as one carrier operation."""
@@ -237,7 +243,7 @@ def _has_subset(work, lists, counts, p, bits, words):
     return False
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _take(work, lists, counts, p, i, keep_smallest):
     """Puts i into the list p: first come, at the end if there is room (else i is dropped); ordered
     by size, after the carriers not larger, the largest dropped when the list was full (the caller
@@ -260,7 +266,7 @@ def _take(work, lists, counts, p, i, keep_smallest):
     counts[p] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _no_room(work, lists, counts, p, bits, words, keep_smallest):
     """The list p is full and keeps what it has: first come, always; ordered by size, when its
     largest carrier is not larger than bits."""
@@ -271,7 +277,7 @@ def _no_room(work, lists, counts, p, bits, words, keep_smallest):
     return work.size[lists[p, counts[p] - 1]] <= _count(bits, words)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _add_full(work, x, y, bits, words, edge, keep_smallest):
     """Keeps the full (x, y, bits) unless the pair has one with a carrier inside it or no room for
     it; ordered by size, it first removes the pair's fulls and semis whose carriers contain it.
@@ -295,7 +301,7 @@ def _add_full(work, x, y, bits, words, edge, keep_smallest):
     return i
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _or_rule(work, x, y, i, words, max_or, edge, keep_smallest, inter, union, start):
     """The OR rule for the new semi i of pair (x, y): every set of it and up to max_or - 1 older
     semis of the pair (each one shrinking the intersection) whose carriers meet in nothing makes a
@@ -338,7 +344,7 @@ def _or_rule(work, x, y, i, words, max_or, edge, keep_smallest, inter, union, st
             d += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _add_semi(work, x, y, bits, key, words, limits, edge, inter, union, start):
     """Keeps the semi (x, y, bits) with its key unless a full or semi of the pair has a carrier
     inside it or the list no room for it (ordered by size, it first removes the pair's semis whose
@@ -465,7 +471,7 @@ def h_search(s, colour, work, limits):
     return st[S_CONNECTED] >= 0
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(**NO_REFCOUNT)
 def _join_all(s, work, limits, bits, inter, union, start):
     """h_search's AND rule (and through it the OR rule) over the pool, breadth first from its start
     (module docstring).  Without reference counting (_nrt=False, as its helpers): numba counted
