@@ -13,10 +13,11 @@ A decided node or a pruned child gets PROVEN virtual visits (won or lost) as the
 priors do (the prior columns keep them apart from the real visits): the search then never prefers a
 proven loss to a move still open, and goes to a proven win.  The proofs are soft: nothing is backed up
 above the node.  The mover's own H-search is not run: a node whose mover wins is mostly found one level
-up, as a child outside its parent's must-play cells, and one search a node instead of two won more
-games at equal time (bench/results/hex_tree_connections.md).  The root's own value is left alone
-(ConnectionRoot decides at the root; its children are pruned like any node's).  Each node is checked
-once; its flag travels with the subtree kept across moves.  H-search runs between the compiled batches
+up, as a child outside its parent's must-play cells, and one search a node instead of two did no worse
+at equal time (46/80 against 42/80 against the default; neither measurably better than without it:
+bench/results/hex_tree_connections.md).  The root's own value is left alone (ConnectionRoot decides at
+the root; its children are pruned like any node's).  Each node is checked once; its flag travels with
+the subtree kept across moves.  H-search runs between the compiled batches
 (it is compiled itself, but the RAVE kernel cannot hold its scratch), so a node that reaches min_visits
 waits at most one batch; it runs a node at a time and stops at the search's deadline (a node costs a
 few ms: one H-search, bounded by TREE_LIMITS, past the deadline at most, inside the move's margin).
