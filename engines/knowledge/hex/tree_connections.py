@@ -142,12 +142,11 @@ class Hooks:
 
 def warm_up(game):
     """Compile apply_connections on a root with one child (registered.warm_up)."""
-    from engines.search.tree import COUNT, FIRST
     hook = TreeConnections(game.size, 1, HLimits(max_vcs=4096), batch=2)
     state = game.initial_state()
     tree_f = np.zeros((2, 6), dtype=np.float32)
     tree_i = np.zeros((2, 4), dtype=np.int32)
-    tree_i[0, FIRST], tree_i[0, COUNT] = 1, 1
+    tree_i[0, T_FIRST], tree_i[0, T_COUNT] = 1, 1
     rows = np.zeros(1, np.int64)
     tree_frontier(tree_f, tree_i, 0, 1.0, rows, hook.paths, np.zeros(1, np.int64), hook.stack, VC_CHECKED)
     apply_connections(tree_f, tree_i, 0, state, rows, hook.paths, np.zeros(1, np.int64), 1, hook.hsearch.work,
