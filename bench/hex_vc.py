@@ -33,19 +33,24 @@ from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def random_positions(n, count, low, high, seed):
+def undecided_positions(n, count, fewest, most, rng):
+    """count undecided positions of n x n Hex, each after fewest..most uniformly random moves (rng draws
+    how many, then the moves)."""
     game = Hex(n)
-    rng = np.random.default_rng(seed)
     out = []
     while len(out) < count:
         s = game.initial_state()
-        for _ in range(int(rng.integers(int(low * n * n), int(high * n * n) + 1))):
+        for _ in range(int(rng.integers(fewest, most + 1))):
             s = game.play(s, int(rng.choice(game.legal_moves(s))))
             if game.is_terminal(s):
                 break
         if not game.is_terminal(s):
             out.append(s)
     return out
+
+
+def random_positions(n, count, low, high, seed):
+    return undecided_positions(n, count, int(low * n * n), int(high * n * n), np.random.default_rng(seed))
 
 
 POLICIES = {"first come": DEFAULT_LIMITS._replace(keep_smallest=0), "smallest": DEFAULT_LIMITS}

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from engines.games.hex import Hex
+from bench.hex_vc import undecided_positions
 from engines.knowledge.hex.tree_connections import TREE_LIMITS
 from engines.knowledge.hex.vc import DEFAULT_LIMITS, S_VCS, HSearch
 
@@ -34,18 +34,7 @@ LIMITS = {"tree": TREE_LIMITS, "default": DEFAULT_LIMITS}
 
 def positions(n, count, seed=SEED):
     """count undecided positions of n x n Hex, each after 6-30 uniformly random moves."""
-    game = Hex(n)
-    rng = np.random.default_rng(seed + n)
-    out = []
-    while len(out) < count:
-        s = game.initial_state()
-        for _ in range(int(rng.integers(6, 31))):
-            s = game.play(s, int(rng.choice(game.legal_moves(s))))
-            if game.is_terminal(s):
-                break
-        if not game.is_terminal(s):
-            out.append(s)
-    return out
+    return undecided_positions(n, count, 6, 30, np.random.default_rng(seed + n))
 
 
 def pool_digest(hs):
