@@ -2,7 +2,7 @@
 (../shared/data) and how a test that needs it is skipped or, in CI, failed; the course weights;
 move weights of our own making; the regression runner as a user runs it; the small-pages fixture
 of the timed search tests; the local tournament server (a throwaway certificate, a served
-tournament); a ticking clock; seeded random positions of any game.
+tournament); a ticking clock; seeded random positions of any game; stopping a test's background compiles.
 
 A test (or a ``pytest.param``) that reads ../shared/data says so with
 ``@pytest.mark.shared_data("file", ...)``; a fixture calls ``require_shared_data("file", ...)``.  When a file is absent the test is
@@ -44,11 +44,48 @@ def require_shared_data(*names: str) -> None:
 def pytest_configure(config):
     config.addinivalue_line("markers", "shared_data(*names): the test reads these files of ../shared/data "
                                        f"(skipped when absent; failed when {REQUIRE_SHARED_DATA}=1)")
+    config.addinivalue_line("markers", "beside_the_suite(work=f): f(folder) starts in a thread when the "
+                                       "collection is done and runs beside the other tests; the test runs last "
+                                       "and gets its Future from the `beside` fixture")
 
 
 def pytest_runtest_setup(item):
     for mark in item.iter_markers("shared_data"):
         require_shared_data(*mark.args)
+
+
+# ==== work that runs beside the suite =============================================================
+# A test that mostly waits (the real cold starts wait minutes for a compile on one core) has its work
+# started when the collection is done, in a thread beside the other tests, and runs last to collect
+# the result: the wait overlaps the suite instead of adding to it.
+BESIDE = pytest.StashKey()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.get_closest_marker("beside_the_suite") is not None)  # stable: last
+
+
+def pytest_collection_finish(session):
+    if session.config.option.collectonly:
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    import tempfile
+    for item in session.items:
+        mark = item.get_closest_marker("beside_the_suite")
+        if mark is not None:
+            folder = Path(tempfile.mkdtemp(prefix="plies-beside-"))
+            item.stash[BESIDE] = ThreadPoolExecutor(1).submit(mark.kwargs["work"], folder), folder
+
+
+@pytest.fixture
+def beside(request):
+    """The Future of this test's work started beside the suite (its folder removed afterwards)."""
+    import shutil
+    future, folder = request.node.stash[BESIDE]
+    yield future
+    future.cancel()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -147,6 +184,22 @@ def serving(certs, config, opponent=None):
         thread.join(OHT_WAIT)
         server.close()
         assert not thread.is_alive(), "the server thread did not end"
+
+
+def stop_compiles_into(cache: Path) -> int:
+    """Stop the background compiles (``engines.warmup``, detached from the adapter that started them)
+    that write into ``cache``: a test that does not wait for its compile must not leave minutes of
+    CPU to the tests after it.  The number stopped (Linux /proc)."""
+    wanted = f"NUMBA_CACHE_DIR={cache}".encode()
+    stopped = 0
+    for proc in Path("/proc").iterdir():
+        try:
+            if b"engines.warmup" in (proc / "cmdline").read_bytes() and wanted in (proc / "environ").read_bytes().split(b"\0"):
+                os.kill(int(proc.name), 9)
+                stopped += 1
+        except (OSError, ValueError):  # not a process, gone meanwhile, or not ours
+            continue
+    return stopped
 
 
 class TickingClock:

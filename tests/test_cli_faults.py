@@ -153,8 +153,11 @@ def test_perft_refuses_depths_that_would_never_finish(depth, capsys):
 
 
 def test_perft_stops_on_ctrl_c():
+    # Ctrl-C as at a terminal: a test run started in the background (`cmd &` in a script) passes SIGINT on
+    # ignored, and Python keeps an inherited SIG_IGN (the count would go on for ever)
     proc = subprocess.Popen([sys.executable, "-m", "adapters.cli", "perft", "go", "20", "--size", "9"], cwd=ROOT,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         # written once the count outlasts its first slice: it is counting (the wait only guards a hang)
         said = proc.stderr.readline() if select.select([proc.stderr], [], [], 300)[0] else ""

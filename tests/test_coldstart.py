@@ -62,18 +62,27 @@ def test_a_warm_cache_starts_nothing(tmp_path, monkeypatch):
     assert compiler.ready() and compiler.process is None and err.getvalue() == ""
 
 
-def test_a_cold_cache_is_said_at_once_then_compiled_in_the_background(empty_cache):
-    err = io.StringIO()
-    compiler = Compiler("hex", "plies-test", err=err)
-    try:
-        said = err.getvalue()
-        assert compiler.cold and compiler.process is not None
-        assert "plies-test:" in said and "cold" in said and "python -m engines.warmup" in said
-        assert compiler.wait(600), err.getvalue()
-        assert "done" in err.getvalue() and warmup.is_warm("hex")
-        assert any(empty_cache.rglob("*.nbi"))  # the kernels went where this process will load them from
-    finally:
-        compiler.close()
+def real_cold_starts(folder):
+    """The adapters' real cold starts, each from an empty cache and waiting for its compile (minutes),
+    at once in threads: plies-gtp-hex on one Hex cache, plies-otp and the pipe agent on one Othello
+    cache.  Two adapters started together on one cache compile the game once (the warm-up's lock):
+    the other's compile waits, finds the cache warm and ends."""
+    from concurrent.futures import ThreadPoolExecutor
+    from test_hex_coldstart import gtp_hex_from_a_cold_cache
+    from test_othello_coldstart import pipe_agent_from_a_cold_cache, plies_otp_from_a_cold_cache
+    scenarios = [(gtp_hex_from_a_cold_cache, folder / "hex"), (plies_otp_from_a_cold_cache, folder / "othello"),
+                 (pipe_agent_from_a_cold_cache, folder / "othello")]
+    with ThreadPoolExecutor(len(scenarios)) as pool:
+        runs = [pool.submit(scenario, where) for scenario, where in scenarios]
+    for run in runs:
+        run.result()  # its failure, raised here
+
+
+@pytest.mark.beside_the_suite(work=real_cold_starts)
+def test_real_cold_starts_side_by_side(beside):
+    """Started when the collection is done, beside the other tests (its compiles, niced, mostly on the
+    other core); here its result, waited for (no duration asserted)."""
+    beside.result(timeout=1800)
 
 
 def test_a_failed_compile_is_said_once_and_leaves_the_fallback(empty_cache, monkeypatch):

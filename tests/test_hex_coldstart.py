@@ -142,10 +142,12 @@ def test_a_whole_cold_game_is_legal_to_the_end():
 
 
 # ==== a real cold start ==============================================================================
-def test_a_real_cold_start_answers_at_once_then_plays_with_the_engine(tmp_path):
+def gtp_hex_from_a_cold_cache(cache):
     """plies-gtp-hex with an empty numba cache: the cold line on stderr, fallback answers, then the
-    engine once the background compile wrote the cache (no duration asserted: we wait for it)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONWARNINGS": "ignore"}
+    engine once the background compile wrote the cache (no duration asserted: we wait for it).  Run
+    side by side with the other adapters' real cold starts by
+    tests/test_coldstart.py::test_real_cold_starts_side_by_side."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONWARNINGS": "ignore"}
     proc = subprocess.Popen([sys.executable, "-m", "adapters.gtp_hex", "--size", "5", "--time", "0",
                              "--simulations", "64"], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
@@ -168,10 +170,10 @@ def test_a_real_cold_start_answers_at_once_then_plays_with_the_engine(tmp_path):
             assert reply.startswith("= ")
             cells.add(reply.split()[1])
         assert len(cells) == 2
-        for _ in range(600):  # the background compile (counted in polls; the test's time limit guards)
+        for _ in range(450):  # the background compile (counted in polls, each a Python start: not too often)
             if _warm(env):
                 break
-            time.sleep(0.5)
+            time.sleep(2)
         proc_done = time.monotonic() + 60     # the stamp is written just before the compile's process ends
         while time.monotonic() < proc_done and _compiling(proc.pid):
             time.sleep(0.5)
@@ -186,6 +188,7 @@ def test_a_real_cold_start_answers_at_once_then_plays_with_the_engine(tmp_path):
     assert "cold" in err and "make warmup" in err
     assert "the compile of hex is done" in err
     assert proc.returncode == 0
+    assert any(cache.rglob("*.nbi"))  # the kernels went to the cache the adapter was given
 
 
 def _compiling(pid) -> bool:

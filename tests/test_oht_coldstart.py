@@ -9,7 +9,7 @@ import sys
 from adapters import oht_client as C
 from adapters import oht_session
 from adapters.oht_client import Settings
-from conftest import OHT_WAIT, ROOT, serving
+from conftest import OHT_WAIT, ROOT, serving, stop_compiles_into
 from standins import oht_server as S
 
 CHEAP = {"simulations": 30, "network": "none", "seed": 0}
@@ -87,6 +87,7 @@ def test_a_real_cold_start_answers_every_action_at_once_with_legal_moves(certs, 
                                "--quiet", "--simulations", "30", "--network", "none", "--seed", "0",
                                "--log", str(log), "--record", str(record)],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=OHT_WAIT)
+    assert stop_compiles_into(cache) == 1  # the client left its compile running for the next session
     result = server.results[0]
     assert done.returncode == oht_session.EXIT_OK, done.stderr
     assert result.ended == "finished" and result.illegal == [] and len(result.games) == 6

@@ -214,9 +214,9 @@ def test_the_agents_evaluation_names_are_the_engines():
 
 
 # ==== for real, from an empty cache ==============================================================
-def cold_env(tmp_path, **extra):
+def cold_env(folder, **extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PLIES_OTHELLO", "PLIES_OTP"))}
-    env.update(NUMBA_CACHE_DIR=str(tmp_path / "numba"), PATH=VENV_BIN + os.pathsep + env.get("PATH", ""))
+    env.update(NUMBA_CACHE_DIR=str(folder / "numba"), PATH=VENV_BIN + os.pathsep + env.get("PATH", ""))
     env.update(extra)
     return env
 
@@ -257,13 +257,15 @@ def _wait_warm(env, proc, limit=900.0):
     end = time.monotonic() + limit
     while not _warm(env) or _compiles_below(proc.pid):
         assert time.monotonic() < end, "the background compile did not finish"
-        time.sleep(1)
+        time.sleep(2)  # each check is a Python start: not too often
 
 
-def test_plies_otp_from_a_cold_cache(tmp_path):
+# The two real cold starts below are run side by side with the other adapters' by
+# tests/test_coldstart.py::test_real_cold_starts_side_by_side, on one cache (one of them compiles).
+def plies_otp_from_a_cold_cache(folder):
     """It says so at once, answers at once with legal fallback moves, and plays with the engine once
     the background compile is done."""
-    env = cold_env(tmp_path)
+    env = cold_env(folder)
     proc = subprocess.Popen([sys.executable, "-m", "adapters.otp", "--time", "0.2"], cwd=ROOT, env=env, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -290,12 +292,12 @@ def test_plies_otp_from_a_cold_cache(tmp_path):
     print(f"cold: first genmove answered after {fast:.2f} s")
 
 
-def test_the_pipe_agent_from_a_cold_cache(tmp_path):
+def pipe_agent_from_a_cold_cache(folder):
     """The name at once, a legal fallback move in time, then the engine's move (verbose: its depth)
     once the compile is done and the player loaded (in the background, a fallback move meanwhile)."""
     import threading
     # (no opening book: the engine's move after the take-over is then a search, whose depth is logged)
-    env = cold_env(tmp_path, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_TIME="0.3", PLIES_OTHELLO_BOOK="0")
+    env = cold_env(folder, PLIES_OTHELLO_VERBOSE="1", PLIES_OTHELLO_TIME="0.3", PLIES_OTHELLO_BOOK="0")
     proc = subprocess.Popen(["python3", str(AGENT)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     lines = []
