@@ -41,7 +41,8 @@ from protocols import otp
 from protocols.common import PASS, EndOfInput, ProtocolError, Quit, quiet_stdout
 
 ENV_PREFIX = "PLIES_OTP"
-LOAD_WAIT_SHARE = 0.5  # share of a genmove's budget it may wait for the engine still loading in the background
+LOAD_WAIT_SHARE = 0.3  # share of a genmove's budget it may wait for the engine still loading in the background
+#                        (then the fallback search, ending by engines.players.othello.LOADING_FALLBACK_SHARE)
 EXIT_STATUS = {  # how a run ends -> (the process's exit status, what --help says of it): the one place
     "quit": (0, "quit was answered, or stdin ended (stdin/stdout mode)"),
     "judge lost": (1, "the judge could not be reached, or closed or broke the connection before quit"),

@@ -64,8 +64,10 @@ SOLVER_SIZE = 8              # the exact endgame solver's board (bitboards)
 WARM_UP_SIZES = (8, 9)       # one board of each state layout (bitboards up to 8x8 with the solver, the mailbox above)
 WLD_TABLE_BITS = 20          # the win/loss/draw solve's table: 2**20 entries (24 MiB)
 EXACT_TABLE_BITS = 21        # the paced exact solves' table: 2**21 entries (48 MiB)
-LOADING_FALLBACK_SHARE = 0.7  # while the player loads in a thread (which holds the interpreter for long stretches:
-#                               compiled calls, code loading) a fallback move ends by this share of its budget
+LOADING_FALLBACK_SHARE = 0.5  # while the player loads in a thread (which holds the interpreter for long stretches:
+#                               compiled calls, code loading) a fallback move ends by this share of its budget: the
+#                               load's warm-up solve and LLVM loads held it 0.1-0.25 s at a time on a loaded machine,
+#                               and one move at 0.7 ended 0.39 s late (1.088 s at 1 s a move, load 5)
 WIN_SCORE = 1e4             # engines.knowledge.scores.WIN_SCORE (that module imports numba; a test keeps them equal)
 WLD_SLICE = 50_000           # nodes between two readings of the clock in a win/loss/draw solve (a few ms)
 
