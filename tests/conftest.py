@@ -57,7 +57,8 @@ def pytest_runtest_setup(item):
 # ==== work that runs beside the suite =============================================================
 # A test that mostly waits (the real cold starts wait minutes for a compile on one core) has its work
 # started when the collection is done, in a thread beside the other tests, and runs last to collect
-# the result: the wait overlaps the suite instead of adding to it.
+# the result: the wait overlaps the suite instead of adding to it.  A session stopped early (-x, Ctrl-C)
+# still waits for the work to end at exit (minutes for the cold starts): deselect it (-k) to spare that.
 BESIDE = pytest.StashKey()
 
 
