@@ -2,7 +2,7 @@
 (../shared/data) and how a test that needs it is skipped or, in CI, failed; the course weights;
 move weights of our own making; the regression runner as a user runs it; the small-pages fixture
 of the timed search tests; the local tournament server (a throwaway certificate, a served
-tournament); a ticking clock; seeded random positions of any game; stopping a test's background compiles.
+tournament); a ticking clock; seeded random positions of any game; watching and stopping a test's background compiles.
 
 A test (or a ``pytest.param``) that reads ../shared/data says so with
 ``@pytest.mark.shared_data("file", ...)``; a fixture calls ``require_shared_data("file", ...)``.  When a file is absent the test is
@@ -85,7 +85,6 @@ def beside(request):
     import shutil
     future, folder = request.node.stash[BESIDE]
     yield future
-    future.cancel()
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -185,6 +184,36 @@ def serving(certs, config, opponent=None):
         thread.join(OHT_WAIT)
         server.close()
         assert not thread.is_alive(), "the server thread did not end"
+
+
+def cache_is_warm(env, game: str) -> bool:
+    """The warm-up's own check (a Python start) with env's NUMBA_CACHE_DIR."""
+    done = subprocess.run([sys.executable, "-m", "engines.warmup", "--check", "--game", game], cwd=ROOT,
+                          env=env, capture_output=True)
+    return done.returncode == 0
+
+
+def compiles_below(pid: int) -> bool:
+    """Whether a process below pid (children, grandchildren) runs engines.warmup (Linux /proc)."""
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*/children"):
+            try:
+                todo += [int(c) for c in task.read_text().split()]
+            except OSError:
+                continue
+        if p != pid:
+            try:
+                cmdline = Path(f"/proc/{p}/cmdline").read_bytes()
+                state = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()[0]
+            except (OSError, IndexError):
+                continue
+            # an exiting process has an empty cmdline before it is a zombie, and until it is one the
+            # adapter's poll() still sees it running
+            if b"engines.warmup" in cmdline or (not cmdline and state != "Z"):
+                return True
+    return False
 
 
 def stop_compiles_into(cache: Path) -> int:

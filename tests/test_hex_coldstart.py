@@ -3,7 +3,6 @@ board (engines/games/reference/hex.py), genmove is a legal fallback move, and th
 board and history) at the first command after the background compile is done."""
 import io
 import os
-import pathlib
 import random
 import subprocess
 import sys
@@ -11,7 +10,7 @@ import time
 
 
 from engines.games.reference import hex as hex_rules
-from conftest import ROOT
+from conftest import ROOT, cache_is_warm, compiles_below
 
 
 class FakeCompiler:
@@ -171,11 +170,11 @@ def gtp_hex_from_a_cold_cache(cache):
             cells.add(reply.split()[1])
         assert len(cells) == 2
         for _ in range(450):  # the background compile (counted in polls, each a Python start: not too often)
-            if _warm(env):
+            if cache_is_warm(env, "hex"):
                 break
             time.sleep(2)
         proc_done = time.monotonic() + 60     # the stamp is written just before the compile's process ends
-        while time.monotonic() < proc_done and _compiling(proc.pid):
+        while time.monotonic() < proc_done and compiles_below(proc.pid):
             time.sleep(0.5)
         reply = command("genmove b")
         assert reply.startswith("= ")
@@ -189,18 +188,3 @@ def gtp_hex_from_a_cold_cache(cache):
     assert "the compile of hex is done" in err
     assert proc.returncode == 0
     assert any(cache.rglob("*.nbi"))  # the kernels went to the cache the adapter was given
-
-
-def _compiling(pid) -> bool:
-    """True while the engine's background compile (a child process) runs."""
-    children = pathlib.Path(f"/proc/{pid}/task/{pid}/children")
-    try:
-        return bool(children.read_text().split())
-    except OSError:
-        return False
-
-
-def _warm(env) -> bool:
-    check = subprocess.run([sys.executable, "-m", "engines.warmup", "--check", "--game", "hex"], cwd=ROOT, env=env,
-                           capture_output=True)
-    return check.returncode == 0

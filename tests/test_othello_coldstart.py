@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from adapters import othello_agent
 from engines.games.reference import othello as rules
 from adapters.otp import EXIT_STATUS as OTP_EXIT, OtpSession, OtpSettings, make_engine
-from conftest import ROOT
+from conftest import ROOT, cache_is_warm, compiles_below
 from engines.games import make_game
 from engines.knowledge.othello.registered import DEFAULT_EVALUATION, EVALUATIONS
 from engines.players.coldstart import ColdStart
@@ -221,41 +220,12 @@ def cold_env(folder, **extra):
     return env
 
 
-def _warm(env) -> bool:
-    done = subprocess.run([sys.executable, "-m", "engines.warmup", "--check", "--game", "othello"], cwd=ROOT,
-                          env=env, capture_output=True)
-    return done.returncode == 0
-
-
-def _compiles_below(pid: int) -> bool:
-    """Whether a process below pid (children, grandchildren) runs engines.warmup (Linux /proc)."""
-    todo = [pid]
-    while todo:
-        p = todo.pop()
-        for task in Path(f"/proc/{p}/task").glob("*/children"):
-            try:
-                todo += [int(c) for c in task.read_text().split()]
-            except OSError:
-                continue
-        if p != pid:
-            try:
-                cmdline = Path(f"/proc/{p}/cmdline").read_bytes()
-                state = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()[0]
-            except (OSError, IndexError):
-                continue
-            # an exiting process has an empty cmdline before it is a zombie, and until it is one the
-            # adapter's poll() still sees it running
-            if b"engines.warmup" in cmdline or (not cmdline and state != "Z"):
-                return True
-    return False
-
-
 def _wait_warm(env, proc, limit=900.0):
     """Until the stamp says warm and the adapter's background compile has exited (it writes the stamp
     just before it exits, and the adapter switches to the engine only once it has: a loaded machine
     may take seconds between the two)."""
     end = time.monotonic() + limit
-    while not _warm(env) or _compiles_below(proc.pid):
+    while not cache_is_warm(env, "othello") or compiles_below(proc.pid):
         assert time.monotonic() < end, "the background compile did not finish"
         time.sleep(2)  # each check is a Python start: not too often
 
@@ -275,7 +245,7 @@ def plies_otp_from_a_cold_cache(folder):
         assert proc.stdout.readline() == "name plies\n"
         first = proc.stdout.readline()
         fast = time.monotonic() - began
-        assert first.startswith("genmove ") and not _warm(env)
+        assert first.startswith("genmove ") and not cache_is_warm(env, "othello")
         _wait_warm(env, proc)
         proc.stdin.write("genmove\nshowboard\nquit\n")
         proc.stdin.flush()
@@ -316,7 +286,7 @@ def pipe_agent_from_a_cold_cache(folder):
         assert proc.stdout.readline() == b"plies\n"
         proc.stdin.write(b"1,-1,0,1,1\n")
         board = our_move_and_theirs(board)
-        assert not _warm(env)
+        assert not cache_is_warm(env, "othello")
         _wait_warm(env, proc)
         board = our_move_and_theirs(board)  # the first move after the compile starts loading the player
         end = time.monotonic() + 300
