@@ -297,3 +297,48 @@ def test_a_move_stops_early_once_the_runner_up_cannot_catch_up(visits, stop_earl
     spent = clock.now - arrival
     assert spent == pytest.approx(allocation * (searches / 4 if stop_early and searches < 4 else 1))
     assert result.stats["simulations"] == 10 * searches
+
+
+# ==== avoid_jigo: a drawn count is a loss for the side searching =====================================
+
+# 5x5, every empty point a one-point eye of a living group: black owns 15 points, white 10, so komi 5 is a
+# drawn count (jigo) whatever is played, and komi 6 a black loss by one point.
+SETTLED = ["X.XO.", "XXXOO", ".XXO.", "XXXOO", "X.XO."]
+
+
+@pytest.mark.parametrize("colour", [0, 1])
+def test_avoid_jigo_searches_a_drawn_count_as_a_loss_for_either_side(colour):
+    plain, avoid = player(size=5, komi=5.0), player(size=5, komi=5.0, avoid_jigo=True)
+    state = plain.game.state_from_cells(grid(SETTLED), colour)
+    assert plain.counted_score(state) == 0.0
+    plain.choose(state, colour, 0.0)
+    avoid.choose(state, colour, 0.0)
+    assert plain.last_result[1].value == pytest.approx(0.5, abs=0.05)
+    assert avoid.last_result[1].value < 0.25  # the komi moved against colour (towards it: about 1)
+    assert avoid.game.komi_of(avoid.last_result[0]) == (5.5 if colour == 0 else 4.5)
+
+
+def test_avoid_jigo_leaves_a_half_point_komi_alone():
+    p = player(size=5, komi=5.5, avoid_jigo=True)
+    state = p.game.state_from_cells(grid(SETTLED), 0)
+    p.choose(state, 0, 0.0)
+    assert p.game.komi_of(p.last_result[0]) == 5.5
+
+
+@pytest.mark.parametrize("komi, resigns", [(5.0, False), (6.0, True)])
+def test_avoid_jigo_resigns_a_lost_count_but_not_a_drawn_one(komi, resigns):
+    p = player(size=5, komi=komi, avoid_jigo=True, resign_moves=1, resign_threshold=0.3)
+    state = p.game.state_from_cells(grid(SETTLED), 0)
+    assert (p.choose(state, 0, 0.0) == RESIGN) == resigns
+
+
+def test_avoid_jigo_keeps_the_tree_across_moves():
+    p = player(size=9, avoid_jigo=True, search="rave", policy_prior=0)
+    state = p.game.initial_state()
+    point = p.choose(state, 0, 0.0)
+    after = p.game.play(state, p.game.action_at(point))
+    p.moved(state, p.game.action_at(point), after)
+    reply = p.game.play(after, p.game.action_at((4, 4) if point != (4, 4) else (2, 2)))
+    p.moved(after, p.game.action_at((4, 4) if point != (4, 4) else (2, 2)), reply)
+    assert p.tree_state is not None and p.game.komi_of(p.tree_state) == 7.5
+    assert np.array_equal(p.searcher.root_state, p.tree_state)  # the searcher followed the same positions

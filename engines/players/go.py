@@ -187,6 +187,9 @@ class GoPlayer:
 
     def moved(self, before, action: int, after):
         """The game went from before to after by action: the tree is kept when it stood at before."""
+        if self.tree_state is not None:
+            # the tree's positions carry the search's komi (avoid_jigo): compare and follow with it
+            before, after = (self.game.with_komi(x, self.game.komi_of(self.tree_state)) for x in (before, after))
         if self.tree_state is not None and np.array_equal(self.tree_state, before):
             self.searcher.advance(action)
             self.tree_state = after
@@ -471,10 +474,25 @@ class GoPlayer:
             point = self.cleanup_move(state, board)
             if point is not PASS:
                 return point
-        result = self.timed_search(state, colour, arrival)
+        searched = self.jigo_as_loss(state, colour)
+        result = self.timed_search(searched, colour, arrival)
         if self.should_resign(colour, result.value) and not cleanup:
-            return RESIGN
+            if searched is state or self.counted_lost(board, colour):
+                return RESIGN
         return self.game.point_of(result.move)
+
+    def jigo_as_loss(self, state, colour: int):
+        """state as colour's search sees it: with avoid_jigo and a whole-number komi, the komi moved half a
+        point against colour, so that a drawn count is a loss (the same state when nothing changes)."""
+        komi = self.game.komi_of(state)
+        if not self.settings.avoid_jigo or komi != int(komi) or self.rules == "littlego":
+            return state
+        return self.game.with_komi(state, komi + (0.5 if colour == 0 else -0.5))
+
+    def counted_lost(self, board, colour: int) -> bool:
+        """colour loses the count of board (dead stones removed; a draw is not lost)."""
+        score = self.counted_score(board)
+        return score < 0 if colour == 0 else score > 0
 
     def genmove(self, colour: int, arrival: float, cleanup: bool = False):
         """colour's move in the session's record (new_record), played there unless RESIGN: choose

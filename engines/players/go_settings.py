@@ -61,6 +61,9 @@ class GoSettings:
     unstable_ratio: float = setting(0.5, "the runner-up's share of the best move's visits that makes a root unstable")
     stop_early: bool = setting(False, "under a game clock, a move stops when its most visited move can no longer be "
                                       "overtaken in the time left (checked at each quarter of its allocation)")
+    avoid_jigo: bool = setting(False, "with a whole-number komi (a drawn count, jigo, possible), the search counts a "
+                                      "draw as a loss for the side it plays, so that it plays for the win; it resigns "
+                                      "only when the count is lost, not drawn")
     resign: bool = setting(True, "resign lost games (false: never, for course and tournament use)")
     resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
     resign_moves: int = setting(3, "... for this many of our moves in a row")
