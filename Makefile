@@ -88,9 +88,9 @@ train-go: $(DEMO) warmup peers  ## Go move weights: 360 GNU Go self-play games (
 	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 360 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
 	$(BIN)/python -m engines.learn.go.mm --games runs/go-games/go9 --out weights/go/mm9.txt --plot weights/go/mm9.png --iterations 50
 
-train-go-policy: $(DEMO) warmup peers $(TRAIN)  ## Go policy network: 1,500 GNU Go self-play 9x9 games (runs/go-games/go9, resumable), then the CNN into weights/go/policy9.onnx (resumes from runs/go-policy)
-	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 1500 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
-	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 20
+train-go-policy: $(DEMO) warmup peers $(TRAIN)  ## Go policy network: 211 GNU Go self-play 9x9 games (runs/go-games/go9, resumable), then the CNN into weights/go/policy9.onnx (resumes from runs/go-policy): the shipped network's recipe (643 games predict better but did not play better: bench/results/go_policy_data.md)
+	nice -n 15 $(BIN)/python -m standins.gnugo_games --games 211 --size 9 --level 10 --seed 1 --jobs 2 --out runs/go-games/go9
+	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go9 --out weights/go/policy9.onnx --work runs/go-policy --epochs 40
 	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go9
 
 train-go-policy13: $(DEMO) warmup peers $(TRAIN)  ## Go policy network for 13x13: 80 GNU Go level-10 self-play 13x13 games (runs/go-games/go13, resumable), then weights/go/policy9.onnx fine-tuned on them into weights/go/candidate/policy13.onnx (a candidate: moved to weights/go/ it is the 13x13 default) (resumes from runs/go-policy13)
