@@ -342,3 +342,10 @@ def test_avoid_jigo_keeps_the_tree_across_moves():
     p.moved(after, p.game.action_at((4, 4) if point != (4, 4) else (2, 2)), reply)
     assert p.tree_state is not None and p.game.komi_of(p.tree_state) == 7.5
     assert np.array_equal(p.searcher.root_state, p.tree_state)  # the searcher followed the same positions
+
+
+def test_a_drawn_count_after_the_opponent_passed_is_searched_not_passed_at_once():
+    p = player(size=5, komi=5.0)
+    state = p.game.state_from_cells(grid(SETTLED), 0)
+    p.choose(state, 0, 0.0, opponent_passed=True)
+    assert p.last_limits is not None  # a search decided: counting draws, it does not end the game unasked

@@ -851,7 +851,7 @@ class Go(Game):
 
     def komi_of(self, state: np.ndarray) -> float:
         """The komi state is scored with."""
-        return float(state[KOMI:KOMI + 1].view(np.float64)[0])
+        return float(get_komi(state))
 
     def with_komi(self, state: np.ndarray, komi: float) -> np.ndarray:
         """A copy of state scored with another komi (the Go instance keeps its own)."""

@@ -187,7 +187,7 @@ class GoPlayer:
 
     def moved(self, before, action: int, after):
         """The game went from before to after by action: the tree is kept when it stood at before."""
-        if self.tree_state is not None:
+        if self.tree_state is not None and self.game.komi_of(self.tree_state) != self.game.komi_of(before):
             # the tree's positions carry the search's komi (avoid_jigo): compare and follow with it
             before, after = (self.game.with_komi(x, self.game.komi_of(self.tree_state)) for x in (before, after))
         if self.tree_state is not None and np.array_equal(self.tree_state, before):
@@ -466,10 +466,8 @@ class GoPlayer:
         """The move for colour in state (colour to move): a point, PASS or RESIGN.  ``board`` is the
         position as counted (default: state; the session's record before a resumed finished game)."""
         board = state if board is None else board
-        if not cleanup and opponent_passed:
-            score = self.counted_score(board)
-            if (score > 0) == (colour == 0) and score != 0:
-                return PASS  # the opponent passed and counting wins: end the game
+        if not cleanup and opponent_passed and self.counted_margin(board, colour) > 0:
+            return PASS  # the opponent passed and counting wins: end the game
         if cleanup:
             point = self.cleanup_move(state, board)
             if point is not PASS:
@@ -477,7 +475,7 @@ class GoPlayer:
         searched = self.jigo_as_loss(state, colour)
         result = self.timed_search(searched, colour, arrival)
         if self.should_resign(colour, result.value) and not cleanup:
-            if searched is state or self.counted_lost(board, colour):
+            if searched is state or self.counted_margin(board, colour) < 0:  # (a drawn count is no loss)
                 return RESIGN
         return self.game.point_of(result.move)
 
@@ -489,10 +487,10 @@ class GoPlayer:
             return state
         return self.game.with_komi(state, komi + (0.5 if colour == 0 else -0.5))
 
-    def counted_lost(self, board, colour: int) -> bool:
-        """colour loses the count of board (dead stones removed; a draw is not lost)."""
+    def counted_margin(self, board, colour: int) -> float:
+        """colour's lead in the count of board (dead stones removed): above 0 won, 0 drawn, below 0 lost."""
         score = self.counted_score(board)
-        return score < 0 if colour == 0 else score > 0
+        return score if colour == 0 else -score
 
     def genmove(self, colour: int, arrival: float, cleanup: bool = False):
         """colour's move in the session's record (new_record), played there unless RESIGN: choose
