@@ -63,8 +63,8 @@ class GoSettings:
                                       "overtaken in the time left (checked at each quarter of its allocation)")
     avoid_jigo: bool = setting(False, "with a whole-number komi (a drawn count, jigo, possible), the search counts a "
                                       "draw as a loss for the side it plays, so that it plays for the win; it resigns "
-                                      "only when the count is lost, not drawn (even: 80 against 78.5 of 100 games against GNU Go on 9x9, "
-                                      "bench/results/go_jigo.md)")
+                                      "only when the count is lost, not drawn (even: 80 against 78.5 of 100 games "
+                                      "against GNU Go on 9x9, bench/results/go_jigo.md)")
     resign: bool = setting(True, "resign lost games (false: never, for course and tournament use)")
     resign_threshold: float = setting(0.1, "resign when the win rate stays below this ...")
     resign_moves: int = setting(3, "... for this many of our moves in a row")
