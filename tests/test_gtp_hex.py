@@ -508,7 +508,8 @@ def test_a_prior_file_moves_the_search_s_visits_to_its_favourite():
     for seed in (0, 1, 2):
         visits = []
         for prior in ("none", str(path)):
-            session = HexSession(Settings(size=7, time=0, simulations=300, seed=seed, prior=prior))
+            session = HexSession(Settings(size=7, time=0, simulations=300, seed=seed, prior=prior,
+                                          root_solver=False))  # the search's visits, not a proof
             result = session.search(0, time.perf_counter())
             visits.append(dict(zip(result.moves, result.visits))[b1])
         plain, taught = visits

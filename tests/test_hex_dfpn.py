@@ -11,6 +11,8 @@ from hex_solver import hex_mover_wins
 from protocols.hex_gtp import format_cell
 
 WINNING_5X5 = ["a4", "a5", "b2", "b3", "b4", "c2", "c3", "c4", "d2", "d3", "d4", "e1", "e2"]
+WINNING_6X6 = ["a3", "a4", "a5", "a6", "b2", "b3", "b4", "b5", "c2", "c3", "c4", "c5", "d2", "d3", "d4", "d5",
+               "e2", "e3", "e4", "e5", "f1", "f2", "f3", "f4"]  # benzene's DFPN (bench/results/hex_dfpn.md)
 
 
 def names(game, moves):
@@ -192,6 +194,34 @@ def test_the_root_plays_the_solvers_win_without_searching():
         else:
             assert searcher.calls == 1
     assert played > 0
+
+
+def test_the_default_player_solves_the_tournaments_boards():
+    """The player as every Hex adapter builds it (default settings; here the tournament's whole-board
+    ``choose``) runs the root solver on 6x6 from the opening: the empty board's first move is proven
+    (one of benzene's winning moves), and positions H-search does not decide but the solver proves
+    within its node budget are answered with a winning move (exact solver) without a search; the same
+    player without the solver searches them."""
+    from engines.players.hex import HexPlayer, HexSettings
+    game = Hex(6)
+    exact = HexSolver(game, table_bits=20)
+    player = HexPlayer(HexSettings(simulations=10), 6)
+    plain = HexPlayer(HexSettings(simulations=10, root_solver=False), 6)
+    first = player.choose(game.cells(game.initial_state()), 0)
+    assert player.connections.solved == 1 and names(game, [first[0] * 6 + first[1]])[0] in WINNING_6X6
+    solved = 0
+    for s in random_positions(6, 30, seed=5, least=12):
+        win, must = player.connections.hsearch.root(s)
+        if win is not None or must == [] or not exact.solve(s).mover_wins:
+            continue
+        before = player.connections.solved
+        row, col = player.choose(game.cells(s), int(s[TO_MOVE]))
+        if player.connections.solved > before:
+            solved += 1
+            assert not exact.solve(game.play(s, row * 6 + col)).mover_wins
+            assert plain.connections.dfpn is None
+            assert plain._search(s, plain.limits()).stats["simulations"] == 10
+    assert solved > 0
 
 
 def test_the_root_avoids_a_move_the_solver_proved_lost():

@@ -116,12 +116,14 @@ class HexSettings:
                                        "node decided by its connections gets a proven win or loss, and the "
                                        "children outside the must-play cells a proven loss "
                                        "(engines/knowledge/hex/tree_connections.py)")
-    root_solver: bool = setting(False, "with root_connections: the DFPN solver at the root once few cells are empty "
-                                       "(solver_empties), within solver_share of the move's time and solver_nodes "
-                                       "nodes: a proven win played at once, moves proven lost avoided (off: no gain "
-                                       "measured on 9x9 at 0.5 s a move, bench/results/hex_dfpn.md)")
-    solver_empties: int = setting(40, "the root solver runs when at most this many cells are empty")
-    solver_share: float = setting(0.3, "the root solver's share of the move's time (0..1)")
+    root_solver: bool = setting(True, "with root_connections: the DFPN solver at the root once few cells are empty "
+                                      "(solver_empties), within solver_share of the move's time and solver_nodes "
+                                      "nodes: a proven win played at once, moves proven lost avoided (7x7 against "
+                                      "MoHex at 1 s: every game as Black won; 9x9: even with it, "
+                                      "bench/results/hex_solver_default.md)")
+    solver_empties: int = setting(49, "the root solver runs when at most this many cells are empty (49: every "
+                                      "move on the tournament's 5x5-7x7 boards)")
+    solver_share: float = setting(0.6, "the root solver's share of the move's time (0..1)")
     solver_nodes: int = setting(1000, "the root solver's nodes a move, at most (the only bound without a time limit)")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
@@ -249,6 +251,11 @@ def warm_up(settings: HexSettings, size: int = 5) -> None:
         player._greedy(state)
     else:
         player._search(state, Limits(simulations=16))
+    if player.connections is not None and player.connections.dfpn is not None:
+        # the root solver's node evaluation: the search above may never call it (H-search decides
+        # 5x5's empty board), and its first call loads it (about 0.2 s)
+        from engines.knowledge.hex import dfpn
+        dfpn.warm_up(player.game)
 
 
 def start_size(settings: HexSettings, default: int) -> int:
