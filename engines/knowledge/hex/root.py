@@ -25,10 +25,10 @@ PLAYER_TABLE = 200_000  # the root solver's table entries (about 50 MB), kept fr
 
 
 class SolverUse(NamedTuple):
-    """When and how long the DFPN solver runs at the root."""
-    empties: int = 40      # at most this many empty cells
-    share: float = 0.3     # of the move's time (from its start), when the move has a time limit
-    max_nodes: int = 1000  # evaluations a move, at most (the only bound without a time limit)
+    """When and how long the DFPN solver runs at the root (the player's defaults: HexSettings' solver_*)."""
+    empties: int     # at most this many empty cells
+    share: float     # of the move's time (from its start), when the move has a time limit
+    max_nodes: int   # evaluations a move, at most (the only bound without a time limit)
 
 
 class ConnectionRoot:
