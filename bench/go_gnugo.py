@@ -3,7 +3,9 @@ project's Go match tool (regress/go_match.py, ``plies go match``): 9x9 komi 7 wi
 move (100 games) and 13x13 komi 7 at 2 s a move (40 games), colours alternating (plies, engine A, is
 Black in the odd games).  Writes bench/results/go_gnugo.md (and .json): wins overall and by colour
 with 95 % Wilson intervals against the issue's goals, how the games ended, dead-stone
-disagreements, and both sides' wall time per genmove (median, max) as the referee saw it.
+disagreements, both sides' wall time per genmove (median, max) as the referee saw it, and this machine's
+speed before and after each part (heavy RAVE simulations a second on the empty board): plies' strength
+at a fixed time follows it, GNU Go's level does not.
 
     .venv/bin/python -m bench.go_gnugo                        # the full figure (about 3 hours)
     .venv/bin/python -m bench.go_gnugo --size 9 --games 10    # a shorter one
@@ -49,16 +51,32 @@ def plies_command(template: str, seconds: float) -> str:
     return template.replace("{python}", shlex.quote(sys.executable)).replace("{seconds}", f"{seconds:g}")
 
 
+def machine_speed(size: int) -> float:
+    """Heavy RAVE simulations a second on the empty size x size board (1 s, median of 3; bench/go_speed.py's
+    measure), beside a time-based figure: this machine's speed varies from day to day."""
+    from bench.go_speed import rate
+    from engines.games.go import Go
+    from engines.knowledge.go.registered import heavy_knowledge
+    from engines.search import Limits, make_searcher
+    game = Go(size, komi=KOMI)
+    searcher = make_searcher("rave", game, None, heavy_knowledge(game), 0, capacity=1 << 20)
+    searcher.search(game.initial_state(), Limits(simulations=20))  # loaded before it is timed
+    return rate(searcher, game.initial_state(), 1.0)
+
+
 def run_size(size: int, games: int, seconds: float, args, log) -> dict:
     config = MatchConfig(a=plies_command(args.plies, seconds), b=args.gnugo, size=size, komi=KOMI, games=games,
                          rules="standard", move_cap=args.move_cap, time_per_move=args.time_limit,
                          sgf_dir=str(Path(args.sgf_dir) / f"{size}x{size}") if args.sgf_dir else None,
                          first_game=args.first_game, seed=args.seed, cwd=str(ROOT))
+    speed_before = machine_speed(size)
     start = time.perf_counter()
     result = Match(config).run(progress=lambda line: print(f"{size}x{size} {line}", file=log, flush=True))
+    wall_minutes = (time.perf_counter() - start) / 60
     summary = result.summary()
+    summary["sims_per_second"] = [speed_before, machine_speed(size)]
     summary["seconds_a_move"] = seconds
-    summary["wall_minutes"] = (time.perf_counter() - start) / 60
+    summary["wall_minutes"] = wall_minutes
     summary["genmove_seconds"] = result.seconds  # kept whole, so parts can be added up (--merge)
     summary["first_genmoves"] = result.starts
     return summary
@@ -96,7 +114,8 @@ def merge_runs(parts: list[dict]) -> dict:
     merged = summarise(head, {label: unseeded(first["engines"][label]["command"]) for label in LABELS},
                        {label: first["engines"][label]["name"] for label in LABELS}, records, seconds, starts)
     merged.update(wall_minutes=sum(p["wall_minutes"] for p in parts), genmove_seconds=seconds,
-                  first_genmoves=starts, parts=len(parts))
+                  first_genmoves=starts, parts=len(parts),
+                  sims_per_second=[x for p in parts for x in p.get("sims_per_second", [])])
     return merged
 
 
@@ -156,7 +175,12 @@ def markdown(runs: list[dict], command: str) -> str:
                   + f" after cleanup phases (kgs-genmove_cleanup) in {len(cleanups)} games"
                   + (f" ({', '.join(map(str, cleanups))})" if cleanups else ""),
                   f"- mean game length {sum(r['moves'] for r in s['records']) / max(1, len(s['records'])):.1f} "
-                  f"moves; wall time {s['wall_minutes']:.1f} min" + (" (the parts' sum)" if parts > 1 else ""), ""]
+                  f"moves; wall time {s['wall_minutes']:.1f} min" + (" (the parts' sum)" if parts > 1 else "")]
+        if s.get("sims_per_second"):
+            lines.append(f"- this machine's speed: heavy RAVE simulations a second on the empty {n}x{n} board (1 s, "
+                         f"median of 3) before and after {'each part' if parts > 1 else 'the match'}: "
+                         + ", ".join(f"{x:,.0f}" for x in s["sims_per_second"]))
+        lines.append("")
     return "\n".join(lines)
 
 
