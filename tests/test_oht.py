@@ -23,7 +23,8 @@ from protocols import oht
 from standins import oht_server as S
 
 PYTHON = sys.executable
-CHEAP = {"simulations": 30, "network": "none", "seed": 0}   # a fast seeded player: the protocol is under test
+CHEAP = {"simulations": 30, "network": "none", "seed": 0,   # a fast seeded player: the protocol is under test
+         "root_solver": False}                              # (the solver spends up to 1,000 nodes a move)
 WAIT = OHT_WAIT
 
 
