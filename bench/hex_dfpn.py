@@ -21,7 +21,7 @@
     nice -n 15 .venv/bin/python -m bench.hex_dfpn --endgames 9 11 --empties 10 20 30 40 --positions 10
     nice -n 15 .venv/bin/python -m bench.hex_dfpn --games 40 --time 0.5 --match-size 9
 3. Strength (--games N): the Hex player's default searcher with H-search at its root and the DFPN
-   solver (HexSettings' defaults: root_solver) against the same without the solver (root_solver
+   solver (root_solver on, whatever the default) against the same without the solver (root_solver
    off), --time seconds a move each (the solver's time is part of the move's), colours alternating,
    no swap: the win rate with its 95 % Wilson interval, both sides' seconds a move (median, max),
    the moves the solver decided and the moves it changed by avoiding a proven loss.
@@ -297,7 +297,7 @@ def match(size, games, move_time, first_game, records, solver=None):
     solved = avoided = 0
     for g in range(first_game - 1, first_game - 1 + games):
         colour = g % 2  # ours
-        ours = HexPlayer(HexSettings(seed=1000 + g, **(solver or {})), size).connections
+        ours = HexPlayer(HexSettings(seed=1000 + g, **({"root_solver": True} | (solver or {}))), size).connections
         theirs = HexPlayer(HexSettings(seed=2000 + g, root_solver=False), size).connections
         engines = (ours, theirs) if colour == 0 else (theirs, ours)
         moves = ([], [])
