@@ -72,9 +72,12 @@ def mohex_setup(move_time: float, max_games: int | None) -> list[str]:
 
 def setting_key(options, mohex_version: str) -> dict:
     """What makes two games comparable (the games of one table row)."""
-    return {"size": options.size, "plies_time": options.time, "plies_args": shlex.split(options.plies_args),
-            "mohex_time": options.mohex_time if options.mohex_time is not None else options.time,
-            "mohex_games": options.mohex_games, "mohex": mohex_version}
+    key = {"size": options.size, "plies_time": options.time, "plies_args": shlex.split(options.plies_args),
+           "mohex_time": options.mohex_time if options.mohex_time is not None else options.time,
+           "mohex_games": options.mohex_games, "mohex": mohex_version}
+    if getattr(options, "colour", "alternate") != "alternate":  # (the alternating games' keys stay as they were)
+        key["plies_colour"] = options.colour
+    return key
 
 
 def read_games(path: Path) -> list[dict]:
@@ -88,6 +91,8 @@ def describe(key: dict) -> str:
     if key["mohex_games"] is not None:
         mohex += f", max_games {key['mohex_games']}"
     plies = f"--time {key['plies_time']:g}" + (f" {shlex.join(key['plies_args'])}" if key["plies_args"] else "")
+    if key.get("plies_colour"):
+        plies += f" (always {key['plies_colour'].capitalize()})"
     return plies, mohex
 
 
@@ -135,7 +140,7 @@ def percent(low_high) -> str:
 def report(table: list[dict]) -> str:
     lines = ["# plies-gtp-hex against MoHex 2.0 (bench/hex_mohex.py)", "",
              ("Refereed over GTP by standins/hex_referee.py (every move checked against our rules), no swap, "
-             "colours alternating, MoHex with `param_game allow_swap 0`, `param_mohex num_threads 1`, "
+             "colours alternating (unless a row says always), MoHex with `param_game allow_swap 0`, `param_mohex num_threads 1`, "
              "`ponder 0`, `use_time_management 0`, `max_time T`.  Seconds are each genmove's wall time as "
              "the referee sees it: median / mean / max.  Command: "
              "`PLIES_MOHEX=... nice -n 15 python -m bench.hex_mohex --size N --games G --time T`."), "",
@@ -180,6 +185,9 @@ def main(argv=None) -> int:
     parser.add_argument("--move-timeout", type=float, default=120.0,
                         help="seconds after which a genmove counts as hung (the run stops)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--colour", choices=("alternate", "black", "white"), default="alternate",
+                        help="plies' colour: alternating (Black in the odd games) or always this one (an "
+                             "experiment's games where the change can tell: as White plies loses every game)")
     parser.add_argument("--out", default=str(RESULTS / "hex_mohex"),
                         help="path stem of the tables (.md, .json) and the game log (.games.jsonl)")
     parser.add_argument("--report", action="store_true",
@@ -217,7 +225,7 @@ def main(argv=None) -> int:
         print(f"{done} games of this setting already in {log}; playing {max(0, options.games - done)} more",
               flush=True)
         for number in range(done, options.games):
-            plies_colour = number % 2  # plies Black in the even games
+            plies_colour = {"alternate": number % 2, "black": 0, "white": 1}[options.colour]  # (number from 0)
             players = (plies, mohex) if plies_colour == 0 else (mohex, plies)
             before = {id(p): len(p.seconds) for p in players}
             started = time.time()

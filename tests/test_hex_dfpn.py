@@ -156,11 +156,12 @@ class _Scripted:
     """A searcher that answers with fixed visit counts (its move: the most visited)."""
 
     def __init__(self, visits):
-        self.visits, self.calls = visits, 0
+        self.visits, self.calls, self.limits = visits, 0, None
 
     def search(self, state, limits):
         from engines.search.result import WIN_PROBABILITY, SearchResult
         self.calls += 1
+        self.limits = limits
         moves = sorted(self.visits)
         best = max(moves, key=self.visits.get)
         return SearchResult(move=best, value=0.5, scale=WIN_PROBABILITY, moves=moves,
@@ -241,6 +242,43 @@ def test_the_root_avoids_a_move_the_solver_proved_lost():
     fewer = ConnectionRoot(searcher, game, solver=SolverUse(empties=35, share=1.0, max_nodes=1))
     fewer.dfpn = root.dfpn
     assert fewer.search(empty, Limits(simulations=10)).move == 0 and fewer.avoided == 0
+
+
+def test_the_move_check_replaces_a_searched_move_proven_lost():
+    """6x6's a1 loses (about 30 nodes): a searcher that prefers it on the empty board (36 empty cells,
+    no root solver) is overruled by the move check, which plays the next most visited move (d3, 7
+    visits, before b3's 5); with one candidate the next is played unchecked; with a budget of one
+    node nothing is proven and a1 stands; without the check a1 stands.  With a time limit the
+    searcher gets the share the check does not keep back."""
+    from engines.knowledge.hex.root import ConnectionRoot, MoveCheck
+    from engines.search import Limits
+    game = Hex(6)
+    empty = game.initial_state()
+    visits = {0: 100, 13: 5, 15: 7}  # a1, b3, d3
+    root = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=4))
+    assert root.search(empty, Limits(simulations=10)).move == 15 and root.refuted == 1
+    one = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=1))
+    assert one.search(empty, Limits(simulations=10)).move == 15 and one.refuted == 1
+    starved = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=1, candidates=4))
+    assert starved.search(empty, Limits(simulations=10)).move == 0 and starved.refuted == 0
+    assert ConnectionRoot(_Scripted(visits), game).search(empty, Limits(simulations=10)).move == 0
+    timed = _Scripted(visits)
+    clock = iter(range(1000)).__next__  # (each reading one second later: the check's deadline passes at once)
+    ConnectionRoot(timed, game, clock=clock, check=MoveCheck(share=0.25, max_nodes=2000, candidates=4)).search(
+        empty, Limits(time=8.0, start=0.0, margin=0.0))
+    assert timed.limits.time == 6.0 and timed.limits.start == 0.0
+
+
+def test_the_player_checks_its_moves_when_asked():
+    """move_check builds the root's check from the settings (off by default)."""
+    from engines.knowledge.hex.root import MoveCheck
+    from engines.players.hex import HexPlayer, HexSettings
+    assert HexPlayer(HexSettings(simulations=10), 6).connections.check is None
+    player = HexPlayer(HexSettings(simulations=10, move_check=True, check_share=0.3, check_nodes=50,
+                                   check_candidates=2), 6)
+    assert player.connections.check == MoveCheck(0.3, 50, 2) and player.connections.dfpn is not None
+    with pytest.raises(ValueError, match="check_nodes"):
+        HexSettings(check_nodes=0)
 
 
 # ==== proof sets and the pruning of siblings by them ==============================================

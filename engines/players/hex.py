@@ -125,6 +125,13 @@ class HexSettings:
                                       "move on the tournament's 5x5-7x7 boards)")
     solver_share: float = setting(0.6, "the root solver's share of the move's time (0..1)")
     solver_nodes: int = setting(1000, "the root solver's nodes a move, at most (the only bound without a time limit)")
+    move_check: bool = setting(False, "with root_connections: the searched move checked by the DFPN solver before it "
+                                      "is played (any number of empty cells), within check_share of the move's time "
+                                      "and check_nodes nodes: a move proven to lose gives way to the next most "
+                                      "visited one (engines/knowledge/hex/root.py)")
+    check_share: float = setting(0.25, "move_check: the share of the move's time kept back from the search for it (0..1)")
+    check_nodes: int = setting(1000, "move_check: its nodes a move, at most (the only bound without a time limit)")
+    check_candidates: int = setting(4, "move_check: the most visited moves it may check, at most")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
 
@@ -142,12 +149,14 @@ class HexSettings:
             problems.append(f"tree_connections must be >= 0, got {self.tree_connections!r}")
         if self.solver_empties < 0 or self.solver_nodes < 1:
             problems.append("solver_empties must be >= 0 and solver_nodes >= 1")
+        if self.check_nodes < 1 or self.check_candidates < 1:
+            problems.append("check_nodes and check_candidates must be >= 1")
         if not 0 <= self.policy_prior <= 1000 or not 0 <= self.policy_visits <= 1_000_000:
             problems.append(f"policy_prior must be in 0..1000 and policy_visits in 0..1000000, got "
                             f"{self.policy_prior!r} and {self.policy_visits!r}")
         if not self.playout_global > 0:
             problems.append(f"playout_global must be > 0, got {self.playout_global!r}")
-        for name in ("epsilon", "swap_below", "solver_share"):
+        for name in ("epsilon", "swap_below", "solver_share", "check_share"):
             if not 0 <= getattr(self, name) <= 1:
                 problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
         problems += self.search_problems()
@@ -329,10 +338,12 @@ class HexPlayer:
             self.searcher.batch_hook = Hooks(self.tree_policy, self.tree_connections)
         self.connections = None  # the searcher with H-search at its root (issue 33), when the settings ask
         if self.searcher is not None and settings.root_connections:
-            from engines.knowledge.hex.root import ConnectionRoot, SolverUse
+            from engines.knowledge.hex.root import ConnectionRoot, MoveCheck, SolverUse
             solver = (SolverUse(settings.solver_empties, settings.solver_share, settings.solver_nodes)
                       if settings.root_solver else None)
-            self.connections = ConnectionRoot(self.searcher, self.game, clock=clock, solver=solver)
+            check = (MoveCheck(settings.check_share, settings.check_nodes, settings.check_candidates)
+                     if settings.move_check else None)
+            self.connections = ConnectionRoot(self.searcher, self.game, clock=clock, solver=solver, check=check)
         if settings.mode == "greedy" and self.network is None:
             self.notes.append(f"greedy mode: no network for {size}x{size}; searching "
                               f"{self.limits().simulations} simulations a move instead")

@@ -8,15 +8,21 @@ to the must-play cells (where the carriers of the opponent's edge-to-edge semis 
 ``SolverUse``, when few enough cells are empty the DFPN solver (engines/knowledge/hex/dfpn.py, its
 table kept from move to move) then gets a share of the move's time (and at most a number of nodes):
 a proven win is played at once, and moves it proved lost are kept out of the searcher's choice
-(unless every move is).  Moves are the game's actions (r * n + c); the counters say how often each
-case happened.
+(unless every move is).  With a ``MoveCheck``, the move the search chose is checked before it is
+played, at any number of empty cells: the same solver (its table shared with the root solver's) tries
+to prove that the opponent wins after it, within the share of the move's time kept back from the
+search (and a number of nodes); a move proven lost gives way to the next most visited one, checked in
+turn.  Why: against MoHex 2.0 on 9x9, 14 lost games as Black were each decided by one move after which
+MoHex proved its win at once, and plies' own solver proved 8 of those losses in 1-33 nodes
+(bench/results/hex_move_check.md).  Moves are the game's actions (r * n + c); the counters say how
+often each case happened.
 """
 from dataclasses import replace
 from time import perf_counter
 from typing import NamedTuple
 
-from engines.games.hex import HEADER
-from engines.knowledge.hex.dfpn import HexDfpn
+from engines.games.hex import HEADER, WINNER
+from engines.knowledge.hex.dfpn import DfpnBudgetExceeded, HexDfpn
 from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
 from engines.search.result import WIN_PROBABILITY, SearchResult
 
@@ -31,6 +37,13 @@ class SolverUse(NamedTuple):
     max_nodes: int   # evaluations a move, at most (the only bound without a time limit)
 
 
+class MoveCheck(NamedTuple):
+    """The check of the searched move by the DFPN solver (the player's defaults: HexSettings' check_*)."""
+    share: float     # of the move's time kept back from the search for the check
+    max_nodes: int   # evaluations a move, at most (the only bound without a time limit)
+    candidates: int  # the most visited moves that may be checked, at most
+
+
 class ConnectionRoot:
     """A searcher with H-search's connections at its root: when the side to move has a proven win
     it plays it without searching; otherwise the searcher searches (within the same limits, counted
@@ -39,17 +52,19 @@ class ConnectionRoot:
     searcher's move.  With a SolverUse, the DFPN solver runs between the two (see the module's
     docstring).  advance / reset go to the searcher (it notices a root it did not search)."""
 
-    def __init__(self, searcher, game, limits=None, clock=None, solver: SolverUse | None = None):
+    def __init__(self, searcher, game, limits=None, clock=None, solver: SolverUse | None = None,
+                 check: MoveCheck | None = None):
         self.searcher, self.game = searcher, game
         self.hsearch = HSearch(game.size, DEFAULT_LIMITS if limits is None else limits)
         self.clock = perf_counter if clock is None else clock
-        self.solver = solver
-        self.dfpn = None if solver is None else HexDfpn(game, DEFAULT_LIMITS if limits is None else limits,
-                                                         max_entries=PLAYER_TABLE, clock=self.clock)
+        self.solver, self.check = solver, check
+        self.dfpn = None if solver is None and check is None else HexDfpn(
+            game, DEFAULT_LIMITS if limits is None else limits, max_entries=PLAYER_TABLE, clock=self.clock)
         self.decided = 0    # moves played from a proven win (the connections' or the solver's)
         self.restricted = 0  # moves the must-play cells (or the solver's lost moves) changed
         self.solved = 0     # moves the solver proved won
         self.avoided = 0    # moves the solver's lost moves changed
+        self.refuted = 0    # searched moves the check proved lost (each gave way to another)
 
     def search(self, state, limits):
         started = self.clock()
@@ -59,7 +74,7 @@ class ConnectionRoot:
             return SearchResult(move=win, value=1.0, scale=WIN_PROBABILITY, moves=[win], visits=[0], values=[1.0],
                                 pv=[win], stats={"time": self.clock() - started, "simulations": 0})
         lost = []
-        if self.dfpn is not None and self._solver_runs(state):
+        if self.solver is not None and self._solver_runs(state):
             deadline = None if not limits.time else (limits.start or started) + self.solver.share * limits.time
             verdict, move, lost = self.dfpn.root(state, self.solver.max_nodes, deadline)
             if verdict:
@@ -68,7 +83,11 @@ class ConnectionRoot:
                 return SearchResult(move=move, value=1.0, scale=WIN_PROBABILITY, moves=[move], visits=[0],
                                     values=[1.0], pv=[move],
                                     stats={"time": self.clock() - started, "simulations": 0})
-        result = self.searcher.search(state, replace(limits, start=started if limits.start is None else limits.start))
+        start = started if limits.start is None else limits.start
+        searched = replace(limits, start=start)
+        if self.check is not None and limits.time:
+            searched = replace(searched, time=limits.time * (1.0 - self.check.share))
+        result = self.searcher.search(state, searched)
         allowed = must if must else None
         if lost:
             pool = allowed if allowed is not None else [int(m) for m in self.game.legal_moves(state)]
@@ -79,8 +98,39 @@ class ConnectionRoot:
                 self.avoided += 1
             keep_to(result, allowed)
             self.restricted += 1
+        if self.check is not None:
+            deadline = None if not limits.time else start + limits.time
+            self._check(state, result, allowed, lost, deadline)
         result.stats["time"] = self.clock() - started
         return result
+
+    def _check(self, state, result, allowed, lost, deadline) -> None:
+        """Replaces result's move by the most visited candidate not proven lost: the candidates are
+        the searched moves by visits (within allowed, not in lost), at most check.candidates of them;
+        each is tried by the solver (the opponent to move after it) until one is not proven lost
+        (the budget ran out, or it wins).  When every candidate tried is proven lost, the next one is
+        played unchecked; when there is none, the search's move stays."""
+        ranked = sorted(zip(result.visits, result.moves), key=lambda vm: -vm[0])
+        candidates = [int(m) for _, m in ranked if (allowed is None or m in allowed) and m not in lost]
+        if result.move in candidates:  # the search's own choice first (keep_to may have made it)
+            candidates.remove(result.move)
+            candidates.insert(0, int(result.move))
+        nodes = self.dfpn.nodes + self.check.max_nodes
+        for i, move in enumerate(candidates[:self.check.candidates]):
+            child = self.game.play(state, move)
+            if child[WINNER] >= 0:
+                break  # a move that ends the game is the mover's win
+            try:
+                opponent_wins = self.dfpn.solve(child, max(nodes - self.dfpn.nodes, 1), deadline).mover_wins
+            except DfpnBudgetExceeded:
+                break  # not proven either way: it is played
+            if not opponent_wins:
+                break  # proven won
+            self.refuted += 1
+            if i + 1 < len(candidates):
+                result.move = candidates[i + 1]
+            if self.dfpn.nodes >= nodes or (deadline is not None and self.clock() >= deadline):
+                break
 
     def _solver_runs(self, state) -> bool:
         n = self.game.size
