@@ -248,20 +248,24 @@ def test_the_move_check_replaces_a_searched_move_proven_lost():
     """6x6's a1 loses (about 30 nodes): a searcher that prefers it on the empty board (36 empty cells,
     no root solver) is overruled by the move check, which plays the next most visited move (d3, 7
     visits, before b3's 5); with one candidate the next is played unchecked; with a budget of one
-    node nothing is proven and a1 stands; without the check a1 stands.  With a time limit the
-    searcher gets the share the check does not keep back."""
+    node nothing is proven and a1 stands, and so with few simulations (the check's nodes are at most
+    its share of them over 100); without the check a1 stands.  With a time limit the searcher gets
+    the share the check does not keep back."""
     from engines.knowledge.hex.root import ConnectionRoot, MoveCheck
     from engines.search import Limits
     game = Hex(6)
     empty = game.initial_state()
     visits = {0: 100, 13: 5, 15: 7}  # a1, b3, d3
+    many = Limits(simulations=400_000)  # (the scripted searcher runs none; the check may use 2,000 nodes)
     root = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=4))
-    assert root.search(empty, Limits(simulations=10)).move == 15 and root.refuted == 1
+    assert root.search(empty, many).move == 15 and root.refuted == 1
     one = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=1))
-    assert one.search(empty, Limits(simulations=10)).move == 15 and one.refuted == 1
+    assert one.search(empty, many).move == 15 and one.refuted == 1
     starved = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=1, candidates=4))
-    assert starved.search(empty, Limits(simulations=10)).move == 0 and starved.refuted == 0
-    assert ConnectionRoot(_Scripted(visits), game).search(empty, Limits(simulations=10)).move == 0
+    assert starved.search(empty, many).move == 0 and starved.refuted == 0
+    few = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=4))
+    assert few.search(empty, Limits(simulations=200)).move == 0 and few.refuted == 0
+    assert ConnectionRoot(_Scripted(visits), game).search(empty, many).move == 0
     timed = _Scripted(visits)
     clock = iter(range(1000)).__next__  # (each reading one second later: the check's deadline passes at once)
     ConnectionRoot(timed, game, clock=clock, check=MoveCheck(share=0.25, max_nodes=2000, candidates=4)).search(

@@ -130,7 +130,8 @@ class HexSettings:
                                       "and check_nodes nodes: a move proven to lose gives way to the next most "
                                       "visited one (engines/knowledge/hex/root.py)")
     check_share: float = setting(0.25, "move_check: the share of the move's time kept back from the search for it (0..1)")
-    check_nodes: int = setting(1000, "move_check: its nodes a move, at most (the only bound without a time limit)")
+    check_nodes: int = setting(1000, "move_check: its nodes a move, at most (a move of simulations only: also at "
+                                     "most check_share x simulations / 100)")
     check_candidates: int = setting(4, "move_check: the most visited moves it may check, at most")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")

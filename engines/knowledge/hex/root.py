@@ -28,6 +28,8 @@ from engines.search.result import WIN_PROBABILITY, SearchResult
 
 
 PLAYER_TABLE = 200_000  # the root solver's table entries (about 50 MB), kept from move to move
+SIMULATIONS_A_NODE = 100  # a move of simulations only: the check's nodes are its share of them over this (a
+#                          solver node, fill-in and two H-searches, costs 2-15 ms on 9x9: 100-700 simulations)
 
 
 class SolverUse(NamedTuple):
@@ -40,7 +42,7 @@ class SolverUse(NamedTuple):
 class MoveCheck(NamedTuple):
     """The check of the searched move by the DFPN solver (the player's defaults: HexSettings' check_*)."""
     share: float     # of the move's time kept back from the search for the check
-    max_nodes: int   # evaluations a move, at most (the only bound without a time limit)
+    max_nodes: int   # evaluations a move, at most (without a time limit: also share x simulations / 100)
     candidates: int  # the most visited moves that may be checked, at most
 
 
@@ -100,22 +102,25 @@ class ConnectionRoot:
             self.restricted += 1
         if self.check is not None:
             deadline = None if not limits.time else start + limits.time
-            self._check(state, result, allowed, lost, deadline)
+            nodes = self.check.max_nodes
+            if deadline is None and limits.simulations:  # the check's share of the move's work
+                nodes = min(nodes, max(1, round(self.check.share * limits.simulations / SIMULATIONS_A_NODE)))
+            self._check(state, result, allowed, lost, deadline, nodes)
         result.stats["time"] = self.clock() - started
         return result
 
-    def _check(self, state, result, allowed, lost, deadline) -> None:
+    def _check(self, state, result, allowed, lost, deadline, max_nodes) -> None:
         """Replaces result's move by the most visited candidate not proven lost: the candidates are
         the searched moves by visits (within allowed, not in lost), at most check.candidates of them;
         each is tried by the solver (the opponent to move after it) until one is not proven lost
-        (the budget ran out, or it wins).  When every candidate tried is proven lost, the next one is
+        (max_nodes in all or the deadline ran out, or it wins).  When every candidate tried is proven lost, the next one is
         played unchecked; when there is none, the search's move stays."""
         ranked = sorted(zip(result.visits, result.moves), key=lambda vm: -vm[0])
         candidates = [int(m) for _, m in ranked if (allowed is None or m in allowed) and m not in lost]
         if result.move in candidates:  # the search's own choice first (keep_to may have made it)
             candidates.remove(result.move)
             candidates.insert(0, int(result.move))
-        nodes = self.dfpn.nodes + self.check.max_nodes
+        nodes = self.dfpn.nodes + max_nodes
         for i, move in enumerate(candidates[:self.check.candidates]):
             child = self.game.play(state, move)
             if child[WINNER] >= 0:
