@@ -247,7 +247,8 @@ def test_the_root_avoids_a_move_the_solver_proved_lost():
 def test_the_move_check_replaces_a_searched_move_proven_lost():
     """6x6's a1 loses (about 30 nodes): a searcher that prefers it on the empty board (36 empty cells,
     no root solver) is overruled by the move check, which plays the next most visited move (d3, 7
-    visits, before b3's 5); with one candidate the next is played unchecked; with a budget of one
+    visits, before b3's 5), passing over a move outside a1's proof set; with one candidate the next is
+    played unchecked; with a budget of one
     node nothing is proven and a1 stands, and so with few simulations (the check's nodes are at most
     its share of them over 100); without the check a1 stands.  With a time limit the searcher gets
     the share the check does not keep back."""
@@ -263,6 +264,11 @@ def test_the_move_check_replaces_a_searched_move_proven_lost():
     assert one.search(empty, many).move == 15 and one.refuted == 1
     starved = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=1, candidates=4))
     assert starved.search(empty, many).move == 0 and starved.refuted == 0
+    # b1 lies outside a1's proof set (White wins after a1 with every cell but a1 and b1 in it): it loses
+    # too, and is passed over without a try, so the one try goes to a1 and d3 is played unchecked
+    pruned = ConnectionRoot(_Scripted({**visits, 1: 50}), game,
+                            check=MoveCheck(share=0.5, max_nodes=2000, candidates=1))
+    assert pruned.search(empty, many).move == 15 and pruned.refuted == 1
     few = ConnectionRoot(_Scripted(visits), game, check=MoveCheck(share=0.5, max_nodes=2000, candidates=4))
     assert few.search(empty, Limits(simulations=200)).move == 0 and few.refuted == 0
     assert ConnectionRoot(_Scripted(visits), game).search(empty, many).move == 0

@@ -21,7 +21,7 @@ from dataclasses import replace
 from time import perf_counter
 from typing import NamedTuple
 
-from engines.games.hex import HEADER, WINNER
+from engines.games.hex import HASH, HEADER, WINNER
 from engines.knowledge.hex.dfpn import DfpnBudgetExceeded, HexDfpn
 from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
 from engines.search.result import WIN_PROBABILITY, SearchResult
@@ -110,32 +110,43 @@ class ConnectionRoot:
         return result
 
     def _check(self, state, result, allowed, lost, deadline, max_nodes) -> None:
-        """Replaces result's move by the most visited candidate not proven lost: the candidates are
-        the searched moves by visits (within allowed, not in lost), at most check.candidates of them;
-        each is tried by the solver (the opponent to move after it) until one is not proven lost
-        (max_nodes in all or the deadline ran out, or it wins).  When every candidate tried is proven lost, the next one is
-        played unchecked; when there is none, the search's move stays."""
+        """Replaces result's move by the most visited candidate not proven lost.  The candidates are
+        the searched moves by visits (within allowed, not in lost; the search's own choice first);
+        each is tried by the solver (the opponent to move after it), at most check.candidates of
+        them within max_nodes in all and the deadline, until one is not proven lost (unproven, or
+        won).  A move proven lost also rules out every candidate outside its proof set (with all
+        cells outside it ours the opponent still wins, so after any move outside it as well: the
+        DFPN's own sibling pruning).  When the tries run out the next candidate left is played
+        unchecked; when none is left (every one proven lost) the search's move stays."""
         ranked = sorted(zip(result.visits, result.moves), key=lambda vm: -vm[0])
         candidates = [int(m) for _, m in ranked if (allowed is None or m in allowed) and m not in lost]
         if result.move in candidates:  # the search's own choice first (keep_to may have made it)
             candidates.remove(result.move)
             candidates.insert(0, int(result.move))
         nodes = self.dfpn.nodes + max_nodes
-        for i, move in enumerate(candidates[:self.check.candidates]):
+        inside, tries = None, 0  # inside: the cells in every refuted move's proof set
+        for move in candidates:
+            if inside is not None and not (inside >> move) & 1:
+                continue  # outside a refuted move's proof: lost too
+            if tries == self.check.candidates or self.dfpn.nodes >= nodes or (
+                    deadline is not None and self.clock() >= deadline):
+                result.move = move  # no tries left: played unchecked
+                return
+            tries += 1
             child = self.game.play(state, move)
             if child[WINNER] >= 0:
-                break  # a move that ends the game is the mover's win
+                result.move = move  # a move that ends the game is the mover's win
+                return
             try:
                 opponent_wins = self.dfpn.solve(child, max(nodes - self.dfpn.nodes, 1), deadline).mover_wins
             except DfpnBudgetExceeded:
-                break  # not proven either way: it is played
+                opponent_wins = False  # not proven either way: it is played
             if not opponent_wins:
-                break  # proven won
+                result.move = move
+                return
             self.refuted += 1
-            if i + 1 < len(candidates):
-                result.move = candidates[i + 1]
-            if self.dfpn.nodes >= nodes or (deadline is not None and self.clock() >= deadline):
-                break
+            proof = self.dfpn.table[int(child[HASH])][3]
+            inside = proof if inside is None else inside & proof
 
     def _solver_runs(self, state) -> bool:
         n = self.game.size
