@@ -251,8 +251,8 @@ def test_the_move_check_replaces_a_searched_move_proven_lost():
     played unchecked; with a budget of one
     node nothing is proven and a1 stands, and so with few simulations (the check's nodes are at most
     its share of them over 100); without the check a1 stands.  With a time limit the searcher gets
-    the share the check does not keep back."""
-    from engines.knowledge.hex.root import ConnectionRoot, MoveCheck
+    the share the check does not keep back; where the root solver runs, no check and all the time."""
+    from engines.knowledge.hex.root import ConnectionRoot, MoveCheck, SolverUse
     from engines.search import Limits
     game = Hex(6)
     empty = game.initial_state()
@@ -277,6 +277,12 @@ def test_the_move_check_replaces_a_searched_move_proven_lost():
     ConnectionRoot(timed, game, clock=clock, check=MoveCheck(share=0.25, max_nodes=2000, candidates=4)).search(
         empty, Limits(time=8.0, start=0.0, margin=0.0))
     assert timed.limits.time == 6.0 and timed.limits.start == 0.0
+    solving = _Scripted(visits)  # where the root solver runs there is no check: the searcher gets all the time
+    both = ConnectionRoot(solving, game, clock=iter(range(1000)).__next__,
+                          solver=SolverUse(empties=36, share=0.5, max_nodes=1),
+                          check=MoveCheck(share=0.25, max_nodes=2000, candidates=4))
+    assert both.search(empty, Limits(time=8.0, start=0.0, margin=0.0)).move == 0
+    assert solving.limits.time == 8.0 and both.refuted == 0
 
 
 def test_the_player_checks_its_moves_when_asked():

@@ -9,8 +9,8 @@ to the must-play cells (where the carriers of the opponent's edge-to-edge semis 
 table kept from move to move) then gets a share of the move's time (and at most a number of nodes):
 a proven win is played at once, and moves it proved lost are kept out of the searcher's choice
 (unless every move is).  With a ``MoveCheck``, the move the search chose is checked before it is
-played, at any number of empty cells: the same solver (its table shared with the root solver's) tries
-to prove that the opponent wins after it, within the share of the move's time kept back from the
+played, where the root solver does not run (more empty cells): the same solver (its table shared with
+the root solver's) tries to prove that the opponent wins after it, within the share of the move's time kept back from the
 search (and a number of nodes); a move proven lost gives way to the next most visited one, checked in
 turn.  Why: against MoHex 2.0 on 9x9, 14 lost games as Black were each decided by one move after which
 MoHex proved its win at once, and plies' own solver proved 8 of those losses in 1-33 nodes
@@ -76,7 +76,9 @@ class ConnectionRoot:
             return SearchResult(move=win, value=1.0, scale=WIN_PROBABILITY, moves=[win], visits=[0], values=[1.0],
                                 pv=[win], stats={"time": self.clock() - started, "simulations": 0})
         lost = []
-        if self.solver is not None and self._solver_runs(state):
+        solving = self.solver is not None and self._solver_runs(state)
+        checking = self.check is not None and not solving  # (the root solver has tried the moves already)
+        if solving:
             deadline = None if not limits.time else (limits.start or started) + self.solver.share * limits.time
             verdict, move, lost = self.dfpn.root(state, self.solver.max_nodes, deadline)
             if verdict:
@@ -87,7 +89,7 @@ class ConnectionRoot:
                                     stats={"time": self.clock() - started, "simulations": 0})
         start = started if limits.start is None else limits.start
         searched = replace(limits, start=start)
-        if self.check is not None and limits.time:
+        if checking and limits.time:
             searched = replace(searched, time=limits.time * (1.0 - self.check.share))
         result = self.searcher.search(state, searched)
         allowed = must if must else None
@@ -100,7 +102,7 @@ class ConnectionRoot:
                 self.avoided += 1
             keep_to(result, allowed)
             self.restricted += 1
-        if self.check is not None:
+        if checking:
             deadline = None if not limits.time else start + limits.time
             nodes = self.check.max_nodes
             if deadline is None and limits.simulations:  # the check's share of the move's work
