@@ -220,7 +220,7 @@ def test_the_default_player_solves_the_tournaments_boards():
         if player.connections.solved > before:
             solved += 1
             assert not exact.solve(game.play(s, row * 6 + col)).mover_wins
-            assert plain.connections.dfpn is None
+            assert plain.connections.solver is None
             assert plain._search(s, plain.limits()).stats["simulations"] == 10
     assert solved > 0
 
@@ -286,10 +286,11 @@ def test_the_move_check_replaces_a_searched_move_proven_lost():
 
 
 def test_the_player_checks_its_moves_when_asked():
-    """move_check builds the root's check from the settings (off by default)."""
+    """move_check (on by default) builds the root's check from the settings."""
     from engines.knowledge.hex.root import MoveCheck
     from engines.players.hex import HexPlayer, HexSettings
-    assert HexPlayer(HexSettings(simulations=10), 6).connections.check is None
+    assert HexPlayer(HexSettings(simulations=10), 6).connections.check == MoveCheck(0.25, 1000, 4)
+    assert HexPlayer(HexSettings(simulations=10, move_check=False), 6).connections.check is None
     player = HexPlayer(HexSettings(simulations=10, move_check=True, check_share=0.3, check_nodes=50,
                                    check_candidates=2), 6)
     assert player.connections.check == MoveCheck(0.3, 50, 2) and player.connections.dfpn is not None
@@ -395,3 +396,41 @@ def test_a_lost_childs_proof_prunes_exactly_the_siblings_outside_it():
         if seen == 2:
             break
     assert seen == 2
+
+
+# A 9x9 game plies lost as Black to MoHex 2.0 (bench/results/hex_solver_default/hex9_mohex_p1.games.jsonl,
+# game 19): after these 30 moves plies played b7, which White refutes at once (the solver proves it in 2
+# nodes), while a7 wins.
+MOHEX_GAME = "f4 e6 g5 f7 d6 d5 e5 f3 g3 h1 i1 h2 i2 h3 g2 g1 f2 f1 i3 h4 e2 e1 d2 c8 d1 h6 e7 d9 b8 c7".split()
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_plies_gtp_hex_does_not_play_a_move_its_check_refutes(check):
+    """Through the real plies-gtp-hex (as HexGui or a referee drives it; simulations, not seconds):
+    with the default settings genmove does not answer b7 in that position, and its answer is not
+    proven lost within 200 nodes; with --move-check false the search's b7 is played."""
+    from engines.knowledge.hex.dfpn import HexDfpn
+    from protocols.hex_gtp import parse_cell
+    from standins.hex_referee import GtpProcess
+    engine = GtpProcess(["--time", "0", "--simulations", "20000", "--seed", "1", "--no-swap",
+                         *([] if check else ["--move-check", "false"])])
+    try:
+        assert engine.ok("boardsize 9 9") == ""
+        for i, cell in enumerate(MOHEX_GAME):
+            assert engine.ok(f"play {'bw'[i % 2]} {cell}") == ""
+        answer = engine.genmove("b")
+    finally:
+        engine.close()
+    if not check:
+        assert answer == "b7"
+        return
+    assert answer != "b7"
+    game = Hex(9)
+    s = game.initial_state()
+    for cell in MOHEX_GAME + [answer]:
+        r, c = parse_cell(cell, 9)
+        s = game.play(s, r * 9 + c)
+    try:
+        assert not HexDfpn(game).solve(s, max_nodes=200).mover_wins
+    except DfpnBudgetExceeded:
+        pass  # not proven lost

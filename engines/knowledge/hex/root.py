@@ -10,12 +10,13 @@ table kept from move to move) then gets a share of the move's time (and at most 
 a proven win is played at once, and moves it proved lost are kept out of the searcher's choice
 (unless every move is).  With a ``MoveCheck``, the move the search chose is checked before it is
 played, where the root solver does not run (more empty cells): the same solver (its table shared with
-the root solver's) tries to prove that the opponent wins after it, within the share of the move's time kept back from the
-search (and a number of nodes); a move proven lost gives way to the next most visited one, checked in
-turn.  Why: against MoHex 2.0 on 9x9, 14 lost games as Black were each decided by one move after which
-MoHex proved its win at once, and plies' own solver proved 8 of those losses in 1-33 nodes
-(bench/results/hex_move_check.md).  Moves are the game's actions (r * n + c); the counters say how
-often each case happened.
+the root solver's) tries to prove that the opponent wins after it, within the share of the move's
+time kept back from the search (and a number of nodes); a move proven lost gives way to the next most
+visited one, checked in turn.  Why: of plies' 14 games lost as Black to MoHex 2.0 on 9x9 (stop 48's
+match), each ended with a move after which MoHex proved its win at once; plies' own solver, given
+20,000 nodes, proved 12 of those moves lost (8 within 33 nodes), and in 6 of the positions before
+them found a winning move (bench/results/hex_move_check.md).  Moves are the game's actions
+(r * n + c); the counters say how often each case happened.
 """
 from dataclasses import replace
 from time import perf_counter
