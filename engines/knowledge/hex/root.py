@@ -12,10 +12,10 @@ a proven win is played at once, and moves it proved lost are kept out of the sea
 played, where the root solver does not run (more empty cells): the same solver (its table shared with
 the root solver's) tries to prove that the opponent wins after it, within the share of the move's
 time kept back from the search (and a number of nodes); a move proven lost gives way to the next most
-visited one, checked in turn.  Why: of plies' 14 games lost as Black to MoHex 2.0 on 9x9 (stop 48's
-match), each ended with a move after which MoHex proved its win at once; plies' own solver, given
-20,000 nodes, proved 12 of those moves lost (8 within 33 nodes), and in 6 of the positions before
-them found a winning move (bench/results/hex_move_check.md).  Moves are the game's actions
+visited one, checked in turn.  Why: each of plies' 14 games lost as Black to MoHex 2.0 on 9x9 (stop 48's
+match) ended with a move after which MoHex proved its win at once; plies' own solver proves all 14 of
+those moves lost (6 within 13 nodes), and in 6 of the positions before them finds a winning move
+(bench/results/hex_move_check.md).  Moves are the game's actions
 (r * n + c); the counters say how often each case happened.
 """
 from dataclasses import replace
