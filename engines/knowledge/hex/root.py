@@ -148,8 +148,9 @@ class ConnectionRoot:
                 result.move = move
                 return
             self.refuted += 1
-            proof = self.dfpn.table[int(child[HASH])][3]
-            inside = proof if inside is None else inside & proof
+            entry = self.dfpn.table.get(int(child[HASH]))  # (None if a full table was cleared meanwhile)
+            if entry is not None:
+                inside = entry[3] if inside is None else inside & entry[3]
 
     def _solver_runs(self, state) -> bool:
         n = self.game.size
