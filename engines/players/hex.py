@@ -128,8 +128,8 @@ class HexSettings:
     move_check: bool = setting(True, "with root_connections: the searched move checked by the DFPN solver before it "
                                      "is played, where the root solver does not run, within check_share of the "
                                      "move's time and check_nodes nodes: a move proven to lose gives way to the next "
-                                     "most visited one (9x9 against MoHex at 1 s, as Black: 24/40 with it, 14/40 "
-                                     "without, bench/results/hex_move_check.md)")
+                                     "most visited one (9x9 against MoHex at 1 s, as Black, side by side: 33/60 "
+                                     "with it, 25/60 without, bench/results/hex_move_check.md)")
     check_share: float = setting(0.25, "move_check: the share of the move's time kept back from the search for it (0..1)")
     check_nodes: int = setting(1000, "move_check: its nodes a move, at most (a move of simulations only: also at "
                                      "most check_share x simulations / 100)")
