@@ -75,7 +75,7 @@ def setting_key(options, mohex_version: str) -> dict:
     key = {"size": options.size, "plies_time": options.time, "plies_args": shlex.split(options.plies_args),
            "mohex_time": options.mohex_time if options.mohex_time is not None else options.time,
            "mohex_games": options.mohex_games, "mohex": mohex_version}
-    if getattr(options, "colour", "alternate") != "alternate":  # (the alternating games' keys stay as they were)
+    if options.colour != "alternate":  # (the alternating games' keys stay as they were)
         key["plies_colour"] = options.colour
     return key
 
@@ -187,7 +187,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--colour", choices=("alternate", "black", "white"), default="alternate",
                         help="plies' colour: alternating (Black in the odd games) or always this one (an "
-                             "experiment's games where the change can tell: as White plies loses every game)")
+                             "experiment's games where the change can tell: as White plies rarely wins on 9x9)")
     parser.add_argument("--out", default=str(RESULTS / "hex_mohex"),
                         help="path stem of the tables (.md, .json) and the game log (.games.jsonl)")
     parser.add_argument("--report", action="store_true",
