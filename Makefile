@@ -98,7 +98,7 @@ train-go-policy13: $(DEMO) warmup peers $(TRAIN)  ## Go policy network for 13x13
 	nice -n 15 $(BIN)/python -m engines.learn.go.policy --games runs/go-games/go13 --size 13 --init weights/go/policy9.onnx --out weights/go/candidate/policy13.onnx --work runs/go-policy13 --epochs 15 --lr 5e-4
 	nice -n 15 $(BIN)/python -m bench.go_policy --games runs/go-games/go13 --size 13 --network weights/go/candidate/policy13.onnx --out bench/results/go_policy13
 
-train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in four stages, then their Multi-ProbCut rows (~2.5 CPU-hours; resumes from runs/othello_patterns)
+train-othello: $(DEMO) warmup  ## Othello pattern weights from self-play in four stages, then their Multi-ProbCut rows (~2.5 CPU-hours; resumes from runs/othello_patterns; the shipped file was fitted so in the first layout's 15 phases, this fits 30)
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/first --weights-out runs/othello_patterns/first.npz --games 8000 --seed 1 --per-phase 12000 --iterations 150
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/second --weights-out runs/othello_patterns/second.npz --games 30000 --seed 2 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/first.npz --per-phase 50000 --iterations 150
 	nice -n 15 $(BIN)/python -m engines.learn.othello.train --out runs/othello_patterns/third --weights-out runs/othello_patterns/third.npz --games 60000 --seed 3 --random-opening 12 --epsilon 0.05 --self-play-weights runs/othello_patterns/second.npz --pattern-share 0.8 --per-phase 120000 --iterations 200

@@ -152,7 +152,7 @@ def errors(run_dir):
     rng = np.random.default_rng(0)
     rows = []
     for k in range(OP.N_PHASES):
-        lo, hi = 4 * k, (4 * k + 3 if k < OP.N_PHASES - 1 else 60)
+        lo, hi = OP.phase_empties(k)
         phase = (E >= lo) & (E <= hi) & ~np.isnan(labels)
         test = np.nonzero(phase & held)[0]
         train = np.nonzero(phase & ~held)[0]
@@ -164,7 +164,7 @@ def errors(run_dir):
         coef, *_ = np.linalg.lstsq(Ftr, labels[train], rcond=None)
         strong_err = float(np.abs(Fte @ coef - labels[test]).mean())
         pat_err = float(np.abs(T.predict(params, Ps[test], Os[test]) - labels[test]).mean())
-        kind = side["held_out"].get(str(k), {}).get("labels", "?")
+        kind = side["held_out"].get(OP.sidecar_phase(side, k), {}).get("labels", "?")
         rows.append({"phase": k, "empties": f"{lo}-{hi}", "labels": kind, "positions": int(len(test)),
                      "patterns": round(pat_err, 2), "strong_fitted": round(strong_err, 2),
                      "ratio": round(pat_err / strong_err, 2) if strong_err else None})

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from engines.games.othello import Othello
+from engines.games.othello import Othello, bb_moves, flips_at
 from engines.knowledge.othello import patterns as OP
 from engines.knowledge.registry import knowledge_for
 from engines.knowledge.othello.registered import evaluate_strong, solve_endgame
@@ -52,7 +52,9 @@ def test_layout():
         assert len(set(inst)) == len(inst) and all(0 <= sq < 64 for sq in inst)
     assert {9, 14} <= set(OP.INSTANCES[0])
     assert OP.PARAMS_LEN == OP.HEADER_LEN + OP.N_PHASES * OP.PHASE_STRIDE
-    assert [OP.phase_of(e) for e in (0, 3, 4, 59, 60)] == [0, 0, 1, 14, 14]
+    assert [OP.phase_of(e) for e in (0, 1, 2, 3, 4, 57, 58, 59, 60)] == [0, 0, 1, 1, 2, 28, 29, 29, 29]
+    assert OP.phase_empties(0) == (0, 1) and OP.phase_empties(28) == (56, 57) and OP.phase_empties(29) == (58, 60)
+    assert all(OP.phase_empties(OP.phase_of(e))[0] <= e <= OP.phase_empties(OP.phase_of(e))[1] for e in range(61))
 
 
 # ---- kernel == Python model --------------------------------------------------------------------------
@@ -197,6 +199,42 @@ def test_the_loader_reads_a_good_file(tmp_path):
     path = _write(tmp_path / "good.npz", w)
     np.testing.assert_array_equal(OP.load_weights(path), OP.quantize(w))
     assert OP.load_params(path)[0] == OP.LAYOUT_CODE
+
+
+def test_a_file_of_the_first_layout_reads_as_its_phases_repeated(tmp_path):
+    # v1: 15 phases of 4 empties; phase k's bias k + 1, every other weight 0: a position with e empties must
+    # score v1's phase min(e, 59) // 4 (a wrong expansion, say np.tile, gives another phase's bias)
+    v1 = np.zeros((OP.V1_PHASES, OP.PHASE_STRIDE), np.float32)
+    v1[:, OP.N_PATTERN_WEIGHTS] = np.arange(1, OP.V1_PHASES + 1)
+    path = _write(tmp_path / "v1.npz", v1, layout=OP.LAYOUT_V1, sidecar={"layout": OP.LAYOUT_V1, "phases": 15})
+    w = OP.load_weights(path)
+    assert w.shape == (OP.N_PHASES, OP.PHASE_STRIDE)
+    params = OP.params_from_weights(w)
+    rng = np.random.default_rng(3)
+    seen = set()
+    for _ in range(6):
+        P, O = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+        while True:
+            moves = np.uint64(bb_moves(P, O, OP.FULL))
+            if moves == 0:
+                break
+            e = 64 - bin(int(P | O)).count("1")
+            seen.add(e)
+            assert OP.score_bits(P, O, moves, params) == min(e, 59) // 4 + 1
+            squares = [sq for sq in range(64) if int(moves) >> sq & 1]
+            sq = int(rng.choice(squares))
+            f = np.uint64(flips_at(sq, P, O))
+            P, O = O ^ f, P ^ f ^ (np.uint64(1) << np.uint64(sq))
+    assert len(seen) > 40
+    # a v1 sidecar's per-phase entries (held-out errors) are found for this layout's phases the same way
+    assert [OP.sidecar_phase({"phases": 15}, k) for k in (0, 1, 2, 3, 28, 29)] == ["0", "0", "1", "1", "14", "14"]
+    assert [OP.sidecar_phase({"phases": 30}, k) for k in (0, 1, 29)] == ["0", "1", "29"]
+    # the first layout's file with the new phase count, or the new layout with 15 phases: refused
+    refusal(tmp_path, "phases", weights=v1, layout=OP.LAYOUT_V1, sidecar={"layout": OP.LAYOUT_V1, "phases": 30})
+    refusal(tmp_path, "shape", weights=v1)
+    refusal(tmp_path, "sidecar says", weights=v1, layout=OP.LAYOUT_V1)  # the sidecar of another layout
+    refusal(tmp_path, "shape", weights=OP.from_v1(v1).astype(np.float32), layout=OP.LAYOUT_V1,
+            sidecar={"layout": OP.LAYOUT_V1, "phases": 15})
 
 
 def refusal(tmp_path, fault, **kwargs):

@@ -22,7 +22,7 @@ def symmetric_weights(seed, scale=3.0):
 
 
 def write_weights(path, weights, cpu_hours=0.5):
-    held = {str(k): {"empties": [4 * k, 4 * k + 3], "labels": "made up", "positions": 7,
+    held = {str(k): {"empties": list(OP.phase_empties(k)), "labels": "made up", "positions": 7,
                      "mean_abs_disc_error": 1.0 + k} for k in range(OP.N_PHASES)}
     OP.save_weights(path, weights, {"how": "a test", "from": "random numbers", "when": "today", "positions": 1,
                                     "cpu_hours": cpu_hours, "held_out": held})
@@ -120,12 +120,13 @@ def test_a_run_with_prior_weights_keeps_fits_compares_and_resumes(tmp_path):
     sidecar = T.run(run_args(tmp_path, prior))
     new = OP.load_weights(tmp_path / "new.npz")
     old = OP.load_weights(prior)
-    assert np.array_equal(new[0], old[0])  # empties 0-3 <= 3: kept
-    assert all(not np.array_equal(new[k], old[k]) for k in range(1, OP.N_PHASES - 1))  # fitted
+    assert np.array_equal(new[0], old[0]) and np.array_equal(new[1], old[1])  # empties 0-1, 2-3 <= 3: kept
+    assert all(not np.array_equal(new[k], old[k]) for k in range(2, OP.N_PHASES - 1))  # fitted
     held = sidecar["held_out"]
-    assert held["0"]["mean_abs_disc_error"] == 1.0 and held["0"]["labels"].startswith("kept from")
-    assert held["1"]["labels"] == "exact" and held["5"]["labels"] == "depth-2 search"
-    for k in range(1, OP.N_PHASES - 1):
+    assert held["1"]["mean_abs_disc_error"] == 2.0 and held["1"]["labels"].startswith("kept from")
+    assert held["1"]["empties"] == [2, 3]
+    assert held["3"]["labels"] == "exact" and held["4"]["labels"] == "depth-2 search"
+    for k in range(2, OP.N_PHASES - 1):
         if held[str(k)]["positions"]:  # the prior's error on the same held-out labels
             assert held[str(k)]["compare_mean_abs_disc_error"] >= 0.0
     assert sidecar["cpu_hours"] >= 0.5  # the prior's hours are owed (and counted once: it also played)

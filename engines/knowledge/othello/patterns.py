@@ -14,7 +14,9 @@ Features, all from the view of the side to move (a cell is 0 empty, 1 the mover'
   scalars   bias, parity (+1 when the number of empties is odd, else -1), the mover's and the
             opponent's mobility (placements), the mover's and the opponent's potential mobility
             (empty squares next to an opposing disc).
-Phases: by the number of empty squares e, phase = min(e, 59) // 4 (15 phases of 4 empties).
+Phases: by the number of empty squares e, phase = min(e, 59) // 2 (30 phases of 2 empties, the last 58-60).
+A weights file of the first layout (15 phases of 4 empties, LAYOUT_V1) is read as this one with each of its
+phases given to the two phases it spans (the same evaluation to the last bit): the earlier files go on working.
 
 Parameter vector (``PARAMS_LEN`` float64, engines/kernels.PARAMS):
   [0] LAYOUT_CODE  [1] N_PHASES  [2] PHASE_STRIDE  [3] HEADER_LEN  [4:8] 0 (reserved)
@@ -28,7 +30,8 @@ rollouts) is its logistic from black's view (VALUE_SCALE discs).  Other sizes an
 layout are valued by evaluate_strong (engines/knowledge/othello/evaluation.py) with its default weights.
 
 Weights files (weights/othello/patterns.npz + patterns.json, written by engines/learn/othello/train.py):
-the npz holds "weights" (float32, (N_PHASES, PHASE_STRIDE)) and "layout" (the text LAYOUT_ID); the
+the npz holds "weights" (float32, (N_PHASES, PHASE_STRIDE); V1_PHASES rows in a LAYOUT_V1 file) and "layout"
+(the text LAYOUT_ID or LAYOUT_V1, as its sidecar says); the
 JSON sidecar says how, from what and when the weights were made.  ``load_params`` refuses anything
 else with a ValueError naming the file and the fault.
 """
@@ -45,11 +48,14 @@ from engines.games.othello import (BITBOARD, BLACK_BB, LAYOUT, MOVES_BB, OVER, S
 from engines.knowledge.othello.evaluation import evaluate_strong
 from engines.knowledge.scores import WIN_SCORE, final_score
 
-LAYOUT_ID = "othello-patterns-v1: edge2x corner3x3 corner2x5 row2 row3 row4 diag8..4; 6 scalars; 15 phases/4 empties"
-LAYOUT_CODE = 19001.0
+LAYOUT_ID = "othello-patterns-v2: edge2x corner3x3 corner2x5 row2 row3 row4 diag8..4; 6 scalars; 30 phases/2 empties"
+LAYOUT_V1 = "othello-patterns-v1: edge2x corner3x3 corner2x5 row2 row3 row4 diag8..4; 6 scalars; 15 phases/4 empties"
+LAYOUT_CODE = 19002.0
 FORMAT = "plies-othello-patterns"
 QUANTUM = 4096.0
-N_PHASES = 15
+N_PHASES = 30
+PHASE_SHIFT = 1      # phase = min(empties, 59) >> PHASE_SHIFT
+V1_PHASES = 15       # the phases of a LAYOUT_V1 file, 4 empties each
 HEADER_LEN = 8
 SIDECAR_KEYS = ("format", "layout", "phases", "how", "from", "when", "positions", "cpu_hours", "held_out")
 
@@ -113,7 +119,12 @@ N_FEATURES = N_INSTANCES + N_SCALARS  # per position: one table entry per instan
 
 
 def phase_of(empties: int) -> int:
-    return min(int(empties), 59) >> 2
+    return min(int(empties), 59) >> PHASE_SHIFT
+
+
+def phase_empties(k: int) -> tuple:
+    """(fewest, most) empty squares of phase k."""
+    return k << PHASE_SHIFT, ((k + 1) << PHASE_SHIFT) - 1 if k < N_PHASES - 1 else 60
 
 
 def canonical_maps() -> list[np.ndarray]:
@@ -203,7 +214,7 @@ def pattern_features(P, O, idx, scalars):
     scalars[3] = np.float64(popcount(bb_moves(O, P, FULL)))
     scalars[4] = np.float64(popcount(neighbours(O) & empty))
     scalars[5] = np.float64(popcount(neighbours(P) & empty))
-    return min(e, 59) >> 2
+    return min(e, 59) >> PHASE_SHIFT
 
 
 @nb.njit(cache=True)
@@ -212,7 +223,7 @@ def score_bits(P, O, moves, w):
     opponent's, moves the mover's placements; w the full parameter vector."""
     empty = ~(P | O)
     e = np.int64(popcount(empty))
-    base = HEADER_LEN + (min(e, 59) >> 2) * PHASE_STRIDE
+    base = HEADER_LEN + (min(e, 59) >> PHASE_SHIFT) * PHASE_STRIDE
     score = 0.0
     cell = _cells(P, O)
     for i in range(N_INSTANCES):
@@ -367,7 +378,7 @@ def evaluate_features(s, features, w):
         return final_score(np.float64(np.int64(popcount(P)) - np.int64(popcount(O))))
     empty = ~(P | O)
     e = np.int64(popcount(empty))
-    base = HEADER_LEN + (min(e, 59) >> 2) * PHASE_STRIDE
+    base = HEADER_LEN + (min(e, 59) >> PHASE_SHIFT) * PHASE_STRIDE
     # four running sums, and the scalars as a tree: one chain of 53 dependent float additions costs
     # more than the table reads (every sum is exact, so the order changes nothing)
     shift = VIEW_SHIFT if p == 1 else np.uint64(0)
@@ -535,18 +546,32 @@ def read_sidecar(path) -> dict:
         raise ValueError(f"{side}: missing keys {', '.join(missing)}")
     if data["format"] != FORMAT:
         raise ValueError(f"{side}: format {data['format']!r}, expected {FORMAT!r}")
-    if data["layout"] != LAYOUT_ID:
+    if data["layout"] not in _PHASES_OF_LAYOUT:
         raise ValueError(f"{side}: feature layout {data['layout']!r} does not match this evaluation's {LAYOUT_ID!r}")
-    if data["phases"] != N_PHASES:
-        raise ValueError(f"{side}: {data['phases']!r} phases, this evaluation has {N_PHASES}")
+    if data["phases"] != _PHASES_OF_LAYOUT[data["layout"]]:
+        raise ValueError(f"{side}: {data['phases']!r} phases, its layout has {_PHASES_OF_LAYOUT[data['layout']]}")
     return data
+
+
+_PHASES_OF_LAYOUT = {LAYOUT_ID: N_PHASES, LAYOUT_V1: V1_PHASES}
+
+
+def sidecar_phase(sidecar: dict, k: int) -> str:
+    """The key of a sidecar's per-phase entries (its "held_out") that covers this layout's phase k."""
+    return str(k * sidecar["phases"] // N_PHASES)
+
+
+def from_v1(weights: np.ndarray) -> np.ndarray:
+    """(N_PHASES, PHASE_STRIDE) weights from a LAYOUT_V1 table (V1_PHASES rows): v1's phase k (empties
+    4k..4k+3) is this layout's phases 2k and 2k+1."""
+    return np.repeat(weights, N_PHASES // V1_PHASES, axis=0)
 
 
 def load_weights(path) -> np.ndarray:
     """The (N_PHASES, PHASE_STRIDE) float64 weight table of a patterns .npz (+ its JSON sidecar);
     ValueError naming the file and the fault for anything malformed or mismatched."""
     path = pathlib.Path(path)
-    read_sidecar(path)
+    sidecar = read_sidecar(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
@@ -560,19 +585,22 @@ def load_weights(path) -> np.ndarray:
     if missing:
         raise ValueError(f"{path}: missing arrays {', '.join(missing)}")
     layout = arrays["layout"]
-    if layout.dtype.kind != "U" or layout.shape != () or str(layout) != LAYOUT_ID:
+    if layout.dtype.kind != "U" or layout.shape != () or str(layout) not in _PHASES_OF_LAYOUT:
         raise ValueError(f"{path}: feature layout {layout!r} does not match this evaluation's {LAYOUT_ID!r}")
+    if str(layout) != sidecar["layout"]:
+        raise ValueError(f"{path}: feature layout {str(layout)!r}, its sidecar says {sidecar['layout']!r}")
     w = arrays["weights"]
     if w.dtype != np.float32:
         raise ValueError(f"{path}: weights have dtype {w.dtype}, expected float32")
-    if w.shape != (N_PHASES, PHASE_STRIDE):
-        raise ValueError(f"{path}: weights have shape {w.shape}, expected {(N_PHASES, PHASE_STRIDE)}")
+    phases = _PHASES_OF_LAYOUT[str(layout)]
+    if w.shape != (phases, PHASE_STRIDE):
+        raise ValueError(f"{path}: weights have shape {w.shape}, expected {(phases, PHASE_STRIDE)}")
     if not np.isfinite(w).all():
         raise ValueError(f"{path}: weights hold non-finite numbers")
     w = quantize(w)
     if not np.array_equal(symmetrize(w), w):
         raise ValueError(f"{path}: the pattern tables are not symmetric under the board symmetries")
-    return w
+    return w if phases == N_PHASES else from_v1(w)
 
 
 _CACHE = {}

@@ -6,7 +6,7 @@ python -m engines.learn.othello.train [--out DIR] [--games N] ...   (make train-
              random moves (--epsilon) among one-ply choices of the strong evaluation (and, when a
              previous weights file is given, of the pattern evaluation): every position where the
              side to move can place is kept (de-duplicated).  A tenth of the games is held out.
-2. labels    phase by phase from the end backwards (phase k = empties 4k..4k+3):
+2. labels    phase by phase from the end backwards (phase k = empties 2k..2k+1, patterns.phase_empties):
                empties <= --exact: the exact final disc difference (the project's endgame solver:
                engines.knowledge.othello.endgame, else engines.knowledge.othello.registered.solve_endgame);
                above: the value of a --depth ply alpha-beta search whose leaves are valued by the
@@ -516,7 +516,7 @@ def run(args) -> dict:
         for k in range(OP.N_PHASES):
             if k in done:
                 continue
-            lo, hi = 4 * k, 4 * k + 3 if k < OP.N_PHASES - 1 else 60
+            lo, hi = OP.phase_empties(k)
             if prior is not None and hi <= args.keep_prior_up_to:
                 weights[k] = prior[k]
                 done.append(k)
@@ -640,7 +640,9 @@ def run(args) -> dict:
 def _held_out_entry(v: dict, k: str, args) -> dict:
     """The sidecar's held-out entry of phase k (a phase kept from --prior-weights: that file's own)."""
     if v["held_out_mae"] is None and args.prior_weights:
-        entry = dict(OP.read_sidecar(args.prior_weights)["held_out"].get(k, {}))
+        prior_sidecar = OP.read_sidecar(args.prior_weights)
+        entry = dict(prior_sidecar["held_out"].get(OP.sidecar_phase(prior_sidecar, int(k)), {}))
+        entry["empties"] = v["empties"]
         entry["labels"] = f"kept from {args.prior_weights}: " + str(entry.get("labels", ""))
         return entry
     entry = {"empties": v["empties"], "labels": v["labels"], "positions": v["held_out_positions"],
@@ -662,7 +664,7 @@ def _plot(path, history):
         return [np.nan if history[str(k)][key] is None else history[str(k)][key] for k in ks]
     ax.plot(ks, values("train_mae"), "o-", label="training")
     ax.plot(ks, values("held_out_mae"), "s-", label="held out")
-    ax.set_xlabel("phase (empties 4k..4k+3)")
+    ax.set_xlabel("phase (empties 2k..2k+1)")
     ax.set_ylabel("mean absolute error (discs)")
     ax.set_title("Othello pattern evaluation: error against the labels")
     ax.grid(alpha=0.3)
