@@ -7,6 +7,7 @@ engines/players/coldstart.py.  Commands, conventions, swap, networks, cold start
 statuses: README.md, section "Hex over GTP".
 """
 import argparse
+import math
 import os
 import sys
 import time
@@ -17,6 +18,7 @@ from adapters import config, gtp_serve
 from adapters.config import setting
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
 from engines.players import hex as hex_player
+from engines.players.clock import ABSOLUTE, NONE, GameClock, TimeControl, TimeSettingsError
 from engines.players.coldstart import ColdStart
 from engines.players.hex_record import HexRecord
 from protocols import gtp, hex_gtp
@@ -38,7 +40,7 @@ ANALYZE_COMMANDS = "\n".join((  # HexGui's "type/label/command" lines (benzene's
     "varc/Reg GenMove/reg_genmove %c",
 ))
 COMMANDS = ("protocol_version name version quit boardsize clear_board play genmove reg_genmove undo showboard "
-            "final_score all_legal_moves param_game hexgui-analyze_commands").split()
+            "final_score all_legal_moves param_game time_left hexgui-analyze_commands").split()
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ class HexSession(gtp_serve.Identity):
         self.settings = settings
         self.err = err if err is not None else sys.stderr
         self.allow_swap = settings.swap
+        # benzene's game clock: param_game game_time T gives each side T seconds (0: off, the fixed time a
+        # move then); genmove charges its own time, time_left reads or sets it, a new game restarts it
+        self.game_clock = GameClock(margin=settings.margin)
         self.cold = ColdStart("hex", "plies-gtp-hex", self._first_player, err=self.err, start=compiler is None)
         if compiler is not None:
             self.cold.compiler = compiler
@@ -84,7 +89,7 @@ class HexSession(gtp_serve.Identity):
     fallback_moves = property(lambda self: self.cold.fallbacks)  # genmoves answered by the fallback search
 
     def _new_player(self, size: int):
-        return hex_player.HexPlayer(self.settings, size, require_network=True)
+        return hex_player.HexPlayer(self.settings, size, require_network=True, game_clock=self.game_clock)
 
     def _first_player(self):
         """The player once the compile is done, with the session's moves replayed (ColdStart's
@@ -123,7 +128,7 @@ class HexSession(gtp_serve.Identity):
         if self.engine() is not None:
             return self.player.genmove(colour, arrival, may_swap)
         self.cold.fallbacks += 1
-        return hex_player.fallback_move(self.settings, self.cells, colour, arrival)
+        return hex_player.fallback_move(self.settings, self.cells, colour, arrival, game_clock=self.game_clock)
 
     # ---- the engine's view, for tests and tools ---------------------------------------------
     game = property(lambda self: self.player.game)
@@ -149,10 +154,12 @@ class HexSession(gtp_serve.Identity):
             self.record.player = player
         else:
             self.record.start(size)
+        self.game_clock.set_control(self.game_clock.control)  # a new game: both clocks full
         return ""
 
     def cmd_clear_board(self, args):
         self.record.start(self.size)
+        self.game_clock.set_control(self.game_clock.control)
         return ""
 
     def cmd_play(self, args):
@@ -179,6 +186,8 @@ class HexSession(gtp_serve.Identity):
         colour = hex_gtp.parse_colour(args[0])
         move = self.choose(colour, arrival, self.swap_allowed(colour))
         self.record.play(colour, move)
+        if not self.game_clock.spent(colour, time.perf_counter() - arrival):
+            print(f"plies-gtp-hex: {hex_gtp.COLOUR_NAMES[colour]}'s game time ran out", file=self.err, flush=True)
         return self.format_move(move)
 
     def cmd_reg_genmove(self, args):
@@ -215,19 +224,51 @@ class HexSession(gtp_serve.Identity):
             names.append(hex_gtp.SWAP)
         return " ".join(names)
 
+    def game_time(self) -> float:
+        control = self.game_clock.control
+        return control.main if control.mode == ABSOLUTE else 0.0
+
     def cmd_param_game(self, args):
         """MoHex's game parameters: with no argument, the list HexGui's parameter dialog reads;
-        'param_game allow_swap 0|1' sets one."""
+        'param_game allow_swap 0|1' or 'param_game game_time SECONDS' sets one (game_time: each side's
+        time for the game, benzene's; only before the first move; 0: no game clock)."""
         if not args:
-            return f"\n[bool] allow_swap {int(self.allow_swap)}"
+            return f"\n[bool] allow_swap {int(self.allow_swap)}\n[string] game_time {self.game_time():g}"
         if len(args) != 2:
             raise ProtocolError("expected 0 or 2 arguments")
+        if args[0] == "game_time":
+            seconds = parse_seconds(args[1], "game_time")
+            if self.record.moves:
+                raise ProtocolError("cannot set game_time once the game has started")
+            self.game_clock.set_control(TimeControl(ABSOLUTE, seconds) if seconds > 0 else TimeControl(NONE))
+            return ""
         if args[0] != "allow_swap":
-            raise ProtocolError(f"unknown parameter: {args[0]} (the only one is allow_swap)")
+            raise ProtocolError(f"unknown parameter: {args[0]} (allow_swap or game_time)")
         value = args[1].lower()
         if value not in ("0", "1", "false", "true"):
             raise ProtocolError(f"allow_swap takes 0 or 1, got {args[1]!r}")
         self.allow_swap = value in ("1", "true")
+        return ""
+
+    def cmd_time_left(self, args):
+        """benzene's time_left: no argument, both sides' seconds left ('Black: S, White: S'); a colour,
+        its seconds; a colour and seconds (GTP's third argument, stones, accepted as 0), sets them."""
+        if not self.game_clock.control.limited:
+            raise ProtocolError("no game clock: param_game game_time SECONDS sets one")
+        if not args:
+            return ", ".join(f"{hex_gtp.COLOUR_NAMES[c].capitalize()}: {self.game_clock.report(c)[0]:g}"
+                             for c in (0, 1))
+        colour = hex_gtp.parse_colour(args[0])
+        if len(args) == 1:
+            return f"{self.game_clock.report(colour)[0]:g}"
+        if len(args) == 3 and args[2] != "0":
+            raise ProtocolError(f"stones must be 0 (a game clock has no byo-yomi), got {args[2]!r}")
+        if len(args) > 3:
+            raise ProtocolError("time_left [COLOUR [SECONDS]]")
+        try:
+            self.game_clock.time_left(colour, parse_seconds(args[1], "seconds"), 0)
+        except TimeSettingsError as err:
+            raise ProtocolError(str(err)) from None
         return ""
 
     cmd_hexgui_analyze_commands = staticmethod(lambda args: ANALYZE_COMMANDS)
@@ -239,6 +280,17 @@ class HexSession(gtp_serve.Identity):
 
     def close(self):
         self.cold.close()   # a compile still running goes on (detached): the next start is warm
+
+
+def parse_seconds(text: str, name: str) -> float:
+    """A number of seconds >= 0 (ProtocolError naming ``name`` otherwise)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ProtocolError(f"{name} must be a number of seconds >= 0, got {text!r}")
+    return seconds
 
 
 make_engine = gtp_serve.make_engine

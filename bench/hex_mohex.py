@@ -16,7 +16,9 @@ alternate, plies Black in the even games; no swap.  MoHex is set up with
 MoHex's max_time is not a hard limit: a pre-search, a 1 s floor on its main search and a 1.5x
 extension when its search is unstable make it spend more, so each side's seconds per genmove (wall
 time as the referee sees it: median, mean and max) are reported beside the results; compare at
-equal mean time (--time for plies is from the command's arrival, less its margin).
+equal mean time (--time for plies is from the command's arrival, less its margin).  With
+--plies-game-time G plies plays on benzene's game clock instead (G seconds a game, shared over its
+moves, more on unstable ones): set G so that its mean time a move matches MoHex's.
 
 Data: every finished game is one JSON line in bench/results/hex_mohex.games.jsonl (its setting,
 who was Black, the winner, the moves and each side's seconds a move), so an interrupted run resumes
@@ -77,6 +79,8 @@ def setting_key(options, mohex_version: str) -> dict:
            "mohex_games": options.mohex_games, "mohex": mohex_version}
     if options.colour != "alternate":  # (the alternating games' keys stay as they were)
         key["plies_colour"] = options.colour
+    if options.plies_game_time:
+        key["plies_game_time"] = options.plies_game_time
     return key
 
 
@@ -91,6 +95,8 @@ def describe(key: dict) -> str:
     if key["mohex_games"] is not None:
         mohex += f", max_games {key['mohex_games']}"
     plies = f"--time {key['plies_time']:g}" + (f" {shlex.join(key['plies_args'])}" if key["plies_args"] else "")
+    if key.get("plies_game_time"):
+        plies = f"game_time {key['plies_game_time']:g}" + plies[len(f"--time {key['plies_time']:g}"):]
     if key.get("plies_colour"):
         plies += f" (always {key['plies_colour'].capitalize()})"
     return plies, mohex
@@ -128,6 +134,7 @@ def summarise(games: list[dict]) -> list[dict]:
         row["plies_s"] = seconds([s for g in group for s in g["plies_s"]])
         row["mohex_s"] = seconds([s for g in group for s in g["mohex_s"]])
         row["mean_length"] = statistics.mean(len(g["moves"]) for g in group)
+        row["plies_game_s_max"] = max(sum(g["plies_s"]) for g in group)  # a game clock's test: never over it
         row["load"] = [g["load"] for g in group if "load" in g]
         table.append(row)
     return table
@@ -162,6 +169,10 @@ def report(table: list[dict]) -> str:
     loads = [g for row in table for g in row["load"]]
     lines += ["", f"Searched moves: genmoves of {SEARCHED:g} s or more (MoHex answers decided positions "
               "at once).  MoHex: " + ", ".join(versions) + "."]
+    clocked = [row for row in table if row["key"].get("plies_game_time")]
+    for row in clocked:
+        lines.append(f"plies on a game clock of {row['key']['plies_game_time']:g} s: at most "
+                     f"{row['plies_game_s_max']:.1f} s in a game (its genmoves summed as the referee saw them).")
     if loads:
         lines.append(f"Machine load (1-minute load average at each game's end, 2 cores): median "
                      f"{statistics.median(loads):.1f}, max {max(loads):.1f}.")
@@ -182,6 +193,9 @@ def main(argv=None) -> int:
     parser.add_argument("--mohex-time", type=float, help="MoHex's max_time (default: --time)")
     parser.add_argument("--mohex-games", type=int, help="MoHex's max_games (simulations a move), if set")
     parser.add_argument("--plies-args", default="", help="further plies-gtp-hex arguments")
+    parser.add_argument("--plies-game-time", type=float, default=0.0,
+                        help="plies' seconds for each game on benzene's game clock (param_game game_time; "
+                             "--time then no longer applies): compare at equal mean time a move")
     parser.add_argument("--move-timeout", type=float, default=120.0,
                         help="seconds after which a genmove counts as hung (the run stops)")
     parser.add_argument("--seed", type=int, default=0)
@@ -220,6 +234,8 @@ def main(argv=None) -> int:
         version = f"{mohex.ok('name', timeout)} {mohex.ok('version', timeout)}"
         for command in mohex_setup(mohex_time, options.mohex_games):
             mohex.ok(command, timeout)
+        if options.plies_game_time:  # each new game restarts the clock
+            plies.ok(f"param_game game_time {options.plies_game_time:g}", timeout)
         key = setting_key(options, version)
         done = sum(g["key"] == key for g in read_games(log))
         print(f"{done} games of this setting already in {log}; playing {max(0, options.games - done)} more",

@@ -26,6 +26,17 @@ COURSE_WEIGHTS = DATA / "go5-course-weights.txt"
 COURSE_TESTS = DATA / "go5-tests.gtp"
 
 
+class FakeClock:
+    """Seconds that pass only as the code asks the time: each reading advances ``step``."""
+
+    def __init__(self, step: float, now: float = 1000.0):
+        self.now, self.step = now, step
+
+    def __call__(self):
+        self.now += self.step
+        return self.now
+
+
 def missing_shared_data(*names: str) -> list[Path]:
     return [DATA / name for name in names if not (DATA / name).is_file()]
 

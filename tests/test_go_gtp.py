@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, FakeClock
 
 from adapters import go_gtp
 from engines.games.reference import go as go_rules
@@ -329,17 +329,6 @@ def test_handicap_commands():
 
 
 # ==== time: every mode under a simulated clock ======================================================
-
-class FakeClock:
-    """Seconds that pass only as the code asks the time: each reading advances ``step``."""
-
-    def __init__(self, step: float):
-        self.now, self.step = 1000.0, step
-
-    def __call__(self):
-        self.now += self.step
-        return self.now
-
 
 class Referee:
     """The controller's clock of one player under a TimeControl (as kgsGtp keeps it)."""

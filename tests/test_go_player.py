@@ -14,21 +14,11 @@ from engines.players.clock import CPU, GameClock, TimeControl, TimeManager
 from engines.players.coldstart import ColdStart
 from engines.players.go import PASS, RESIGN, GoPlayer, GoSettings, free_handicap_points
 from protocols import gtp_go
+from conftest import FakeClock
 
 # A black wall on column E with the area to its left, a white wall on F; the white stone B5 is dead.
 DEAD_INSIDE = ["....XO...", "....XO...", "....XO...", "....XO...", ".O..XO...",
                "....XO...", "....XO...", "....XO...", "....XO..."]
-
-
-class FakeClock:
-    """Seconds that pass only as the code asks the time: each reading advances ``step``."""
-
-    def __init__(self, step: float, now: float = 1000.0):
-        self.now, self.step = now, step
-
-    def __call__(self):
-        self.now += self.step
-        return self.now
 
 
 def grid(rows) -> np.ndarray:

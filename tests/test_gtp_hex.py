@@ -120,14 +120,17 @@ def test_fuzz_cell_parser(text, size):
 
 def snapshot(session: HexSession):
     return (session.game.size, session.game.cells(session.state).tobytes(), session.game.to_move(session.state),
-            list(session.moves), session.allow_swap)
+            list(session.moves), session.allow_swap, session.game_clock.control,
+            [session.game_clock.report(colour) for colour in (0, 1)])
 
 
 WORDS = st.sampled_from(["play", "genmove", "undo", "boardsize", "showboard", "final_score", "clear_board",
                          "param_game", "all_legal_moves", "reg_genmove", "known_command", "name", "list_commands",
-                         "hexgui-analyze_commands", "komi", "PLAY", "#", "12"])
+                         "hexgui-analyze_commands", "komi", "PLAY", "#", "12", "time_left",
+                         "param_game game_time"])
 ARGS = st.one_of(st.sampled_from(["b", "w", "black", "WHITE", "x", "a1", "b2", "c3", "e5", "a0", "z9",
-                                  "swap-pieces", "resign", "pass", "3", "5", "20", "allow_swap", "1", "0", "-1"]),
+                                  "swap-pieces", "resign", "pass", "3", "5", "20", "allow_swap", "1", "0", "-1",
+                                  "game_time", "2.5", "nan", "inf", "1e9"]),
                  st.text(max_size=4))
 
 
@@ -370,9 +373,9 @@ def test_swap_follows_mohex(engine):
     engine.ok("play b c3")
     assert engine.send("play w swap-pieces") == (
         False, "illegal move: white swap-pieces (swap is off: param_game allow_swap 1 turns it on)")
-    assert engine.ok("param_game") == "[bool] allow_swap 0"
+    assert engine.ok("param_game") == "[bool] allow_swap 0\n[string] game_time 0"
     engine.ok("param_game allow_swap 1")
-    assert engine.ok("param_game") == "[bool] allow_swap 1"
+    assert engine.ok("param_game") == "[bool] allow_swap 1\n[string] game_time 0"
     assert engine.ok("all_legal_moves w").split()[-1] == "swap-pieces"
     before = board_cells(engine.ok("showboard"), 5)
     engine.ok("play w swap-pieces")
@@ -595,3 +598,30 @@ def test_regression_file_passes():
     summary = done.stdout.splitlines()[-1].split("\t")
     tests, unexpected_failures, expected_failures, unexpected_passes, passes = map(int, summary[:5])
     assert unexpected_failures == 0 and unexpected_passes == 0 and passes + expected_failures == tests > 40
+
+
+# ==== benzene's game clock: param_game game_time, time_left ======================================
+
+def test_a_game_clock_as_benzene_keeps_it():
+    """game_time is each side's time for the game (only before the first move; 0: none), genmove
+    charges its own time, time_left reads and sets it, a new game fills both clocks again; bad
+    values are errors that change nothing."""
+    engine = make_engine(HexSession(Settings(size=5, time=0, simulations=50, seed=0)))
+    ask = engine.handle
+    assert ask("param_game").endswith("[string] game_time 0\n\n")
+    assert ask("time_left").startswith("? no game clock")
+    assert ask("param_game game_time 30") == "= \n\n"
+    assert ask("param_game").endswith("[bool] allow_swap 0\n[string] game_time 30\n\n")
+    assert ask("time_left") == "= Black: 30, White: 30\n\n"
+    assert ask("genmove b").startswith("= ")
+    black = float(ask("time_left b")[2:])
+    assert 0 < black < 30 and ask("time_left w") == "= 30\n\n"  # the move's own time, charged to black
+    assert ask("param_game game_time 10") == "? cannot set game_time once the game has started\n\n"
+    assert ask("time_left w 12.5") == "= \n\n" and ask("time_left white") == "= 12.5\n\n"
+    assert ask("time_left w 7 0") == "= \n\n" and ask("time_left w") == "= 7\n\n"  # GTP's form, in main time
+    for bad in ("time_left w x", "time_left w -1", "time_left w inf", "time_left q 3", "time_left w 3 2",
+                "time_left w 1 0 9", "param_game game_time nan", "param_game game_time -2"):
+        assert ask(bad).startswith("? "), bad
+    assert ask("time_left") == f"= Black: {black:g}, White: 7\n\n"
+    assert ask("clear_board") == "= \n\n" and ask("time_left") == "= Black: 30, White: 30\n\n"
+    assert ask("param_game game_time 0") == "= \n\n" and ask("time_left").startswith("? no game clock")

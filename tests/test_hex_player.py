@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, FakeClock
 
 from adapters import oht_client as C
 from adapters import oht_session
@@ -236,3 +236,73 @@ def test_the_player_plays_a_proven_win_and_keeps_to_must_play_cells():
             assert with_vc in must
             differed["must"] += without not in must
     assert differed["win"] and differed["must"], differed
+
+
+# ==== a game clock (plies-gtp-hex's param_game game_time): its allocations, and thinking on =========
+
+class RootCounts:
+    """A searcher whose root has the visits the test sets (cells 40 and 41 of 9x9, the first the
+    move); each search takes its whole time on the fake clock."""
+
+    def __init__(self, clock, visits):
+        self.clock, self.visits, self.times = clock, visits, []
+
+    def search(self, state, limits):
+        from engines.search.result import WIN_PROBABILITY, SearchResult
+        self.times.append(limits.time)
+        self.clock.now = (self.clock.now if limits.start is None else limits.start) + limits.time
+        moves = [40, 41][:len(self.visits)]
+        return SearchResult(move=40, value=0.5, scale=WIN_PROBABILITY, moves=moves, visits=list(self.visits),
+                            values=[0.5] * len(moves), pv=[40], stats={"simulations": 10})
+
+    def advance(self, move):
+        pass
+
+    def reset(self):
+        pass
+
+
+def clocked_hex_player(visits, think_longer=1.0, game_time=60.0, move_check=False):
+    """A 9x9 player of 1 s a move whose session's game clock gives each side ``game_time`` seconds
+    (None: no game clock), its searcher replaced by RootCounts; (player, clock)."""
+    from engines.players.clock import ABSOLUTE, GameClock, TimeControl
+    from engines.players.hex import HexSettings
+    clock = FakeClock(0.0)
+    game_clock = GameClock(margin=0.1, clock=clock)
+    if game_time is not None:
+        game_clock.set_control(TimeControl(ABSOLUTE, game_time))
+    p = HexPlayer(HexSettings(time=1.0, think_longer=think_longer, move_check=move_check, prior="none",
+                              move_patterns="none"), 9, clock=clock, game_clock=game_clock)
+    p.searcher = p.connections.searcher = RootCounts(clock, visits)
+    return p, clock
+
+
+@pytest.mark.parametrize("visits, think_longer, game_time, searches", [
+    ([100, 60], 1.0, 60.0, 3),   # unstable (60 >= 0.5 x 100): two more slices of half the allocation
+    ([100, 40], 1.0, 60.0, 1),   # stable: the allocation only
+    ([100, 60], 0.0, 60.0, 1),   # think_longer off
+    ([100, 60], 1.0, None, 1),   # a fixed budget a move: nothing to stretch into
+])
+def test_under_a_game_clock_an_unstable_root_thinks_on(visits, think_longer, game_time, searches):
+    p, clock = clocked_hex_player(visits, think_longer, game_time)
+    arrival = clock.now
+    allocation = p.limits(arrival, 0, 0).time
+    result = p.search(0, arrival)
+    assert len(p.searcher.times) == searches and result.stats.get("thought_on", 0) == searches - 1
+    assert clock.now - arrival == pytest.approx(allocation * (1 + 0.5 * (searches - 1)))
+    assert result.stats["simulations"] == 10 * searches
+    if game_time is None:
+        assert allocation == pytest.approx(0.9)  # 1 s less the margin
+    else:  # the clock's share of the game: 60 s over the 20 moves a side of a 40-move game, more at first
+        assert 60 / 20 < allocation < 60 / 20 * 1.2
+
+
+def test_the_move_check_keeps_its_share_after_thinking_on():
+    """Thinking on stops a check's share (0.25) of the allocation early, and the check then runs: with
+    its deadline counted from the move's start it would find its time gone and play the move unchecked."""
+    p, clock = clocked_hex_player([100, 60], move_check=True)
+    arrival = clock.now
+    allocation = p.limits(arrival, 0, 0).time
+    result = p.search(0, arrival)
+    assert result.stats["thought_on"] == 2 and clock.now - arrival == pytest.approx(1.75 * allocation)
+    assert p.connections.dfpn.nodes > 0   # the check searched (its clock stands still here)

@@ -38,7 +38,7 @@ from engines.errors import IllegalMove, Reason
 from engines.games.go import Go
 from engines.knowledge.go import ownership as go_ownership
 from engines.knowledge.go.policy_network import TreePolicy
-from engines.players.clock import CPU, TimeManager
+from engines.players.clock import CPU, TimeManager, think_on
 from engines.players.go_record import GoRecord, SetupError
 from engines.players.go_settings import GoSettings
 from engines.search import Limits, make_searcher
@@ -409,29 +409,17 @@ class GoPlayer:
         result.stats["simulations"] = searched
         return result
 
-    def unstable(self, result) -> bool:
-        """The runner-up's visits are at least unstable_ratio of the best move's: more search may change the move."""
-        visits = sorted(result.visits, reverse=True)
-        return len(visits) > 1 and visits[0] > 0 and visits[1] >= self.settings.unstable_ratio * visits[0]
-
     def think_on(self, state, colour: int, limits: Limits, result):
-        """Under a game clock, an unstable root searches on (the tree grows) in slices of half its
-        allocation, up to ``think_longer`` times the allocation more and never past the clock's
-        ceiling (engines/players/clock.py TimeManager.ceiling); the later moves' allocations then
-        shrink by what it took.  A fixed budget a move has nothing to stretch into."""
+        """Under a game clock, an unstable root searches on (engines/players/clock.py think_on), up to
+        ``think_longer`` times the allocation more and never past the clock's ceiling
+        (TimeManager.ceiling); the later moves' allocations then shrink by what it took.  A fixed
+        budget a move has nothing to stretch into."""
         if self.settings.think_longer <= 0 or not self.on_game_clock(limits):
             return result
         ceiling = self.time.ceiling(colour, self.game.nmoves(state), self.game.size * self.game.size)
         end = limits.start + min(ceiling, limits.time * (1.0 + self.settings.think_longer))
-        searched, slices = result.stats.get("simulations", 0), 0
-        while self.unstable(result):
-            seconds = min(end - self.clock(), 0.5 * limits.time)
-            if seconds <= 0 or seconds < 0.25 * limits.time:  # too little left to change the counts
-                break
-            result = self.search(state, Limits(time=seconds, simulations=None, margin=0.0))
-            searched, slices = searched + result.stats.get("simulations", 0), slices + 1
-        result.stats["simulations"], result.stats["thought_on"] = searched, slices
-        return result
+        return think_on(lambda seconds: self.search(state, Limits(time=seconds, simulations=None, margin=0.0)),
+                        result, limits.time, end, self.settings.unstable_ratio, self.clock)
 
     def analysis(self, state, seconds: float):
         """Search state for seconds more (the tree grows on)."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engines.games.reference.hex import MAX_SIZE, MIN_SIZE
-from engines.players.clock import TimeManager, budget_problems
+from engines.players.clock import TimeManager, budget_problems, think_on
 from engines.settings import setting
 
 MODES = ("greedy", "search")
@@ -136,6 +136,10 @@ class HexSettings:
     check_candidates: int = setting(4, "move_check: the most visited moves it may check, at most")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
+    think_longer: float = setting(1.0, "under a game clock (plies-gtp-hex's param_game game_time), an unstable root "
+                                       "(the runner-up's visits at least unstable_ratio of the best's) thinks on, up "
+                                       "to this many times its allocation more, within what the clock allows (0: never)")
+    unstable_ratio: float = setting(0.5, "the runner-up's share of the best move's visits that makes a root unstable")
 
     def __post_init__(self):
         problems = budget_problems(self.time, self.simulations)
@@ -158,6 +162,8 @@ class HexSettings:
                             f"{self.policy_prior!r} and {self.policy_visits!r}")
         if not self.playout_global > 0:
             problems.append(f"playout_global must be > 0, got {self.playout_global!r}")
+        if not (0 <= self.think_longer <= 10 and 0 < self.unstable_ratio <= 1):
+            problems.append("think_longer must be in 0..10 and unstable_ratio in (0, 1]")
         for name in ("epsilon", "swap_below", "solver_share", "check_share"):
             if not 0 <= getattr(self, name) <= 1:
                 problems.append(f"{name} must be in 0..1, got {getattr(self, name)!r}")
@@ -200,10 +206,12 @@ class HexSettings:
             return DEFAULT_SECONDS if self.simulations is None else None
         return self.time or None
 
-    def time_manager(self, clock=perf_counter) -> TimeManager:
-        """The deadline of every move: the budget less the margin (at most a fifth of a short budget)."""
+    def time_manager(self, clock=perf_counter, game_clock=None) -> TimeManager:
+        """The deadline of every move: the budget less the margin (at most a fifth of a short budget); a
+        session's GameClock, once its time control is set, gives the budgets instead."""
         seconds = self.seconds()
-        return TimeManager(seconds, margin=min(self.margin, 0.2 * seconds) if seconds else 0.0, clock=clock)
+        return TimeManager(seconds, margin=min(self.margin, 0.2 * seconds) if seconds else 0.0, clock=clock,
+                           game_clock=game_clock)
 
     def mcts_config(self, with_network: bool) -> dict:
         """The MCTSConfig fields of the mcts search, with or without a network."""
@@ -269,6 +277,12 @@ def warm_up(settings: HexSettings, size: int = 5) -> None:
         dfpn.warm_up(player.game)
 
 
+def game_length(size: int) -> int:
+    """The moves a game on size x size is expected to last, for a game clock's shares (9x9 games
+    against MoHex: a median of 34-45 moves, bench/results/hex_*.games.jsonl)."""
+    return size * size // 2
+
+
 def start_size(settings: HexSettings, default: int) -> int:
     """The size to start on when the session names none: the network file's, the smallest shipped
     network's ('shipped'), the prior file's, else ``default`` (loads the files: a warm engine only)."""
@@ -287,10 +301,12 @@ def start_size(settings: HexSettings, default: int) -> int:
 class HexPlayer:
     """The moves of one board size (see the module's docstring).  ``seed``: the searcher's (default the
     settings'); ``require_network``: a 'shipped' network missing for the size is a NetworkError (else
-    the player plays without one); ``clock``: the clock of the deadlines and the searcher."""
+    the player plays without one); ``clock``: the clock of the deadlines and the searcher; ``game_clock``:
+    a session's GameClock (engines/players/clock.py), whose allocations replace the fixed budget a move
+    once a time control is set."""
 
     def __init__(self, settings: HexSettings, size: int, *, seed: int | None = None,
-                 require_network: bool = False, clock=perf_counter):
+                 require_network: bool = False, clock=perf_counter, game_clock=None):
         from engines.games import make_game
         from engines.knowledge.hex.network import RuntimeNetwork, network_for_size
         if not MIN_SIZE <= size <= MAX_SIZE:
@@ -298,7 +314,7 @@ class HexPlayer:
         self.settings, self.size, self.clock = settings, size, clock
         self.network = network_for_size(settings.network_choice(), size, required=require_network)
         self.game = make_game("hex", size=size)
-        self.time_manager = settings.time_manager(clock)
+        self.time_manager = settings.time_manager(clock, game_clock)
         self.notes = []       # what the player had to work around (no network, an engine failure)
         self.searcher = None
         self.root_prior = None  # a network the compiled search cannot run, asked at the root of each search
@@ -369,11 +385,34 @@ class HexPlayer:
                                  move_patterns=self.move_patterns, playout_patterns=self.playout_patterns,
                                  playout_global=s.playout_global, clock=self.clock)
 
-    def _search(self, state, limits):
-        """The searcher's result for state (the root prior's network asked first, when there is one)."""
+    def _search(self, state, limits, think=None):
+        """The searcher's result for state (the root prior's network asked first, when there is one);
+        ``think(search, result)``: what more the tree's search does with the result (``thinker``)."""
         if self.root_prior is not None:
             self.root_prior.prepare(state)
-        return (self.connections or self.searcher).search(state, limits)
+        if self.connections is not None:
+            return self.connections.search(state, limits, think)
+        result = self.searcher.search(state, limits)
+        if think is None:
+            return result
+        from engines.search import Limits
+        return think(lambda seconds: self.searcher.search(state, Limits(time=seconds, simulations=None, margin=0.0)),
+                     result)
+
+    def thinker(self, colour: int, stones: int, limits):
+        """Under a game clock, ``think(search, result)`` for ``_search``: an unstable root thinks on
+        (engines/players/clock.py think_on) up to ``think_longer`` times the allocation more, never past
+        the clock's ceiling, the move check's share of the allocation kept for it; else None."""
+        s, manager = self.settings, self.time_manager
+        if (s.think_longer <= 0 or limits.time is None or limits.simulations is not None
+                or manager.game_clock is None or not manager.game_clock.control.limited):
+            return None
+        ceiling = manager.ceiling(colour, stones, game_length(self.size))
+        end = limits.start + min(ceiling, limits.time * (1.0 + s.think_longer))
+        if self.connections is not None and self.connections.check is not None:
+            end -= self.connections.check.share * limits.time
+        return lambda search, result: think_on(search, result, limits.time, end, s.unstable_ratio, self.clock)
+
 
     def describe(self) -> str:
         s = self.settings
@@ -397,14 +436,15 @@ class HexPlayer:
                                        f"{s.simulations} simulations" if s.simulations else "") if x)
         return f"{search}, {budget} a move"
 
-    def limits(self, start: float | None = None):
-        """The search's Limits of a move: its deadline from the time manager and the simulations."""
+    def limits(self, start: float | None = None, colour: int = 0, stones: int = 0):
+        """The search's Limits of a move: its deadline from the time manager (under a game clock, the
+        allocation of colour's move with ``stones`` on the board) and the simulations."""
         from engines.search import Limits
         s = self.settings
         if s.mode == "greedy":
             return Limits(simulations=s.simulations or s.fallback_simulations)
         start = self.clock() if start is None else start
-        deadline = self.time_manager.deadline(start=start)
+        deadline = self.time_manager.deadline(colour, stones, game_length(self.size), start=start)
         if deadline is None:
             return Limits(simulations=s.simulations)
         return Limits(simulations=s.simulations, time=deadline.at - start, start=start, margin=0.0)
@@ -452,7 +492,9 @@ class HexPlayer:
     def search(self, colour: int, start: float | None = None):
         """The search's result for colour to move now (the tree stays at this position)."""
         state = self.position_for(colour)
-        result = self._search(state, self.limits(start))
+        stones = int((self.game.cells(state) != 0).sum())
+        limits = self.limits(start, colour, stones)
+        result = self._search(state, limits, self.thinker(colour, stones, limits))
         self.tree_state = state
         return result
 
@@ -566,14 +608,16 @@ class SizedPlayers:
 
 
 def fallback_move(settings: HexSettings, cells, player: int, start: float, clock=perf_counter,
-                  without_time: float = 0.2) -> tuple[int, int]:
+                  without_time: float = 0.2, game_clock=None) -> tuple[int, int]:
     """A cold start's move (never a swap): a shallow search of the board ``cells`` for ``player`` over
-    the reference rules (engines/players/coldstart.py), within the move's own deadline, or
-    ``without_time`` seconds when the settings give simulations only (a fallback cannot count them)."""
+    the reference rules (engines/players/coldstart.py), within the move's own deadline (a session's
+    ``game_clock``'s allocation once it is set), or ``without_time`` seconds when the settings give
+    simulations only (a fallback cannot count them)."""
     from engines.games.reference.hex import SearchRules
     from engines.players.clock import Deadline
     from engines.players.coldstart import fallback_search
-    deadline = settings.time_manager(clock).deadline(start=start)
+    stones = sum(1 for row in cells for cell in row if int(cell) != 0)
+    deadline = settings.time_manager(clock, game_clock).deadline(player, stones, game_length(len(cells)), start=start)
     deadline = deadline if deadline is not None else Deadline.after(without_time, clock, start)
     rules = SearchRules(len(cells))
     return rules.point(fallback_search(rules, rules.position(cells, player), deadline))

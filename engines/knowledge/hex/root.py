@@ -25,7 +25,7 @@ from typing import NamedTuple
 from engines.games.hex import HASH, HEADER, WINNER
 from engines.knowledge.hex.dfpn import DfpnBudgetExceeded, HexDfpn
 from engines.knowledge.hex.vc import DEFAULT_LIMITS, HSearch
-from engines.search.result import WIN_PROBABILITY, SearchResult
+from engines.search.result import WIN_PROBABILITY, Limits, SearchResult
 
 
 PLAYER_TABLE = 200_000  # the root solver's table entries (about 50 MB), kept from move to move
@@ -69,7 +69,10 @@ class ConnectionRoot:
         self.avoided = 0    # moves the solver's lost moves changed
         self.refuted = 0    # searched moves the check proved lost (each gave way to another)
 
-    def search(self, state, limits):
+    def search(self, state, limits, think=None):
+        """The move of state within limits; ``think(search, result)``, when given, may search on after
+        the searcher's first result (``search(seconds)`` grows the same tree): the move check's share
+        then follows where thinking on ended."""
         started = self.clock()
         win, must = self.hsearch.root(state)
         if win is not None:
@@ -93,6 +96,9 @@ class ConnectionRoot:
         if checking and limits.time:
             searched = replace(searched, time=limits.time * (1.0 - self.check.share))
         result = self.searcher.search(state, searched)
+        if think is not None:
+            result = think(lambda seconds: self.searcher.search(
+                state, Limits(time=seconds, simulations=None, margin=0.0)), result)
         allowed = must if must else None
         if lost:
             pool = allowed if allowed is not None else [int(m) for m in self.game.legal_moves(state)]
@@ -105,6 +111,8 @@ class ConnectionRoot:
             self.restricted += 1
         if checking:
             deadline = None if not limits.time else start + limits.time
+            if deadline is not None and result.stats.get("thought_on"):  # its share after the slices
+                deadline = self.clock() + self.check.share * limits.time
             nodes = self.check.max_nodes
             if deadline is None and limits.simulations:  # the check's share of the move's work
                 nodes = min(nodes, max(1, round(self.check.share * limits.simulations / SIMULATIONS_A_NODE)))
