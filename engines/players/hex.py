@@ -136,7 +136,7 @@ class HexSettings:
     check_candidates: int = setting(4, "move_check: the most visited moves it may check, at most")
     swap_below: float = setting(0.5, "white swaps (where the session allows it) when its best win rate after "
                                      "black's first stone is below this")
-    think_longer: float = setting(1.0, "under a game clock (plies-gtp-hex's param_game game_time), an unstable root "
+    think_longer: float = setting(1.0, "under a game clock (a session's time settings), an unstable root "
                                        "(the runner-up's visits at least unstable_ratio of the best's) thinks on, up "
                                        "to this many times its allocation more, within what the clock allows (0: never)")
     unstable_ratio: float = setting(0.5, "the runner-up's share of the best move's visits that makes a root unstable")
